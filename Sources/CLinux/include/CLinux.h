@@ -1,0 +1,17 @@
+#ifndef ZAOAN_CLINUX_H
+#define ZAOAN_CLINUX_H
+// Linux interfaces that Swift's Glibc module leaves out: epoll, timerfd, signalfd, and the
+// peer credentials of a Unix socket.
+#include <sys/epoll.h>
+#include <sys/timerfd.h>
+#include <sys/signalfd.h>
+#include <sys/types.h>
+
+/// The pid, uid and gid of the process on the other end of a Unix socket (SO_PEERCRED).
+/// Returns 0, or -1 with errno set.
+int zaoan_peer_credentials(int fd, pid_t *pid, uid_t *uid, gid_t *gid);
+
+/// accept4 with SOCK_NONBLOCK and SOCK_CLOEXEC (glibc declares accept4 only under _GNU_SOURCE).
+int zaoan_accept_nonblocking(int listener);
+
+#endif

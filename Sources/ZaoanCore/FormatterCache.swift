@@ -1,0 +1,104 @@
+import Foundation
+import Synchronization
+
+/// Date formatters are expensive to create (tens of microseconds) and cheap to use (about a
+/// microsecond), so zaoan keeps them, keyed by what makes one differ from another.
+///
+/// The cache is bounded — the least recently used formatter goes when a new one would exceed
+/// `capacity` — so a client sending endless distinct patterns cannot grow memory, and it is
+/// safe to use from several threads at once: every use happens under one lock, which on the
+/// service's single event-loop thread is never contended.
+public final class FormatterCache: Sendable {
+    public struct Statistics: Sendable, Equatable {
+        public var entries: Int
+        public var hits: Int
+        public var misses: Int
+        public var evictions: Int
+    }
+
+    private struct Key: Hashable {
+        enum Kind: Hashable { case pattern(String), relative }
+        var kind: Kind
+        var locale: String
+        var zone: String
+    }
+
+    private enum Formatter {
+        case date(DateFormatter)
+        case relative(Date.AnchoredRelativeFormatStyle)
+    }
+
+    private struct Entry {
+        var formatter: Formatter
+        var lastUse: UInt64
+    }
+
+    private struct State {
+        var entries: [Key: Entry] = [:]
+        var clock: UInt64 = 0
+        var statistics = Statistics(entries: 0, hits: 0, misses: 0, evictions: 0)
+    }
+
+    public let capacity: Int
+    private let state = Mutex(State())
+
+    public init(capacity: Int = 64) {
+        precondition(capacity >= 1, "a formatter cache holds at least one formatter")
+        self.capacity = capacity
+    }
+
+    /// Formats `date` with an LDML pattern (`yyyy-MM-dd HH:mm`) in a locale and zone.
+    public func string(from date: Date, pattern: String, locale: String, zone: TimeZone) -> String {
+        let key = Key(kind: .pattern(pattern), locale: locale, zone: zone.identifier)
+        return withFormatter(key, make: {
+            let formatter = DateFormatter()
+            formatter.locale = Locale(identifier: locale)
+            formatter.timeZone = zone
+            formatter.dateFormat = pattern
+            return .date(formatter)
+        }) { formatter in
+            guard case .date(let dateFormatter) = formatter else { preconditionFailure("key kind mismatch") }
+            return dateFormatter.string(from: date)
+        }
+    }
+
+    /// "5分钟前", "3 hours ago": `date` relative to `now`, in a locale.
+    public func relative(_ date: Date, to now: Date, locale: String) -> String {
+        let key = Key(kind: .relative, locale: locale, zone: "")
+        return withFormatter(key, make: {
+            var style = Date.AnchoredRelativeFormatStyle(anchor: date, presentation: .numeric, unitsStyle: .wide)
+            style.locale = Locale(identifier: locale)
+            return .relative(style)
+        }) { formatter in
+            guard case .relative(var style) = formatter else { preconditionFailure("key kind mismatch") }
+            style.anchor = date  // the style formats its anchor relative to the date it is given
+            return style.format(now)
+        }
+    }
+
+    public var statistics: Statistics {
+        state.withLock { $0.statistics }
+    }
+
+    private func withFormatter(_ key: Key, make: () -> Formatter, use: (Formatter) -> String) -> String {
+        state.withLock { state in
+            state.clock &+= 1
+            if var entry = state.entries[key] {
+                state.statistics.hits += 1
+                entry.lastUse = state.clock
+                state.entries[key] = entry
+                return use(entry.formatter)
+            }
+            state.statistics.misses += 1
+            if state.entries.count >= capacity,
+               let oldest = state.entries.min(by: { $0.value.lastUse < $1.value.lastUse })?.key {
+                state.entries.removeValue(forKey: oldest)
+                state.statistics.evictions += 1
+            }
+            let formatter = make()
+            state.entries[key] = Entry(formatter: formatter, lastUse: state.clock)
+            state.statistics.entries = state.entries.count
+            return use(formatter)
+        }
+    }
+}

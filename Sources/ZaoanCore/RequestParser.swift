@@ -1,0 +1,123 @@
+/// Turns one request line (without its LF) into a `Request`.
+///
+/// Words are separated by spaces or tabs; "double quotes" group words, and inside quotes
+/// `\"` and `\\` stand for `"` and `\`. Command words are case-insensitive. Arguments that
+/// span several words (a city, a pattern, a time) are the words joined by one space; quote
+/// them to keep other spacing.
+public enum RequestParser {
+    /// - Returns: the request, or nil for a blank line (which gets no answer).
+    public static func parse(_ line: UnsafeRawBufferPointer) throws(ProtocolError) -> Request? {
+        var isASCII = true
+        for byte in line where byte >= 0x80 {
+            isASCII = false
+            break
+        }
+        if !isASCII && String(validating: line, as: UTF8.self) == nil {
+            throw ProtocolError(.badEncoding, "the request is not valid UTF-8; send text encoded as UTF-8")
+        }
+        var start = 0
+        while start < line.count, isBlank(line[start]) { start += 1 }
+        guard start < line.count else { return nil }
+        var end = start
+        while end < line.count, !isBlank(line[end]) { end += 1 }
+        let commandBytes = UnsafeRawBufferPointer(rebasing: line[start..<end])
+        let rest = UnsafeRawBufferPointer(rebasing: line[end..<line.count])
+        if commandBytes.contains(UInt8(ascii: "\"")) {
+            // Rare: a quoted command word. Take the slow, general path.
+            let words = try self.words(String(decoding: line, as: UTF8.self))
+            guard let first = words.first else { return nil }
+            return try request(command: first.lowercased(), arguments: Array(words.dropFirst()))
+        }
+        let command = String(decoding: commandBytes, as: UTF8.self).lowercased()
+        let arguments = rest.allSatisfy(isBlank) ? [] : try words(String(decoding: rest, as: UTF8.self))
+        return try request(command: command, arguments: arguments)
+    }
+
+    /// Convenience for tests and the CLI.
+    public static func parse(_ line: String) throws(ProtocolError) -> Request? {
+        let bytes = Array(line.utf8)
+        let result: Result<Request?, ProtocolError> = bytes.withUnsafeBytes { raw in
+            do throws(ProtocolError) { return .success(try parse(raw)) } catch { return .failure(error) }
+        }
+        return try result.get()
+    }
+
+    static func request(command: String, arguments: [String]) throws(ProtocolError) -> Request {
+        let joined = arguments.isEmpty ? nil : arguments.joined(separator: " ")
+        switch command {
+        case "greeting": return .greeting(city: joined)
+        case "time": return .time(pattern: joined)
+        case "ago":
+            guard let joined else { throw ProtocolError(.badArgument, "ago needs a TIME, e.g. ago 2026-12-01T08:00+08:00") }
+            return .ago(joined)
+        case "duration":
+            guard arguments.count == 1 else {
+                throw ProtocolError(.badArgument, "duration needs one argument, a number of seconds, e.g. duration 125")
+            }
+            return .duration(arguments[0])
+        case "ping": try noArguments(command, arguments); return .ping
+        case "version": try noArguments(command, arguments); return .version
+        case "help": try noArguments(command, arguments); return .help
+        case "session": try noArguments(command, arguments); return .session
+        case "quit": try noArguments(command, arguments); return .quit
+        case "reload": try noArguments(command, arguments); return .reload
+        case "stats": try noArguments(command, arguments); return .stats
+        default:
+            throw ProtocolError(.unknownCommand, "unknown command '\(shorten(command))'; send help for the list")
+        }
+    }
+
+    /// Splits on blanks, grouping "quoted words".
+    public static func words(_ text: String) throws(ProtocolError) -> [String] {
+        var words: [String] = []
+        var current = ""
+        var inWord = false
+        var inQuotes = false
+        var escaped = false
+        for character in text {
+            if inQuotes {
+                if escaped {
+                    current.append(character)
+                    escaped = false
+                } else if character == "\\" {
+                    escaped = true
+                } else if character == "\"" {
+                    inQuotes = false
+                } else {
+                    current.append(character)
+                }
+            } else if character == "\"" {
+                inQuotes = true
+                inWord = true
+            } else if character == " " || character == "\t" {
+                if inWord { words.append(current) }
+                current = ""
+                inWord = false
+            } else {
+                current.append(character)
+                inWord = true
+            }
+        }
+        if inQuotes {
+            throw ProtocolError(.badArgument, "unterminated quote; close every \" you open")
+        }
+        if inWord { words.append(current) }
+        return words
+    }
+
+    private static func noArguments(_ command: String, _ arguments: [String]) throws(ProtocolError) {
+        guard arguments.isEmpty else {
+            throw ProtocolError(.badArgument, "\(command) takes no arguments")
+        }
+    }
+
+    private static func isBlank(_ byte: UInt8) -> Bool {
+        byte == UInt8(ascii: " ") || byte == UInt8(ascii: "\t")
+    }
+
+    /// Echoing user text in an error: keep it short and on one line.
+    static func shorten(_ text: String) -> String {
+        let printable = String(text.unicodeScalars.map { $0.value < 0x20 || $0.value == 0x7F ? "?" : Character($0) })
+        return printable.count > 40 ? String(printable.prefix(40)) + "…" : printable
+    }
+}

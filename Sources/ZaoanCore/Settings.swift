@@ -1,0 +1,150 @@
+import Foundation
+
+/// Flags given to `zaoan serve` that override the config file.
+public struct SettingsOverrides: Sendable, Equatable {
+    public var city: String?
+    public var timezone: String?
+    public var language: String?
+    public init(city: String? = nil, timezone: String? = nil, language: String? = nil) {
+        self.city = city
+        self.timezone = timezone
+        self.language = language
+    }
+}
+
+/// The configuration in force: every default filled in and every value checked.
+public struct Settings: Sendable {
+    public var language: Language
+    public var city: String
+    public var zone: TimeZone
+    /// City name → zone: the built-in cities plus the config's `cities`.
+    public var cities: [String: TimeZone]
+    public var greetings: GreetingTable
+    public var separator: String
+    public var timeFormat: String
+    public var idleTimeout: Int
+    public var formatterCacheSize: Int
+    public var maxConnections: Int
+
+    public static let defaultIdleTimeout = 300
+    public static let defaultFormatterCacheSize = 64
+    public static let defaultMaxConnections = 1024
+
+    /// Resolves a config file, flags and the environment into settings.
+    /// - Parameters:
+    ///   - environment: consulted for LC_ALL / LC_MESSAGES / LANG when no language is set.
+    ///   - systemZone: the machine's zone, used when neither city nor timezone is set.
+    public static func resolve(
+        _ file: ConfigFile,
+        overrides: SettingsOverrides = SettingsOverrides(),
+        environment: [String: String] = [:],
+        systemZone: TimeZone = .current
+    ) throws(ConfigError) -> Settings {
+        let language: Language
+        if let raw = overrides.language ?? file.language {
+            guard let parsed = Language(rawValue: raw) else {
+                throw ConfigError(key: "language", problem: "'\(raw)' is not a language zaoan speaks; use \"zh\" or \"en\"")
+            }
+            language = parsed
+        } else {
+            language = Language.fromEnvironment(environment)
+        }
+
+        var cities: [String: TimeZone] = [:]
+        for (name, zoneID) in BuiltinCities.byName {
+            cities[name] = TimeZone(identifier: zoneID)
+        }
+        for (name, zoneID) in file.cities ?? [:] {
+            guard !name.isEmpty, !name.contains(where: { $0 == "\n" || $0 == "\r" }) else {
+                throw ConfigError(key: "cities", problem: "a city name must be non-empty and on one line")
+            }
+            cities[name] = try zone(zoneID, key: "cities.\(name)")
+        }
+
+        let cityName = overrides.city ?? file.city
+        let zoneName = overrides.timezone ?? file.timezone
+        let city: String
+        let zone: TimeZone
+        switch (cityName, zoneName) {
+        case let (name?, zoneID?):
+            city = name
+            zone = try Settings.zone(zoneID, key: overrides.timezone != nil ? "--timezone" : "timezone")
+        case let (name?, nil):
+            guard let known = lookUp(name, in: cities) else {
+                throw ConfigError(key: overrides.city != nil ? "--city" : "city",
+                                  problem: "unknown city '\(name)'; add it to \"cities\" with its IANA zone, e.g. {\"\(name)\": \"Asia/Shanghai\"}, or set \"timezone\"")
+            }
+            city = name
+            zone = known
+        case let (nil, zoneID?):
+            zone = try Settings.zone(zoneID, key: overrides.timezone != nil ? "--timezone" : "timezone")
+            city = BuiltinCities.name(forZone: zone.identifier, language: language)
+        case (nil, nil):
+            zone = systemZone
+            city = BuiltinCities.name(forZone: systemZone.identifier, language: language)
+        }
+        cities[city] = cities[city] ?? zone
+
+        var greetings = GreetingTable.standard(for: language)
+        if let table = file.greetings {
+            guard !table.isEmpty else {
+                throw ConfigError(key: "greetings", problem: "needs at least one \"HH:MM\": \"text\" row")
+            }
+            var rows: [GreetingPeriod] = []
+            for (start, text) in table {
+                guard let minutes = parseClockTime(start) else {
+                    throw ConfigError(key: "greetings.\(start)", problem: "start must be a time of day HH:MM, 00:00 to 23:59")
+                }
+                rows.append(GreetingPeriod(start: minutes, text: text))
+            }
+            greetings = GreetingTable(rows)
+        }
+
+        let timeFormat = file.timeFormat ?? "HH:mm"
+        guard !timeFormat.isEmpty else {
+            throw ConfigError(key: "time_format", problem: "must not be empty; the default is \"HH:mm\"")
+        }
+        let idleTimeout = try positive(file.idleTimeout, default: defaultIdleTimeout, key: "idle_timeout", max: 86_400)
+        let cacheSize = try positive(file.formatterCacheSize, default: defaultFormatterCacheSize, key: "formatter_cache_size", max: 10_000)
+        let maxConnections = try positive(file.maxConnections, default: defaultMaxConnections, key: "max_connections", max: 65_536)
+
+        return Settings(
+            language: language, city: city, zone: zone, cities: cities, greetings: greetings,
+            separator: file.separator ?? (language == .zh ? "·" : " · "),
+            timeFormat: timeFormat, idleTimeout: idleTimeout, formatterCacheSize: cacheSize,
+            maxConnections: maxConnections)
+    }
+
+    /// Finds a city by exact name, then English names case-insensitively.
+    public func zone(forCity name: String) -> TimeZone? {
+        Settings.lookUp(name, in: cities)
+    }
+
+    static func lookUp(_ name: String, in cities: [String: TimeZone]) -> TimeZone? {
+        cities[name] ?? cities[name.lowercased()]
+    }
+
+    private static func zone(_ identifier: String, key: String) throws(ConfigError) -> TimeZone {
+        guard let zone = TimeZone(identifier: identifier) else {
+            throw ConfigError(key: key, problem: "'\(identifier)' is not an IANA time zone (e.g. \"Asia/Shanghai\", \"Europe/Berlin\")")
+        }
+        return zone
+    }
+
+    private static func positive(_ value: Int?, default fallback: Int, key: String, max: Int) throws(ConfigError) -> Int {
+        guard let value else { return fallback }
+        guard value >= 1, value <= max else {
+            throw ConfigError(key: key, problem: "must be between 1 and \(max), got \(value)")
+        }
+        return value
+    }
+
+    /// "HH:MM" → minutes after midnight.
+    static func parseClockTime(_ text: String) -> Int? {
+        let parts = text.split(separator: ":", omittingEmptySubsequences: false)
+        guard parts.count == 2, parts[0].count <= 2, parts[1].count == 2,
+              let hour = Int(parts[0]), let minute = Int(parts[1]),
+              (0..<24).contains(hour), (0..<60).contains(minute) else { return nil }
+        return hour * 60 + minute
+    }
+}

@@ -1,0 +1,83 @@
+import Glibc
+
+/// The listening socket: either handed over by systemd, or bound by zaoan itself.
+final class Listener {
+    let fd: Int32
+    /// What to tell the user: the path, or how the socket was obtained.
+    let description: String
+    /// The path zaoan bound and must remove on exit; nil for an activated socket, which
+    /// belongs to systemd and is never unlinked.
+    private let ownedPath: String?
+    private let ownedInode: ino_t
+
+    private init(fd: Int32, description: String, ownedPath: String?, ownedInode: ino_t) {
+        self.fd = fd
+        self.description = description
+        self.ownedPath = ownedPath
+        self.ownedInode = ownedInode
+    }
+
+    static func activated(fd: Int32, name: String?) throws(SystemError) -> Listener {
+        try Posix.setNonBlocking(fd)
+        Posix.setCloseOnExec(fd)
+        var address = sockaddr_un()
+        var length = socklen_t(MemoryLayout<sockaddr_un>.size)
+        let path: String = withUnsafeMutablePointer(to: &address) { pointer in
+            _ = pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) }
+            return withUnsafeBytes(of: pointer.pointee.sun_path) { raw in
+                String(decoding: raw.prefix(while: { $0 != 0 }), as: UTF8.self)
+            }
+        }
+        let label = path.isEmpty ? "descriptor \(fd)" : path
+        return Listener(fd: fd, description: "\(label) (socket activation\(name.map { ", fd name \($0)" } ?? ""))",
+                        ownedPath: nil, ownedInode: 0)
+    }
+
+    /// Binds `path` (mode 0600). A socket file left by a dead server is replaced; one that a
+    /// live server answers on is not.
+    static func bind(path: String) throws(SystemError) -> Listener {
+        let address = try UnixAddress(path: path)
+        var info = stat()
+        if lstat(path, &info) == 0 {
+            guard (info.st_mode & S_IFMT) == S_IFSOCK else {
+                throw SystemError(errno: EEXIST, "\(path) exists and is not a socket; remove it or pass --socket with another path")
+            }
+            if let probe = try? address.connect() {
+                Posix.close(probe)
+                throw SystemError(errno: EADDRINUSE, "another zaoan is already serving on \(path); stop it first (systemctl --user stop zaoan.socket zaoan.service) or pass --socket with another path")
+            }
+            unlink(path)  // stale: nobody is listening
+        }
+        let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_NONBLOCK.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+        guard fd >= 0 else { throw SystemError(errno: Glibc.errno, "creating the listening socket") }
+        let oldMask = umask(0o177)
+        let bound = address.withSockaddr { Glibc.bind(fd, $0, $1) }
+        let bindErrno = Glibc.errno
+        umask(oldMask)
+        guard bound == 0 else {
+            Posix.close(fd)
+            throw SystemError(errno: bindErrno, "binding \(path)")
+        }
+        chmod(path, 0o600)
+        guard listen(fd, SOMAXCONN) == 0 else {
+            let code = Glibc.errno
+            Posix.close(fd)
+            unlink(path)
+            throw SystemError(errno: code, "listening on \(path)")
+        }
+        var bound_ = stat()
+        _ = lstat(path, &bound_)
+        return Listener(fd: fd, description: path, ownedPath: path, ownedInode: bound_.st_ino)
+    }
+
+    /// Closes the socket and removes the file zaoan created — only if it is still the one
+    /// zaoan created, so a newer server's socket is never removed.
+    func close() {
+        Posix.close(fd)
+        guard let ownedPath else { return }
+        var info = stat()
+        if lstat(ownedPath, &info) == 0, info.st_ino == ownedInode {
+            unlink(ownedPath)
+        }
+    }
+}

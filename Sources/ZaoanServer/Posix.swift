@@ -1,0 +1,76 @@
+import CLinux
+import Glibc
+
+/// A failed system call, with what zaoan was doing when it failed.
+public struct SystemError: Error, CustomStringConvertible {
+    public let errno: Int32
+    public let operation: String
+
+    public init(errno: Int32, _ operation: String) {
+        self.errno = errno
+        self.operation = operation
+    }
+
+    public var description: String {
+        "\(operation): \(String(cString: strerror(errno)))"
+    }
+}
+
+/// Thin wrappers over the C calls zaoan makes: retry on EINTR, report EAGAIN as nil,
+/// throw everything else with the operation named.
+enum Posix {
+    /// Runs `call` until it is not interrupted. Returns nil on EAGAIN/EWOULDBLOCK.
+    @inline(__always)
+    static func retrying<T: BinaryInteger>(_ operation: @autoclosure () -> String, _ call: () -> T) throws(SystemError) -> T? {
+        while true {
+            let result = call()
+            if result >= 0 { return result }
+            let code = Glibc.errno
+            if code == EINTR { continue }
+            if code == EAGAIN || code == EWOULDBLOCK { return nil }
+            throw SystemError(errno: code, operation())
+        }
+    }
+
+    static func close(_ fd: Int32) {
+        _ = Glibc.close(fd)  // Linux releases the fd even when close reports EINTR
+    }
+
+    static func setNonBlocking(_ fd: Int32) throws(SystemError) {
+        let flags = fcntl(fd, F_GETFL)
+        guard flags >= 0, fcntl(fd, F_SETFL, flags | O_NONBLOCK) == 0 else {
+            throw SystemError(errno: Glibc.errno, "making descriptor \(fd) non-blocking")
+        }
+    }
+
+    static func setCloseOnExec(_ fd: Int32) {
+        let flags = fcntl(fd, F_GETFD)
+        if flags >= 0 { _ = fcntl(fd, F_SETFD, flags | FD_CLOEXEC) }
+    }
+
+    /// Writes all of `bytes` to a blocking descriptor (stdout, stderr, a client socket).
+    static func writeAll(_ fd: Int32, _ bytes: UnsafeRawBufferPointer) -> Bool {
+        var offset = 0
+        while offset < bytes.count {
+            let written = Glibc.write(fd, bytes.baseAddress! + offset, bytes.count - offset)
+            if written < 0 {
+                if Glibc.errno == EINTR { continue }
+                return false
+            }
+            offset += written
+        }
+        return true
+    }
+
+    static func writeAll(_ fd: Int32, _ text: String) -> Bool {
+        var copy = text
+        return copy.withUTF8 { writeAll(fd, UnsafeRawBufferPointer($0)) }
+    }
+
+    /// The current time on the monotonic clock, in seconds.
+    static func monotonicSeconds() -> Double {
+        var now = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &now)
+        return Double(now.tv_sec) + Double(now.tv_nsec) / 1e9
+    }
+}

@@ -1,0 +1,64 @@
+import Foundation
+import Glibc
+import ZaoanCore
+import ZaoanServer
+
+// Signals are delivered through the event loop (signalfd); block them before anything can
+// start a thread, so no other thread takes them.
+blockServiceSignals()
+
+let environment = ProcessInfo.processInfo.environment
+
+func fail(_ message: String, status: Int32) -> Never {
+    FileHandle.standardError.write(Data(("zaoan: " + message + "\n").utf8))
+    exit(status)
+}
+
+let command: Command
+do {
+    command = try Options.parse(Array(CommandLine.arguments.dropFirst()))
+} catch {
+    fail(error.description, status: 64)  // EX_USAGE
+}
+
+switch command {
+case .help:
+    print(Options.usage, terminator: "")
+case .version:
+    print("zaoan \(Version.number)")
+case .checkConfig(let path):
+    let source = ConfigSource(path: path, environment: environment)
+    do {
+        let settings = try source.load()
+        print("\(source.path): ok (city \(settings.city), zone \(settings.zone.identifier), language \(settings.language.rawValue))")
+    } catch {
+        fail(error.description, status: 1)
+    }
+case .ask(let socket, let words):
+    let path = SocketPath.resolve(explicit: socket, environment: environment).path
+    do {
+        let answer = try Client.ask(Client.requestLine(words), socketPath: path)
+        FileHandle.standardOutput.write(Data(answer))
+        exit(answer.starts(with: Array("ERR ".utf8)) ? 1 : 0)
+    } catch {
+        fail(error.description, status: 2)
+    }
+case .serve(let options):
+    Log.verbose = options.verbose
+    let source = ConfigSource(path: options.config, overrides: options.overrides, environment: environment)
+    let settings: Settings
+    do {
+        settings = try source.load()
+    } catch {
+        Log.error("\(error); fix it and start again (zaoan check-config checks a file)")
+        exit(78)  // EX_CONFIG
+    }
+    do {
+        let server = try Server(options: Server.Options(socketPath: options.socket, config: source, environment: environment),
+                                settings: settings)
+        exit(try server.run())
+    } catch {
+        Log.error("\(error)")
+        exit(1)
+    }
+}
