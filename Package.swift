@@ -16,6 +16,7 @@ let package = Package(
         .target(name: "ZaoanCore"),
         .target(name: "ZaoanServer", dependencies: ["ZaoanCore", "CSystemd", "CLinux"]),
         .executableTarget(name: "zaoan", dependencies: ["ZaoanCore", "ZaoanServer"]),
+        .executableTarget(name: "zaoan-bench"),
         .testTarget(name: "ZaoanCoreTests", dependencies: ["ZaoanCore"]),
         .testTarget(name: "ZaoanServerTests", dependencies: ["ZaoanServer", "zaoan"]),
     ]

@@ -29,7 +29,7 @@ public enum BuiltinCities {
         City(chinese: "芝加哥", english: "Chicago", zone: "America/Chicago"),
         City(chinese: "洛杉矶", english: "Los Angeles", zone: "America/Los_Angeles"),
         City(chinese: "悉尼", english: "Sydney", zone: "Australia/Sydney"),
-        City(chinese: "协调世界时", english: "UTC", zone: "UTC"),
+        City(chinese: "UTC", english: "UTC", zone: "UTC"),
     ]
 
     /// Name → zone for every built-in city, under both names (English also lowercased).
@@ -47,6 +47,7 @@ public enum BuiltinCities {
     /// component with underscores as spaces ("America/Argentina/Buenos_Aires" → "Buenos Aires").
     public static func name(forZone zone: String, language: Language) -> String {
         let aliases = ["Etc/UTC": "UTC", "Etc/Universal": "UTC", "Universal": "UTC", "Zulu": "UTC",
+                       "GMT": "UTC", "Etc/GMT": "UTC", "Etc/Zulu": "UTC",
                        "PRC": "Asia/Shanghai", "Asia/Chongqing": "Asia/Shanghai", "Asia/Harbin": "Asia/Shanghai"]
         let canonical = aliases[zone] ?? zone
         if let city = all.first(where: { $0.zone == canonical }) {

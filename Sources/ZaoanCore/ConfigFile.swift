@@ -13,6 +13,9 @@ public struct ConfigFile: Decodable, Sendable, Equatable {
     public var idleTimeout: Int?
     public var formatterCacheSize: Int?
     public var maxConnections: Int?
+    public var tickerPeriod: Int?
+    public var maxRooms: Int?
+    public var liveDefaultDuration: Int?
 
     public init() {}
 
@@ -22,6 +25,9 @@ public struct ConfigFile: Decodable, Sendable, Equatable {
         case idleTimeout = "idle_timeout"
         case formatterCacheSize = "formatter_cache_size"
         case maxConnections = "max_connections"
+        case tickerPeriod = "ticker_period"
+        case maxRooms = "max_rooms"
+        case liveDefaultDuration = "live_default_duration"
     }
 
     /// Every key the file may hold, for error messages and the docs test.
@@ -98,7 +104,9 @@ public struct ConfigError: Error, Equatable, CustomStringConvertible {
         case is String.Type: return "a string"
         case is Int.Type: return "a whole number"
         case is [String: String].Type: return "an object of strings"
-        default: return "a value of type \(type)"
+        default:
+            // JSONDecoder reports a mistyped map as Dictionary<String, Any>.
+            return "\(type)".hasPrefix("Dictionary") ? "an object of strings" : "a value of type \(type)"
         }
     }
 

@@ -18,6 +18,8 @@ public struct LineFramer: Sendable {
     }
 
     private var pending: [UInt8] = []
+    /// Set once a line was too long: the stream has lost its framing and delivers nothing more.
+    private var overflowed = false
 
     public init() {}
 
@@ -27,6 +29,7 @@ public struct LineFramer: Sendable {
     /// Feeds a chunk; calls `onFrame` for each complete line. `onFrame` returns false to stop
     /// (the rest of the chunk is then dropped). After `.tooLong`, nothing more is delivered.
     public mutating func feed(_ chunk: UnsafeRawBufferPointer, _ onFrame: (Frame) -> Bool) {
+        guard !overflowed else { return }
         var start = 0
         let count = chunk.count
         if !pending.isEmpty {
@@ -34,7 +37,8 @@ public struct LineFramer: Sendable {
                 pending.append(contentsOf: chunk)
                 if Self.exceedsLimit(pending) {
                     pending.removeAll()
-                    _ = onFrame(.tooLong)
+                overflowed = true
+                _ = onFrame(.tooLong)
                 }
                 return
             }
@@ -48,6 +52,7 @@ public struct LineFramer: Sendable {
             let line = Self.trimCR(UnsafeRawBufferPointer(rebasing: chunk[start..<newline]))
             start = newline + 1
             if line.count > Self.maxLineLength {
+                overflowed = true
                 _ = onFrame(.tooLong)
                 return
             }
@@ -57,6 +62,7 @@ public struct LineFramer: Sendable {
             pending.append(contentsOf: UnsafeRawBufferPointer(rebasing: chunk[start..<count]))
             if Self.exceedsLimit(pending) {
                 pending.removeAll()
+                overflowed = true
                 _ = onFrame(.tooLong)
             }
         }
@@ -64,7 +70,7 @@ public struct LineFramer: Sendable {
 
     /// At end of input an unterminated last line is still a request.
     public mutating func finish(_ onFrame: (Frame) -> Bool) {
-        guard !pending.isEmpty else { return }
+        guard !pending.isEmpty, !overflowed else { return }
         _ = deliver(pendingLine: onFrame)
     }
 
@@ -74,6 +80,7 @@ public struct LineFramer: Sendable {
         return line.withUnsafeBytes { bytes in
             let trimmed = Self.trimCR(bytes)
             if trimmed.count > Self.maxLineLength {
+                overflowed = true
                 _ = onFrame(.tooLong)
                 return false
             }

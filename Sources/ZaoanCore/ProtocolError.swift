@@ -9,6 +9,11 @@ public struct ProtocolError: Error, Equatable, Sendable, CustomStringConvertible
         case badEncoding = "bad-encoding"
         case badConfig = "bad-config"
         case busy = "busy"
+        case full = "full"
+        case notFound = "not-found"
+        case forbidden = "forbidden"
+        case storage = "storage"
+        case notWatchable = "not-watchable"
     }
 
     public let code: Code

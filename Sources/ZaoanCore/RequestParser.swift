@@ -62,6 +62,20 @@ public enum RequestParser {
         case "quit": try noArguments(command, arguments); return .quit
         case "reload": try noArguments(command, arguments); return .reload
         case "stats": try noArguments(command, arguments); return .stats
+        case "countdown":
+            guard arguments.count <= 1 else { throw ProtocolError(.badArgument, "countdown takes at most one room ID") }
+            return .countdown(id: arguments.first)
+        case "ticker": try noArguments(command, arguments); return .ticker
+        case "live": return try LiveCommandParser.parse(arguments)
+        case "watch":
+            guard let first = arguments.first else {
+                throw ProtocolError(.badArgument, "watch needs a request, e.g. watch countdown or watch time HH:mm:ss")
+            }
+            let inner = try request(command: first.lowercased(), arguments: Array(arguments.dropFirst()))
+            guard inner.isWatchable else {
+                throw ProtocolError(.notWatchable, "'\(shorten(first))' cannot be watched; watch greeting, time, countdown, ticker, stats, live list ...")
+            }
+            return .watch(inner)
         default:
             throw ProtocolError(.unknownCommand, "unknown command '\(shorten(command))'; send help for the list")
         }

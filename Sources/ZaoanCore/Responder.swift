@@ -6,6 +6,8 @@ public struct ServerCounters: Sendable, Equatable {
     public var connectionsOpen: Int = 0
     public var connectionsTotal: Int = 0
     public var requests: Int = 0
+    public var watches: Int = 0
+    public var timers: Int = 0
     public init(startedAt: Date) { self.startedAt = startedAt }
 }
 
@@ -17,17 +19,21 @@ public struct ServerCounters: Sendable, Equatable {
 /// request.
 public final class Responder {
     public private(set) var settings: Settings
+    public internal(set) var schedule: LiveSchedule
     public let formatters: FormatterCache
-    private var rendered: [RenderKey: (period: Int, reply: Reply)] = [:]
+    var rendered: [RenderKey: (period: Int, reply: Reply)] = [:]
     private static let renderedLimit = 256
 
-    private enum RenderKey: Hashable {
+    enum RenderKey: Hashable {
         case greeting(String?)
         case time(String?)
+        case countdown(String?)
+        case ticker
     }
 
-    public init(settings: Settings) {
+    public init(settings: Settings, schedule: LiveSchedule = LiveSchedule()) {
         self.settings = settings
+        self.schedule = schedule
         self.formatters = FormatterCache(capacity: settings.formatterCacheSize)
     }
 
@@ -62,6 +68,17 @@ public final class Responder {
             case .session, .reload: return .ok
             case .quit: return .line("bye")
             case .stats: return .lines(stats(now: now, counters: counters))
+            case .countdown(let id):
+                return try cachedPerPeriod(.countdown(id), now: now, seconds: 1) { () throws(ProtocolError) in
+                    .line(try countdown(id: id, now: now))
+                }
+            case .ticker:
+                return cachedPerPeriod(.ticker, now: now, seconds: 1) { .line(ticker(now: now)) }
+            case .liveList: return .lines(liveList(now: now))
+            case .liveShow(let id): return .lines(try liveShow(id: id, now: now))
+            case .liveAdd, .liveRemove:
+                return .error(ProtocolError(.badArgument, "internal: changes go through proposedChange"))
+            case .watch(let inner): return answer(inner, now: now, counters: counters)
             }
         } catch {
             return .error(error)
@@ -100,6 +117,9 @@ public final class Responder {
             "connections_open: \(counters.connectionsOpen)",
             "connections_total: \(counters.connectionsTotal)",
             "requests: \(counters.requests)",
+            "watches: \(counters.watches)",
+            "timers: \(counters.timers)",
+            "live_rooms: \(schedule.count)",
             "formatter_cache_entries: \(cache.entries)",
             "formatter_cache_capacity: \(formatters.capacity)",
             "formatter_cache_hits: \(cache.hits)",
@@ -108,9 +128,9 @@ public final class Responder {
         ]
     }
 
-    private func cachedPerPeriod(
-        _ key: RenderKey, now: Date, seconds: Int, render: () throws(ProtocolError) -> Reply
-    ) throws(ProtocolError) -> Reply {
+    func cachedPerPeriod<E: Error>(
+        _ key: RenderKey, now: Date, seconds: Int, render: () throws(E) -> Reply
+    ) throws(E) -> Reply {
         let period = Int(now.timeIntervalSince1970.rounded(.down)) / seconds
         if let hit = rendered[key], hit.period == period { return hit.reply }
         let reply = try render()

@@ -25,6 +25,11 @@ public struct Settings: Sendable {
     public var idleTimeout: Int
     public var formatterCacheSize: Int
     public var maxConnections: Int
+    /// Seconds each room stays on the ticker.
+    public var tickerPeriod: Int
+    public var maxRooms: Int
+    /// How long a room without an end counts as live, in seconds.
+    public var liveDefaultDuration: Int
 
     public static let defaultIdleTimeout = 300
     public static let defaultFormatterCacheSize = 64
@@ -62,7 +67,10 @@ public struct Settings: Sendable {
         }
 
         let cityName = overrides.city ?? file.city
-        let zoneName = overrides.timezone ?? file.timezone
+        var zoneName = overrides.timezone ?? file.timezone
+        if overrides.city != nil, overrides.timezone == nil, let name = overrides.city, lookUp(name, in: cities) != nil {
+            zoneName = nil  // --city 东京 means Tokyo's zone, whatever the file's timezone says
+        }
         let city: String
         let zone: TimeZone
         switch (cityName, zoneName) {
@@ -107,12 +115,16 @@ public struct Settings: Sendable {
         let idleTimeout = try positive(file.idleTimeout, default: defaultIdleTimeout, key: "idle_timeout", max: 86_400)
         let cacheSize = try positive(file.formatterCacheSize, default: defaultFormatterCacheSize, key: "formatter_cache_size", max: 10_000)
         let maxConnections = try positive(file.maxConnections, default: defaultMaxConnections, key: "max_connections", max: 65_536)
+        let tickerPeriod = try positive(file.tickerPeriod, default: 3, key: "ticker_period", max: 3_600)
+        let maxRooms = try positive(file.maxRooms, default: 1_000, key: "max_rooms", max: 100_000)
+        let liveDefaultDuration = try positive(file.liveDefaultDuration, default: 7_200, key: "live_default_duration", max: 7 * 86_400)
 
         return Settings(
             language: language, city: city, zone: zone, cities: cities, greetings: greetings,
             separator: file.separator ?? (language == .zh ? "·" : " · "),
             timeFormat: timeFormat, idleTimeout: idleTimeout, formatterCacheSize: cacheSize,
-            maxConnections: maxConnections)
+            maxConnections: maxConnections, tickerPeriod: tickerPeriod, maxRooms: maxRooms,
+            liveDefaultDuration: liveDefaultDuration)
     }
 
     /// Finds a city by exact name, then English names case-insensitively.

@@ -13,12 +13,12 @@ public enum TimeExpression {
         let bad = ProtocolError(.badArgument, "'\(RequestParser.shorten(trimmed))' is not a time; use 2026-12-01T20:00+08:00, 2026-12-01 20:00, 20:00, +90m or @UNIX-SECONDS")
         guard let first = trimmed.first else { throw bad }
         if first == "@" {
-            guard let seconds = Int(trimmed.dropFirst()), abs(seconds) < 1 << 40 else { throw bad }
+            guard let seconds = Int(trimmed.dropFirst()), seconds.magnitude < 1 << 40 else { throw bad }
             return Date(timeIntervalSince1970: TimeInterval(seconds))
         }
         if first == "+" || first == "-" || (first.isNumber && trimmed.last.map({ "dhms".contains($0) }) == true) {
             guard let offset = relativeSeconds(trimmed) else { throw bad }
-            return now.addingTimeInterval(TimeInterval(offset))
+            return Date(timeIntervalSince1970: (now.timeIntervalSince1970 + TimeInterval(offset)).rounded(.down))
         }
         if let (hour, minute, second) = timeOfDay(Substring(trimmed)) {
             var calendar = Calendar(identifier: .gregorian)
@@ -72,7 +72,7 @@ public enum TimeExpression {
     static func timeOfDay(_ text: Substring) -> (Int, Int, Int)? {
         let parts = text.split(separator: ":", omittingEmptySubsequences: false)
         guard parts.count == 2 || parts.count == 3,
-              parts.allSatisfy({ $0.count == 2 || ($0.count == 1 && $0 == parts.first) }),
+              parts[0].count == 1 || parts[0].count == 2, parts.dropFirst().allSatisfy({ $0.count == 2 }),
               parts.allSatisfy({ $0.allSatisfy { $0.isASCII && $0.isNumber } }),
               let hour = Int(parts[0]), let minute = Int(parts[1]) else { return nil }
         let second = parts.count == 3 ? Int(parts[2]) ?? 99 : 0

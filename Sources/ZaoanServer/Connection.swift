@@ -22,13 +22,25 @@ final class Connection: EventHandler {
     private(set) var closing = false
     private(set) var closed = false
     private(set) var lastActivity: Double
+    let acceptedAt: Double
     private var interest: UInt32
+    /// The uid of the peer process (SO_PEERCRED), for rights on changes.
+    let peer: PeerCredentials?
+    /// Set while this connection watches a request.
+    private(set) var watch: WatchHub.Ticket?
+    /// A watcher that cannot keep up keeps only the newest frame waiting here.
+    private var queuedFrame: Reply?
+    /// When output last made progress (or was empty), to close a stuck watcher.
+    private(set) var lastOutputProgress: Double
 
     init(fd: Int32, server: Server, now: Double) {
         self.fd = fd
         self.server = server
         self.lastActivity = now
+        self.acceptedAt = now
+        self.lastOutputProgress = now
         self.interest = EventLoop.readable
+        self.peer = PeerCredentials(socket: fd)
     }
 
     var hasPendingOutput: Bool { outputSent < output.count }
@@ -54,11 +66,15 @@ final class Connection: EventHandler {
                 answered = true
                 return handle(frame)
             }
-            if mode == .oneShot && answered && !framer.hasPartialLine {
+            if mode == .oneShot && answered && !framer.hasPartialLine && watch == nil {
                 closing = true
             }
         } else if count == 0 {
-            framer.finish { handle($0) }
+            if watch != nil {
+                endWatch()  // closing the input ends a watch
+            } else {
+                framer.finish { handle($0) }
+            }
             closing = true
         } else {
             let code = errno
@@ -76,6 +92,14 @@ final class Connection: EventHandler {
             closing = true
             return false
         case .line(let bytes):
+            if watch != nil {
+                // Any further line ends the watch; in a session it is then answered as usual.
+                endWatch()
+                if mode == .oneShot {
+                    closing = true
+                    return false
+                }
+            }
             let request: Request
             do {
                 guard let parsed = try RequestParser.parse(bytes) else { return true }
@@ -94,6 +118,13 @@ final class Connection: EventHandler {
                 append(server.answer(request))
                 closing = true
                 return false
+            case .watch(let inner):
+                let (ticket, first) = server.watches.add(self, request: inner)
+                watch = ticket
+                server.watchesChanged()
+                append(first)
+            case .liveAdd, .liveRemove, .reload:
+                append(server.change(request, from: self))
             default:
                 append(server.answer(request))
             }
@@ -105,18 +136,45 @@ final class Connection: EventHandler {
         if outputSent == output.count {
             output.removeAll(keepingCapacity: true)
             outputSent = 0
+            lastOutputProgress = server.monotonicNow
         }
         output.append(contentsOf: reply.bytes)
     }
 
+    /// A watch update. If the client has not read the last one yet, only the newest waits:
+    /// stale frames are dropped so a stalled watcher costs bounded memory.
+    func sendFrame(_ reply: Reply) {
+        guard !closing, !closed else { return }
+        if hasPendingOutput {
+            queuedFrame = reply
+            return
+        }
+        lastOutputProgress = server.monotonicNow
+        append(reply)
+        flush()
+    }
+
+    private func endWatch() {
+        guard let ticket = watch else { return }
+        server.watches.remove(self, ticket: ticket)
+        watch = nil
+        queuedFrame = nil
+        server.watchesChanged()
+    }
+
     /// Writes what is pending; asks for writability only while something is left.
     func flush() {
-        while outputSent < output.count {
+        while outputSent < output.count || queuedFrame != nil {
+            if outputSent == output.count, let frame = queuedFrame {
+                queuedFrame = nil
+                append(frame)
+            }
             let sent = output.withUnsafeBytes { bytes in
                 send(fd, bytes.baseAddress! + outputSent, bytes.count - outputSent, Int32(MSG_NOSIGNAL | MSG_DONTWAIT))
             }
             if sent > 0 {
                 outputSent += sent
+                lastOutputProgress = server.monotonicNow
                 continue
             }
             let code = errno
@@ -140,6 +198,7 @@ final class Connection: EventHandler {
 
     /// Ends the connection at the next chance: at once if nothing is pending.
     func finishSoon() {
+        endWatch()
         closing = true
         flush()
     }
@@ -147,6 +206,7 @@ final class Connection: EventHandler {
     func close() {
         guard !closed else { return }
         closed = true
+        endWatch()
         server.loop.unregister(fd)
         drainUnreadInput()
         Posix.close(fd)

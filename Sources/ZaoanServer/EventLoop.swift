@@ -56,12 +56,10 @@ final class EventLoop {
         }
     }
 
-    /// Runs until `stop()`; `beforeWait` runs after each batch of events, before sleeping.
-    func run(beforeWait: () -> Void) {
+    /// Runs until `stop()`; `afterWake` runs each time epoll returns, before the handlers.
+    func run(afterWake: () -> Void) {
         running = true
         while running {
-            beforeWait()
-            guard running else { break }
             let count = events.withUnsafeMutableBufferPointer { buffer in
                 epoll_wait(epoll, buffer.baseAddress, Int32(buffer.count), -1)
             }
@@ -71,6 +69,7 @@ final class EventLoop {
                 running = false
                 break
             }
+            afterWake()
             for index in 0..<Int(count) {
                 let event = events[index]
                 let fd = Int(event.data.fd)

@@ -10,12 +10,17 @@ public final class Server {
         public var socketPath: String?
         public var config: ConfigSource
         public var environment: [String: String]
-        public init(socketPath: String?, config: ConfigSource, environment: [String: String]) {
+        public var stateDirectory: String
+        public init(socketPath: String?, config: ConfigSource, environment: [String: String], stateDirectory: String? = nil) {
             self.socketPath = socketPath
             self.config = config
             self.environment = environment
+            self.stateDirectory = stateDirectory ?? StateStore.defaultDirectory(environment: environment)
         }
     }
+
+    /// A client whose pending output has not moved for this long is closed.
+    static let stuckClientTimeout = 30.0
 
     /// How long a one-shot connection may take to send its first complete line.
     static let oneShotTimeout = 10.0
@@ -32,6 +37,8 @@ public final class Server {
     private var counters: ServerCounters
     private var signals: SignalHandler?
     private var sweeper: PeriodicTimer?
+    private(set) var watches: WatchHub!
+    private let store: StateStore
     private var acceptPaused = false
     private var shutdownDeadline: Double?
     private let clock: TimeSource
@@ -42,15 +49,22 @@ public final class Server {
         self.clock = clock
         self.loop = try EventLoop()
         self.readBuffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 64 * 1024, alignment: 16)
-        self.responder = Responder(settings: settings)
+        self.store = StateStore(directory: options.stateDirectory)
+        let (schedule, problem) = store.load(now: clock.now)
+        if let problem { Log.error(problem) }
+        self.responder = Responder(settings: settings, schedule: schedule)
         self.counters = ServerCounters(startedAt: clock.now)
         self.monotonicNow = Posix.monotonicSeconds()
+        self.watches = try WatchHub(loop: loop) { [unowned self] request in
+            self.responder.answer(request, now: self.clock.now, counters: self.counters)
+        }
     }
 
     deinit { readBuffer.deallocate() }
 
     /// Serves until SIGTERM or SIGINT. Returns the process exit status.
     public func run() throws(SystemError) -> Int32 {
+        raiseDescriptorLimit()
         signals = try SignalHandler(server: self, signals: serviceSignals)
         let listener = try openListener()
         self.listener = listener
@@ -62,10 +76,21 @@ public final class Server {
         let settings = responder.settings
         Log.info("serving on \(listener.description) (city \(settings.city), zone \(settings.zone.identifier), language \(settings.language.rawValue))")
         notify(.ready, .status("serving on \(listener.description)"))
-        loop.run { }
+        loop.run { [unowned self] in self.monotonicNow = Posix.monotonicSeconds() }
         listener.close()
         Log.info("stopped after \(counters.requests) requests")
         return 0
+    }
+
+    /// max_connections needs as many descriptors; the soft limit is often 1024. Raise it to
+    /// the hard limit, which needs no privilege.
+    private func raiseDescriptorLimit() {
+        var limit = rlimit()
+        guard getrlimit(__rlimit_resource_t(RLIMIT_NOFILE.rawValue), &limit) == 0, limit.rlim_cur < limit.rlim_max else { return }
+        limit.rlim_cur = limit.rlim_max
+        if setrlimit(__rlimit_resource_t(RLIMIT_NOFILE.rawValue), &limit) != 0 {
+            Log.warning("could not raise the open-file limit: \(SystemError(errno: errno, "setrlimit"))")
+        }
     }
 
     private func openListener() throws(SystemError) -> Listener {
@@ -90,9 +115,38 @@ public final class Server {
     func countRequest() { counters.requests += 1 }
 
     func answer(_ request: Request) -> Reply {
-        if case .reload = request { return reload() }
         counters.connectionsOpen = connections.count
         return responder.answer(request, now: clock.now, counters: counters)
+    }
+
+    func watchesChanged() {
+        counters.watches = watches.count
+        counters.timers = watches.count
+    }
+
+    /// `live add`, `live rm`, `reload`: only for the service's own user and root. A room
+    /// change is answered only once it is on disk.
+    func change(_ request: Request, from connection: Connection) -> Reply {
+        guard let peer = connection.peer, peer.mayChange else {
+            let who = connection.peer.map { "pid \($0.pid), uid \($0.uid)" } ?? "unknown peer"
+            Log.notice("refused \(request.commandWord) from \(who): only uid \(geteuid()) and root may change zaoan")
+            return .error(ProtocolError(.forbidden, "only the service's own user and root may \(request.commandWord)"))
+        }
+        if case .reload = request { return reload() }
+        do {
+            let next = try responder.proposedChange(request, now: clock.now)
+            do {
+                try store.save(next)
+            } catch {
+                Log.error("could not save the live rooms, change refused: \(error); check that \(store.directory) is writable and the disk not full")
+                return .error(ProtocolError(.storage, "could not save the change (\(error)); nothing was changed"))
+            }
+            responder.commit(next)
+            watches.refresh()
+            return .ok
+        } catch {
+            return .error(error)
+        }
     }
 
     func connectionClosed(_ connection: Connection) {
@@ -182,9 +236,17 @@ public final class Server {
         }
         let sessionLimit = Double(responder.settings.idleTimeout)
         for connection in Array(connections.values) {
-            let limit = connection.mode == .session ? sessionLimit : Self.oneShotTimeout
-            if monotonicNow - connection.lastActivity >= limit && !connection.hasPendingOutput {
-                connection.close()
+            if connection.hasPendingOutput {
+                if monotonicNow - connection.lastOutputProgress >= Self.stuckClientTimeout {
+                    Log.notice("closing a client that has not read its answers for \(Int(Self.stuckClientTimeout)) s")
+                    connection.close()
+                }
+            } else if connection.watch != nil {
+                continue  // a watcher waits for the server, not the other way round
+            } else if connection.mode == .session {
+                if monotonicNow - connection.lastActivity >= sessionLimit { connection.close() }
+            } else if monotonicNow - connection.acceptedAt >= Self.oneShotTimeout {
+                connection.close()  // one-shot: a complete line within 10 s of connecting
             }
         }
     }
@@ -206,6 +268,8 @@ public final class Server {
         monotonicNow = Posix.monotonicSeconds()
         shutdownDeadline = monotonicNow + Self.shutdownGrace
         if let listener, !acceptPaused { loop.unregister(listener.fd) }
+        _ = watches.removeAll()
+        watchesChanged()
         for connection in Array(connections.values) {
             connection.finishSoon()
         }

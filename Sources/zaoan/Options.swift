@@ -79,6 +79,9 @@ enum Options {
                 index += 1
                 continue
             }
+            guard ["--socket", "--config", "--city", "--timezone", "--language"].contains(name) else {
+                throw UsageError("unknown option '\(argument)' for serve; run zaoan --help")
+            }
             let (value, consumed) = try value(of: name, in: arguments, at: index)
             switch name {
             case "--socket": options.socket = value

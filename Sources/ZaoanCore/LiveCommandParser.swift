@@ -1,0 +1,88 @@
+/// Parses the words after `live`:
+///
+///     live add ID START [TITLE...] [end=END] [desc=TEXT] [viewers=N]
+///     live rm ID
+///     live list
+///     live show ID
+///
+/// START may be two words when it is a local date and time (`2026-12-01 20:00`). Options
+/// may stand anywhere after START (quote values with spaces: `desc="two words"`); every
+/// other word belongs to the title.
+enum LiveCommandParser {
+    static func parse(_ words: [String]) throws(ProtocolError) -> Request {
+        guard let sub = words.first?.lowercased() else {
+            throw ProtocolError(.badArgument, "live needs add, rm, list or show; send help")
+        }
+        let rest = Array(words.dropFirst())
+        switch sub {
+        case "add": return .liveAdd(try draft(rest))
+        case "rm", "remove", "del":
+            return .liveRemove(id: try singleID(rest, usage: "live rm ID"))
+        case "list":
+            guard rest.isEmpty else { throw ProtocolError(.badArgument, "live list takes no arguments") }
+            return .liveList
+        case "show":
+            return .liveShow(id: try singleID(rest, usage: "live show ID"))
+        default:
+            throw ProtocolError(.unknownCommand, "unknown live command '\(RequestParser.shorten(sub))'; use live add, rm, list or show")
+        }
+    }
+
+    private static func singleID(_ words: [String], usage: String) throws(ProtocolError) -> String {
+        guard words.count == 1 else { throw ProtocolError(.badArgument, "usage: \(usage)") }
+        try checkID(words[0])
+        return words[0]
+    }
+
+    static func checkID(_ id: String) throws(ProtocolError) {
+        guard LiveRoom.isValidID(id) else {
+            throw ProtocolError(.badArgument, "room ID '\(RequestParser.shorten(id))' must be 1 to \(LiveRoom.maxIDLength) of A-Z a-z 0-9 _ -")
+        }
+    }
+
+    private static func draft(_ words: [String]) throws(ProtocolError) -> LiveRoomDraft {
+        guard words.count >= 2 else {
+            throw ProtocolError(.badArgument, "usage: live add ID START [TITLE...] [end=END] [desc=TEXT] [viewers=N]")
+        }
+        try checkID(words[0])
+        var start = words[1]
+        var index = 2
+        if isDate(start), index < words.count, TimeExpression.timeOfDay(Substring(words[index])) != nil {
+            start += " " + words[index]
+            index += 1
+        }
+        var draft = LiveRoomDraft(id: words[0], start: start, title: "")
+        var titleWords: [String] = []
+        for word in words[index...] {
+            if let value = option("end=", word) {
+                draft.end = value
+            } else if let value = option("desc=", word) {
+                guard value.utf8.count <= LiveRoom.maxDescriptionBytes else {
+                    throw ProtocolError(.badArgument, "desc is \(value.utf8.count) bytes; at most \(LiveRoom.maxDescriptionBytes)")
+                }
+                draft.description = value
+            } else if let value = option("viewers=", word) {
+                guard let viewers = Int(value), viewers >= 0 else {
+                    throw ProtocolError(.badArgument, "viewers='\(RequestParser.shorten(value))' must be a whole number, 0 or more")
+                }
+                draft.viewers = viewers
+            } else {
+                titleWords.append(word)
+            }
+        }
+        draft.title = titleWords.joined(separator: " ")
+        guard draft.title.utf8.count <= LiveRoom.maxTitleBytes else {
+            throw ProtocolError(.badArgument, "the title is \(draft.title.utf8.count) bytes; at most \(LiveRoom.maxTitleBytes)")
+        }
+        return draft
+    }
+
+    private static func option(_ prefix: String, _ word: String) -> String? {
+        word.lowercased().hasPrefix(prefix) ? String(word.dropFirst(prefix.count)) : nil
+    }
+
+    private static func isDate(_ word: String) -> Bool {
+        let bytes = Array(word.utf8)
+        return bytes.count == 10 && bytes[4] == UInt8(ascii: "-") && bytes[7] == UInt8(ascii: "-")
+    }
+}

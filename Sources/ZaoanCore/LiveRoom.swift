@@ -1,0 +1,56 @@
+import Foundation
+
+/// A scheduled live broadcast: what the radio app's "现场直播" card shows.
+public struct LiveRoom: Codable, Equatable, Sendable {
+    public var id: String
+    public var title: String
+    public var start: Date
+    public var end: Date?
+    public var description: String?
+    public var viewers: Int?
+
+    public init(id: String, title: String, start: Date, end: Date? = nil, description: String? = nil, viewers: Int? = nil) {
+        self.id = id
+        self.title = title
+        self.start = start
+        self.end = end
+        self.description = description
+        self.viewers = viewers
+    }
+
+    public static let maxIDLength = 64
+    public static let maxTitleBytes = 256
+    public static let maxDescriptionBytes = 1024
+
+    /// IDs are short tokens: letters, digits, `_` and `-`, at most 64.
+    public static func isValidID(_ id: String) -> Bool {
+        !id.isEmpty && id.utf8.count <= maxIDLength && id.utf8.allSatisfy { byte in
+            (byte >= 0x30 && byte <= 0x39) || (byte >= 0x41 && byte <= 0x5A) || (byte >= 0x61 && byte <= 0x7A)
+                || byte == UInt8(ascii: "_") || byte == UInt8(ascii: "-")
+        }
+    }
+}
+
+/// Where a room stands at an instant.
+public enum RoomPhase: Equatable, Sendable {
+    /// Starts in this many seconds.
+    case upcoming(seconds: Int)
+    /// Started this many seconds ago and has not ended.
+    case live(seconds: Int)
+    case ended
+
+    /// - Parameter defaultDuration: how long a room without an end is live, in seconds.
+    public init(room: LiveRoom, now: Date, defaultDuration: Int) {
+        let end = room.end ?? room.start.addingTimeInterval(TimeInterval(defaultDuration))
+        if now < room.start {
+            // Round up: 0.4 s before the start still shows 00:00:01, never a premature 00:00:00.
+            self = .upcoming(seconds: Int(room.start.timeIntervalSince(now).rounded(.up)))
+        } else if now < end {
+            self = .live(seconds: Int(now.timeIntervalSince(room.start).rounded(.down)))
+        } else {
+            self = .ended
+        }
+    }
+
+    public var isOver: Bool { self == .ended }
+}

@@ -1,0 +1,62 @@
+import Foundation
+
+/// Every live room, keyed by ID. A value: the server persists a changed copy before it
+/// takes its place, so an acknowledged change is always on disk.
+public struct LiveSchedule: Equatable, Sendable {
+    public private(set) var rooms: [String: LiveRoom] = [:]
+
+    public init(rooms: [LiveRoom] = []) {
+        for room in rooms { self.rooms[room.id] = room }
+    }
+
+    /// By start, then ID, so every listing and the ticker agree on the order.
+    public var sorted: [LiveRoom] {
+        rooms.values.sorted { ($0.start, $0.id) < ($1.start, $1.id) }
+    }
+
+    public var count: Int { rooms.count }
+
+    /// Adds a room, replacing one with the same ID.
+    /// - Throws: `full` when a new ID would pass `limit`.
+    public mutating func upsert(_ room: LiveRoom, limit: Int) throws(ProtocolError) {
+        if rooms[room.id] == nil && rooms.count >= limit {
+            throw ProtocolError(.full, "there are already \(limit) live rooms (max_rooms); remove some with live rm ID")
+        }
+        rooms[room.id] = room
+    }
+
+    @discardableResult
+    public mutating func remove(id: String) -> Bool {
+        rooms.removeValue(forKey: id) != nil
+    }
+
+    /// The room that is live now (the earliest started), else the next to start.
+    public func featured(now: Date, defaultDuration: Int) -> (room: LiveRoom, phase: RoomPhase)? {
+        var next: (LiveRoom, RoomPhase)?
+        for room in sorted {
+            let phase = RoomPhase(room: room, now: now, defaultDuration: defaultDuration)
+            switch phase {
+            case .live: return (room, phase)
+            case .upcoming: if next == nil { next = (room, phase) }
+            case .ended: continue
+            }
+        }
+        return next
+    }
+
+    /// Rooms that are live or upcoming, by start: what the ticker rotates through.
+    public func current(now: Date, defaultDuration: Int) -> [(room: LiveRoom, phase: RoomPhase)] {
+        sorted.compactMap { room in
+            let phase = RoomPhase(room: room, now: now, defaultDuration: defaultDuration)
+            return phase.isOver ? nil : (room, phase)
+        }
+    }
+
+    /// Which of `count` items the ticker shows: whole periods since the Unix epoch, modulo
+    /// the count. Every client and every restart agree, and after the last comes the first.
+    public static func tickerIndex(now: Date, period: Int, count: Int) -> Int {
+        precondition(period > 0 && count > 0)
+        let periods = Int((now.timeIntervalSince1970 / Double(period)).rounded(.down))
+        return ((periods % count) + count) % count
+    }
+}

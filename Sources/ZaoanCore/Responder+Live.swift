@@ -1,0 +1,99 @@
+import Foundation
+
+/// Live rooms: countdowns, the ticker, listings, and the changes `live add` / `live rm` make.
+extension Responder {
+    /// `countdown ID`, or without ID the room live now or starting next, with its title.
+    /// No rooms: an empty line, so a bar hides the module.
+    func countdown(id: String?, now: Date) throws(ProtocolError) -> String {
+        let duration = settings.liveDefaultDuration
+        if let id {
+            let room = try self.room(id)
+            return CountdownText.render(RoomPhase(room: room, now: now, defaultDuration: duration), language: settings.language)
+        }
+        guard let (room, phase) = schedule.featured(now: now, defaultDuration: duration) else { return "" }
+        return CountdownText.titled(room, phase, language: settings.language)
+    }
+
+    /// One live or upcoming room per `ticker_period` seconds, chosen by the wall clock.
+    func ticker(now: Date) -> String {
+        let rooms = schedule.current(now: now, defaultDuration: settings.liveDefaultDuration)
+        guard !rooms.isEmpty else { return "" }
+        let index = LiveSchedule.tickerIndex(now: now, period: settings.tickerPeriod, count: rooms.count)
+        return CountdownText.titled(rooms[index].room, rooms[index].phase, language: settings.language)
+    }
+
+    /// One line per room, by start: ID, start, end, countdown, title — separated by tabs.
+    func liveList(now: Date) -> [String] {
+        schedule.sorted.map { room in
+            let phase = RoomPhase(room: room, now: now, defaultDuration: settings.liveDefaultDuration)
+            return [room.id, localTime(room.start), room.end.map(localTime) ?? "-",
+                    CountdownText.render(phase, language: settings.language), room.title].joined(separator: "\t")
+        }
+    }
+
+    func liveShow(id: String, now: Date) throws(ProtocolError) -> [String] {
+        let room = try self.room(id)
+        let phase = RoomPhase(room: room, now: now, defaultDuration: settings.liveDefaultDuration)
+        var lines = [
+            "id: \(room.id)",
+            "title: \(room.title)",
+            "start: \(isoTime(room.start))",
+            "end: \(room.end.map(isoTime) ?? "-")",
+            "state: \(CountdownText.render(phase, language: settings.language))",
+        ]
+        if let description = room.description { lines.append("description: \(description)") }
+        if let viewers = room.viewers { lines.append("viewers: \(viewers)") }
+        return lines
+    }
+
+    /// The schedule as it would be after `live add` or `live rm`, and the answer to send once
+    /// the server has saved it. Nothing changes here until `commit`.
+    public func proposedChange(_ request: Request, now: Date) throws(ProtocolError) -> LiveSchedule {
+        var next = schedule
+        switch request {
+        case .liveAdd(let draft):
+            let zone = settings.zone
+            let start = try TimeExpression.parse(draft.start, now: now, zone: zone, lean: .future)
+            var end: Date?
+            if let text = draft.end {
+                // A relative or time-of-day END counts from START: end=+90m lasts 90 minutes.
+                let resolved = try TimeExpression.parse(text, now: start, zone: zone, lean: .future)
+                guard resolved > start else {
+                    throw ProtocolError(.badArgument, "end=\(RequestParser.shorten(text)) is not after the start \(isoTime(start))")
+                }
+                end = resolved
+            }
+            let room = LiveRoom(id: draft.id, title: draft.title, start: start, end: end,
+                                description: draft.description, viewers: draft.viewers)
+            try next.upsert(room, limit: settings.maxRooms)
+        case .liveRemove(let id):
+            guard next.remove(id: id) else {
+                throw ProtocolError(.notFound, "no live room '\(id)'; see live list")
+            }
+        default:
+            throw ProtocolError(.badArgument, "not a change to the live rooms")
+        }
+        return next
+    }
+
+    /// Puts a saved schedule in force.
+    public func commit(_ schedule: LiveSchedule) {
+        self.schedule = schedule
+        rendered.removeAll(keepingCapacity: true)
+    }
+
+    private func room(_ id: String) throws(ProtocolError) -> LiveRoom {
+        guard let room = schedule.rooms[id] else {
+            throw ProtocolError(.notFound, "no live room '\(RequestParser.shorten(id))'; see live list")
+        }
+        return room
+    }
+
+    private func localTime(_ date: Date) -> String {
+        formatters.string(from: date, pattern: "yyyy-MM-dd HH:mm", locale: "en_US_POSIX", zone: settings.zone)
+    }
+
+    private func isoTime(_ date: Date) -> String {
+        formatters.string(from: date, pattern: "yyyy-MM-dd'T'HH:mm:ssxxx", locale: "en_US_POSIX", zone: settings.zone)
+    }
+}

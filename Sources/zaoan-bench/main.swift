@@ -1,0 +1,136 @@
+import Glibc
+
+// zaoan-bench: the load generator behind bench/run.sh. Results go to stdout as one line of
+// key=value pairs so the script can pick them apart; errors go to stderr with exit status 1.
+
+let usage = """
+    Usage:
+      zaoan-bench persistent --socket PATH [--connections N] [--threads T] [--duration S]
+                             [--warmup S] [--setup LINE] [--request LINE] [--crlf] [--poll] [--spin]
+          N connections over T threads (default 1); each connection sends the setup
+          line once, then one request at a time. A thread with several connections waits
+          with epoll (--poll: poll(2)); --spin never sleeps (non-blocking polling).
+          Prints: rate=REQ/S requests= seconds= errors= gen_cpu=% reply="first reply"
+      zaoan-bench oneshot --socket PATH [--iterations K] [--warmup K] [--request LINE] [--spin]
+          connect, send the line, read to EOF, close; K times.
+          Prints: p50_us= p90_us= p99_us= mean_us= min_us= max_us= reply=
+      zaoan-bench coldstart --socket PATH [--repeat R] [--settle S] [--request LINE]
+                            [--log FILE] -- COMMAND...
+          start COMMAND (a socket activator listening on PATH), then time connect to the
+          first answer line. Prints: median_ms= min_ms= max_ms= all_ms=a,b,c reply=
+
+    """
+
+func fail(_ message: String, status: Int32 = 1) -> Never {
+    let text = Array("zaoan-bench: \(message)\n".utf8)
+    _ = text.withUnsafeBytes { write(2, $0.baseAddress, $0.count) }
+    exit(status)
+}
+
+func format(_ value: Double, _ decimals: Int = 1) -> String {
+    var text = String(Int((value * pow(10, Double(decimals))).rounded()))
+    guard decimals > 0 else { return text }
+    let negative = text.hasPrefix("-")
+    if negative { text.removeFirst() }
+    while text.count <= decimals { text = "0" + text }
+    text.insert(".", at: text.index(text.endIndex, offsetBy: -decimals))
+    return (negative ? "-" : "") + text
+}
+
+/// Walks `--name value` pairs.
+struct Arguments {
+    var items: [String]
+    var index = 0
+    init(_ items: [String]) { self.items = items }
+    mutating func next() -> String? {
+        guard index < items.count else { return nil }
+        defer { index += 1 }
+        return items[index]
+    }
+    mutating func value(_ name: String) -> String {
+        guard let value = next() else { fail("\(name) needs a value") }
+        return value
+    }
+    mutating func int(_ name: String) -> Int {
+        guard let value = Int(value(name)), value >= 0 else { fail("\(name) needs a whole number") }
+        return value
+    }
+    mutating func double(_ name: String) -> Double {
+        guard let value = Double(value(name)), value >= 0 else { fail("\(name) needs a number of seconds") }
+        return value
+    }
+    var rest: [String] { Array(items[index...]) }
+}
+
+func quoted(_ text: String) -> String { "\"" + text + "\"" }
+
+var arguments = Arguments(Array(CommandLine.arguments.dropFirst()))
+let mode = arguments.next()
+do {
+    switch mode {
+    case "persistent":
+        var options = PersistentOptions()
+        while let name = arguments.next() {
+            switch name {
+            case "--socket": options.socket = arguments.value(name)
+            case "--connections": options.connections = max(1, arguments.int(name))
+            case "--threads": options.threads = max(1, arguments.int(name))
+            case "--duration": options.duration = arguments.double(name)
+            case "--warmup": options.warmup = arguments.double(name)
+            case "--setup": options.setup = arguments.value(name)
+            case "--request": options.request = arguments.value(name)
+            case "--crlf": options.crlf = true
+            case "--poll": options.usePoll = true
+            case "--spin": options.spin = true
+            default: fail("unknown option \(name)\n\(usage)", status: 64)
+            }
+        }
+        guard !options.socket.isEmpty else { fail("--socket is required", status: 64) }
+        let cpuBefore = processCPUSeconds()
+        let wallBefore = monotonicNanos()
+        let result = try runPersistent(options)
+        let generatorCPU = (processCPUSeconds() - cpuBefore) / (Double(monotonicNanos() - wallBefore) / 1e9)
+        print("rate=\(format(result.rate)) requests=\(result.requests) seconds=\(format(result.seconds, 3)) errors=\(result.errors) gen_cpu=\(format(generatorCPU * 100))% reply=\(quoted(result.sample))")
+    case "oneshot":
+        var options = OneShotOptions()
+        while let name = arguments.next() {
+            switch name {
+            case "--socket": options.socket = arguments.value(name)
+            case "--iterations": options.iterations = max(1, arguments.int(name))
+            case "--spin": options.spin = true
+            case "--warmup": options.warmup = arguments.int(name)
+            case "--request": options.request = arguments.value(name)
+            case "--crlf": options.crlf = true
+            default: fail("unknown option \(name)\n\(usage)", status: 64)
+            }
+        }
+        guard !options.socket.isEmpty else { fail("--socket is required", status: 64) }
+        let (summary, reply) = try runOneShot(options)
+        print("p50_us=\(format(summary.percentile(50))) p90_us=\(format(summary.percentile(90))) p99_us=\(format(summary.percentile(99))) mean_us=\(format(summary.mean)) min_us=\(format(summary.samples.first!)) max_us=\(format(summary.samples.last!)) reply=\(quoted(reply))")
+    case "coldstart":
+        var options = ColdStartOptions()
+        while let name = arguments.next() {
+            switch name {
+            case "--socket": options.socket = arguments.value(name)
+            case "--repeat": options.repeats = max(1, arguments.int(name))
+            case "--settle": options.settle = arguments.double(name)
+            case "--request": options.request = arguments.value(name)
+            case "--log": options.log = arguments.value(name)
+            case "--":
+                options.command = arguments.rest
+                arguments.index = arguments.items.count
+            default: fail("unknown option \(name)\n\(usage)", status: 64)
+            }
+        }
+        guard !options.socket.isEmpty else { fail("--socket is required", status: 64) }
+        let (samples, reply) = try runColdStart(options)
+        let summary = LatencySummary(samples)
+        print("median_ms=\(format(summary.percentile(50), 2)) min_ms=\(format(summary.samples.first!, 2)) max_ms=\(format(summary.samples.last!, 2)) all_ms=\(samples.map { format($0, 2) }.joined(separator: ",")) reply=\(quoted(reply))")
+    case "-h", "--help", "help":
+        print(usage, terminator: "")
+    default:
+        fail("say which mode: persistent, oneshot or coldstart\n\(usage)", status: 64)
+    }
+} catch {
+    fail(error.description)
+}

@@ -1,0 +1,160 @@
+import Foundation
+import Testing
+@testable import ZaoanCore
+
+@Suite struct TimeExpressionTests {
+    /// 20:00 in Shanghai, 08:00 in New York.
+    static let now = "2026-06-15T12:00:00Z"
+
+    private func parse(_ text: String, zone: String = "Asia/Shanghai", lean: TimeExpression.Lean = .future, now: String = now) throws -> Date {
+        let zone = try timeZone(zone)
+        let now = try instant(now)
+        let result: Result<Date, ProtocolError>
+        do throws(ProtocolError) {
+            result = .success(try TimeExpression.parse(text, now: now, zone: zone, lean: lean))
+        } catch {
+            result = .failure(error)
+        }
+        return try result.get()
+    }
+
+    @Test(arguments: [
+        ("2026-12-01T20:00+08:00", "2026-12-01T12:00:00Z"),
+        ("2026-12-01T20:00:30+08:00", "2026-12-01T12:00:30Z"),
+        ("2026-12-01T20:00Z", "2026-12-01T20:00:00Z"),
+        ("2026-12-01T20:00:00z", "2026-12-01T20:00:00Z"),
+        ("2026-12-01t20:00z", "2026-12-01T20:00:00Z"),
+        ("2026-12-01T20:00:30-05:00", "2026-12-02T01:00:30Z"),
+        ("2026-12-01T20:00+0530", "2026-12-01T14:30:00Z"),
+        ("2026-12-01T20:00+08", "2026-12-01T12:00:00Z"),
+        ("2026-12-01 20:00+09:00", "2026-12-01T11:00:00Z"),
+        ("2028-02-29T00:00Z", "2028-02-29T00:00:00Z"),
+    ])
+    func instantWithOffset(text: String, expected: String) throws {
+        // The offset wins over the configured zone.
+        #expect(try parse(text, zone: "America/New_York") == (try instant(expected)))
+        #expect(try parse(text, zone: "Asia/Tokyo", lean: .past) == (try instant(expected)))
+    }
+
+    @Test(arguments: [
+        ("2026-12-01 20:00", "Asia/Shanghai", "2026-12-01T12:00:00Z"),
+        ("2026-12-01T20:00", "Asia/Shanghai", "2026-12-01T12:00:00Z"),
+        ("2026-12-01 20:00:15", "Asia/Shanghai", "2026-12-01T12:00:15Z"),
+        ("2026-12-01 20:00", "America/New_York", "2026-12-02T01:00:00Z"),  // EST
+        ("2026-07-01 20:00", "America/New_York", "2026-07-02T00:00:00Z"),  // EDT
+        ("2026-03-29 05:00", "Europe/Berlin", "2026-03-29T03:00:00Z"),     // the day CEST begins
+        ("2026-03-28 05:00", "Europe/Berlin", "2026-03-28T04:00:00Z"),
+    ])
+    func localDateTimeIsInTheConfiguredZone(text: String, zone: String, expected: String) throws {
+        #expect(try parse(text, zone: zone) == (try instant(expected)))
+    }
+
+    @Test(arguments: [
+        ("+90m", "2026-06-15T13:30:00Z"),
+        ("+1h30m", "2026-06-15T13:30:00Z"),
+        ("-5m", "2026-06-15T11:55:00Z"),
+        ("-1h30m", "2026-06-15T10:30:00Z"),
+        ("2d", "2026-06-17T12:00:00Z"),
+        ("45s", "2026-06-15T12:00:45Z"),
+        ("+1d2h3m4s", "2026-06-16T14:03:04Z"),
+        ("+0m", "2026-06-15T12:00:00Z"),
+        ("  +5m  ", "2026-06-15T12:05:00Z"),
+        ("@1764590400", "2025-12-01T12:00:00Z"),
+        ("@0", "1970-01-01T00:00:00Z"),
+        ("@-86400", "1969-12-31T00:00:00Z"),
+    ])
+    func relativeAndUnixTimes(text: String, expected: String) throws {
+        #expect(try parse(text) == (try instant(expected)))
+        #expect(try parse(text, zone: "America/New_York", lean: .past) == (try instant(expected)))
+    }
+
+    /// A bare time of day is the next one for `.future` and the last one for `.past`; the
+    /// current minute itself counts as past.
+    @Test(arguments: [
+        ("21:00", TimeExpression.Lean.future, "2026-06-15T13:00:00Z"),
+        ("21:00", .past, "2026-06-14T13:00:00Z"),
+        ("19:00", .future, "2026-06-16T11:00:00Z"),
+        ("19:00", .past, "2026-06-15T11:00:00Z"),
+        ("20:00", .future, "2026-06-16T12:00:00Z"),
+        ("20:00", .past, "2026-06-15T12:00:00Z"),
+        ("20:00:01", .future, "2026-06-15T12:00:01Z"),
+        ("20:00:01", .past, "2026-06-14T12:00:01Z"),
+        ("19:59:59", .past, "2026-06-15T11:59:59Z"),
+        ("08:30", .future, "2026-06-16T00:30:00Z"),
+        ("8:30", .future, "2026-06-16T00:30:00Z"),
+        ("08:30", .past, "2026-06-15T00:30:00Z"),
+        ("00:00", .future, "2026-06-15T16:00:00Z"),
+        ("00:00", .past, "2026-06-14T16:00:00Z"),
+        ("23:59", .future, "2026-06-15T15:59:00Z"),
+    ])
+    func timeOfDayInShanghai(text: String, lean: TimeExpression.Lean, expected: String) throws {
+        #expect(try parse(text, zone: "Asia/Shanghai", lean: lean) == (try instant(expected)))
+    }
+
+    @Test(arguments: [
+        ("09:00", TimeExpression.Lean.future, "America/New_York", "2026-06-15T12:00:00Z", "2026-06-15T13:00:00Z"),
+        ("09:00", .past, "America/New_York", "2026-06-15T12:00:00Z", "2026-06-14T13:00:00Z"),
+        ("05:00", .future, "Europe/Berlin", "2026-03-29T00:30:00Z", "2026-03-29T03:00:00Z"),  // after the DST jump
+        ("01:00", .past, "Europe/Berlin", "2026-03-29T12:00:00Z", "2026-03-29T00:00:00Z"),    // before it
+        ("05:00", .future, "Europe/Berlin", "2026-10-25T00:30:00Z", "2026-10-25T04:00:00Z"),  // DST ends in between
+    ])
+    func timeOfDayInOtherZones(text: String, lean: TimeExpression.Lean, zone: String, now: String, expected: String) throws {
+        #expect(try parse(text, zone: zone, lean: lean, now: now) == (try instant(expected)))
+    }
+
+    @Test(arguments: [
+        "2026-02-30 10:00", "2026-02-30T10:00Z", "2026-02-29 10:00", "2026-04-31 10:00",
+        "2026-13-01 10:00", "2026-00-10 10:00", "2026-12-00 10:00", "2026-12-32 10:00",
+        "2026-12-01 24:00", "2026-12-01 23:60", "2026-12-01 23:59:60",
+        "2026-12-01", "2026-12-01T20", "2026-12-01X20:00", "2026/12/01 20:00", "2026-12-01 20:00:5",
+        "2026-12-01T20:00+19:00", "2026-12-01T20:00+8:00", "2026-12-01T20:00+08:00:00", "2026-12-01T20:00 PST",
+        "2026-12-01T20:00+08:60", "2026-12-01T20:00Zulu", "2026-12-01T2O:00Z",
+        "25:00", "24:00", "12:60", "12:5", "123:00", "12:00:60", "1:2:3", ":30", "12:", "12:00:", "１２:００",
+        "garbage", "", "   ", "now", "yesterday",
+        "+", "-", "+5", "+5x", "+m", "+5mm5", "5", "5 m", "+5 m", "m5", "+1.5h", "+٣m",
+        "@", "@abc", "@1e9", "@1.5", "@ 5", "@1099511627776",
+    ])
+    func invalidInputsAreBadArguments(text: String) throws {
+        let error = protocolError { () throws(ProtocolError) in
+            try TimeExpression.parse(text, now: Date(timeIntervalSince1970: 1_781_524_800), zone: .gmt, lean: .future)
+        }
+        #expect(error?.code == .badArgument)
+        #expect(error?.message.contains("is not a time") == true)
+    }
+
+    @Test func errorEchoesTheInputShortened() {
+        let error = protocolError { () throws(ProtocolError) in
+            try TimeExpression.parse(String(repeating: "z", count: 60), now: Date(timeIntervalSince1970: 0), zone: .gmt, lean: .past)
+        }
+        #expect(error?.message.hasPrefix("'" + String(repeating: "z", count: 40) + "…'") == true)
+    }
+
+    /// The time-of-day shape allows a one-digit hour only ("8:30"); minutes and seconds need
+    /// two digits.
+    @Test(arguments: ["8:8", "08:8", "5:5:5", "12:3"])
+    func oneDigitMinutesAreRefused(text: String) {
+        let error = protocolError { () throws(ProtocolError) in
+            try TimeExpression.parse(text, now: Date(timeIntervalSince1970: 1_781_524_800), zone: .gmt, lean: .future)
+        }
+        #expect(error?.code == .badArgument)
+    }
+
+    /// `ago @-9223372036854775808` must be refused, not crash the service.
+    @Test func mostNegativeUnixSecondsDoNotCrash() {
+        let error = protocolError { () throws(ProtocolError) in
+            try TimeExpression.parse("@-9223372036854775808", now: Date(timeIntervalSince1970: 0), zone: .gmt, lean: .past)
+        }
+        #expect(error?.code == .badArgument)
+    }
+
+    /// Numbers at the edge of Int are refused, or taken as a far date, without trapping.
+    @Test func extremeNumbers() throws {
+        for text in ["@9223372036854775807", "@-9223372036854775807", "@99999999999999999999", "+9999999999m"] {
+            let error = protocolError { () throws(ProtocolError) in
+                try TimeExpression.parse(text, now: Date(timeIntervalSince1970: 0), zone: .gmt, lean: .past)
+            }
+            #expect(error?.code == .badArgument, "\(text)")
+        }
+        #expect(try parse("+999999999d", now: "1970-01-01T00:00:00Z") == Date(timeIntervalSince1970: 999_999_999 * 86_400))
+    }
+}

@@ -1,0 +1,102 @@
+import Foundation
+import Testing
+
+@Suite("The zaoan command line")
+struct CommandLineTests {
+    @Test("zaoan ask prints the answer: exit 0, or 1 on an ERR answer")
+    func ask() throws {
+        let service = try TestService.start(arguments: ["--language", "en"])
+        let expected = try service.ask("greeting")
+
+        let greeting = try service.zaoan(["ask", "--socket", service.socketPath, "greeting"])
+        #expect(greeting.status == 0 && greeting.output == expected, "\(greeting)")
+
+        // Several words holding a blank reach the service as one quoted argument.
+        let newYork = try service.zaoan(["ask", "--socket", service.socketPath, "greeting", "New York"])
+        #expect(newYork.status == 0 && newYork.output.hasSuffix(" · New York\n"), "\(newYork)")
+        let oneWord = try service.zaoan(["ask", "--socket=" + service.socketPath, "duration 125"])
+        #expect(oneWord.status == 0 && oneWord.output == "02:05\n", "\(oneWord)")
+
+        let bogus = try service.zaoan(["ask", "--socket", service.socketPath, "bogus"])
+        #expect(bogus.status == 1, "\(bogus)")
+        #expect(bogus.output.hasPrefix("ERR unknown-command "), "\(bogus)")
+        try service.stop()
+    }
+
+    @Test("zaoan ask with nobody listening exits 2 and names the socket")
+    func askUnreachable() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let environment = try TestService.isolatedEnvironment(in: directory)
+
+        let missing = directory.file("nobody")
+        let explicit = try Tool.run(Locations.zaoan, ["ask", "--socket", missing, "greeting"],
+                                    environment: environment, timeout: 10, scratch: directory)
+        #expect(!explicit.timedOut && explicit.status == 2, "\(explicit)")
+        #expect(explicit.errorOutput.contains(missing), "\(explicit)")
+
+        // Without --socket: the same resolution as serve, $XDG_RUNTIME_DIR/zaoan.sock.
+        let resolved = try Tool.run(Locations.zaoan, ["ask", "greeting"],
+                                    environment: environment, timeout: 10, scratch: directory)
+        #expect(!resolved.timedOut && resolved.status == 2, "\(resolved)")
+        #expect(resolved.errorOutput.contains(environment["XDG_RUNTIME_DIR"]! + "/zaoan.sock"), "\(resolved)")
+    }
+
+    @Test("check-config accepts a good file and names the bad key of a bad one")
+    func checkConfig() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let environment = try TestService.isolatedEnvironment(in: directory)
+        func check(_ contents: String?, file: String = "c.json") throws -> ToolResult {
+            if let contents { try directory.write(file, contents) }
+            return try Tool.run(Locations.zaoan, ["check-config", directory.file(file)],
+                                environment: environment, timeout: 10, scratch: directory)
+        }
+
+        let good = try check(#"{"language": "zh", "city": "东京", "idle_timeout": 60, "cities": {"拉萨": "Asia/Shanghai"}}"#)
+        #expect(good.status == 0, "\(good)")
+        #expect(good.output.contains("东京"), "\(good)")
+
+        let cases: [(contents: String, key: String)] = [
+            (#"{"citty": "北京"}"#, "citty"),
+            (#"{"idle_timeout": "soon"}"#, "idle_timeout"),
+            (#"{"timezone": "Mars/Olympus_Mons"}"#, "timezone"),
+            (#"{"city": "Atlantis"}"#, "city"),
+            (#"{"language": "fr"}"#, "language"),
+            (#"{"cities": {"拉萨": "Asia/Lhasa_Nowhere"}}"#, "cities"),
+        ]
+        for (contents, key) in cases {
+            let bad = try check(contents)
+            #expect(bad.status != 0, "\(contents) should be rejected: \(bad)")
+            #expect(bad.errorOutput.contains(key), "the message for \(contents) should name \(key): \(bad)")
+        }
+        let broken = try check(#"{"city": "北京""#)
+        #expect(broken.status != 0, "\(broken)")
+
+        // No argument: the default path under $XDG_CONFIG_HOME.
+        try directory.write("config/zaoan/config.json", #"{"city": "Atlantis"}"#)
+        let byDefault = try Tool.run(Locations.zaoan, ["check-config"], environment: environment, timeout: 10, scratch: directory)
+        #expect(byDefault.status != 0 && byDefault.errorOutput.contains("city"), "\(byDefault)")
+    }
+
+    @Test("--version and --help print to stdout and exit 0; bad usage exits 64")
+    func versionAndHelp() throws {
+        let service = try TestService.start()
+        let version = try service.zaoan(["--version"])
+        #expect(version.status == 0, "\(version)")
+        #expect(version.output.wholeMatch(of: /zaoan \d+\.\d+\.\d+\S*\n/) != nil, "\(version)")
+        #expect(try service.ask("version") == version.output, "the CLI and the service should report one version")
+
+        let help = try service.zaoan(["--help"])
+        #expect(help.status == 0 && help.errorOutput.isEmpty, "\(help)")
+        for word in ["serve", "ask", "check-config", "--socket", "--version"] {
+            #expect(help.output.contains(word), "--help should mention \(word)")
+        }
+
+        let unknown = try service.zaoan(["frobnicate"])
+        #expect(unknown.status == 64 && !unknown.errorOutput.isEmpty, "\(unknown)")
+        let badLanguage = try service.zaoan(["serve", "--socket", service.directory.file("x"), "--language", "fr"], timeout: 5)
+        #expect(badLanguage.status == 64, "\(badLanguage)")
+        try service.stop()
+    }
+}

@@ -1,0 +1,182 @@
+import Foundation
+import Glibc
+import Testing
+
+@Suite("Binding, socket activation and service notification")
+struct ListeningTests {
+    @Test("own-bind mode: socket mode 0600, the path is printed, the file is removed on SIGTERM")
+    func ownBind() throws {
+        let service = try TestService.start()
+        var info = stat()
+        try #require(lstat(service.socketPath, &info) == 0)
+        #expect(info.st_mode & S_IFMT == S_IFSOCK)
+        #expect(info.st_mode & 0o777 == 0o600, "socket mode is \(String(info.st_mode & 0o777, radix: 8))")
+        #expect(service.stderrText.contains(service.socketPath), "serve should say where it listens: \(service.stderrText)")
+        try service.stop()  // checks the file is gone
+    }
+
+    @Test("with no --socket it listens on $XDG_RUNTIME_DIR/zaoan.sock, and zaoan ask finds it there")
+    func defaultPath() throws {
+        var configuration = TestService.Configuration()
+        configuration.socket = .resolvedByZaoan
+        let service = try TestService.start(configuration)
+        #expect(service.socketPath == service.runtimeDirectory + "/zaoan.sock")
+        #expect(service.stderrText.contains(service.socketPath), "\(service.stderrText)")
+        let asked = try service.zaoan(["ask", "ping"])
+        #expect(asked.status == 0 && asked.output == "pong\n", "\(asked)")
+        try service.stop()
+    }
+
+    @Test("a stale socket file (bound, nobody listening) is replaced")
+    func staleSocketFromBind() throws {
+        var configuration = TestService.Configuration()
+        // Before zaoan starts, leave a socket file at its path the way a dead process does:
+        // bound, then closed, with nobody listening.
+        configuration.beforeStart = { _, path in
+            let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
+            guard fd >= 0 else { throw TestFailure("socket: \(String(cString: strerror(errno)))") }
+            defer { Glibc.close(fd) }
+            guard try withUnixAddress(path, { bind(fd, $0, $1) }) == 0 else {
+                throw TestFailure("bind \(path): \(String(cString: strerror(errno)))")
+            }
+            var info = stat()
+            guard lstat(path, &info) == 0, info.st_mode & S_IFMT == S_IFSOCK else {
+                throw TestFailure("no stale socket file at \(path)")
+            }
+        }
+        let service = try TestService.start(configuration)  // waits for ping on that path
+        #expect(try service.ask("duration 5") == "00:05\n")
+        try service.stop()
+    }
+
+    @Test("the socket of a SIGKILLed server is replaced by the next one")
+    func staleSocketFromKilledServer() throws {
+        let first = try TestService.start()
+        first.signal(SIGKILL)
+        #expect(first.waitForExit())
+        #expect(FileManager.default.fileExists(atPath: first.socketPath), "a killed server cannot remove its socket")
+
+        var configuration = TestService.Configuration()
+        configuration.socket = .path(first.socketPath)
+        let second = try TestService.start(configuration)
+        #expect(try second.ask("ping") == "pong\n")
+        try second.stop()
+    }
+
+    @Test("a live server's socket is refused with a clear error; the first server keeps answering")
+    func liveSocketRefused() throws {
+        let first = try TestService.start()
+        let second = try first.zaoan(["serve", "--socket", first.socketPath], timeout: 5)
+        #expect(!second.timedOut, "the second server should refuse and exit, not serve: \(second)")
+        #expect(second.status != 0, "\(second)")
+        #expect(second.errorOutput.contains(first.socketPath), "the error should name the socket: \(second)")
+        #expect(second.errorOutput.lowercased().contains("already"), "the error should say a server is already there: \(second)")
+        #expect(FileManager.default.fileExists(atPath: first.socketPath), "the refused server removed the live socket")
+        #expect(try first.ask("ping") == "pong\n")
+        try first.stop()
+    }
+
+    @Test("a path that exists and is not a socket is left alone")
+    func regularFileRefused() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let path = directory.file("s")
+        try directory.write("s", "precious\n")
+        let environment = try TestService.isolatedEnvironment(in: directory)
+        let result = try Tool.run(Locations.zaoan, ["serve", "--socket", path], environment: environment, timeout: 5, scratch: directory)
+        #expect(!result.timedOut && result.status != 0, "\(result)")
+        #expect(result.errorOutput.contains(path), "\(result)")
+        #expect((try? String(contentsOfFile: path, encoding: .utf8)) == "precious\n", "the file was replaced")
+    }
+
+    // MARK: - systemd
+
+    @Test("socket activation: one long-lived process serves every connection; the socket is not unlinked")
+    func socketActivation() throws {
+        var configuration = TestService.Configuration()
+        configuration.activation = (paths: ["s"], names: nil)
+        let service = try TestService.start(configuration)
+        let pid = service.pid
+        for index in 1...5 {
+            #expect(try service.ask("duration \(index)") == "00:0\(index)\n")
+        }
+        let stats = try service.ask("stats")
+        // The probe pings while waiting plus five requests: well over one connection each,
+        // all counted by one process.
+        let total = stats.split(separator: "\n").first(where: { $0.hasPrefix("connections_total: ") })
+            .flatMap { Int($0.dropFirst("connections_total: ".count)) } ?? 0
+        #expect(total >= 7, "one process should have served every connection: \(stats)")
+        #expect(service.isRunning && service.pid == pid)
+        #expect(service.stderrText.contains("socket activation"), "\(service.stderrText)")
+        #expect(!FileManager.default.fileExists(atPath: service.runtimeDirectory + "/zaoan.sock"),
+                "zaoan bound its own socket instead of using the activated one")
+        try service.stop(expectSocketRemoved: false)
+        #expect(FileManager.default.fileExists(atPath: service.socketPath),
+                "zaoan unlinked a socket it was handed by systemd")
+    }
+
+    @Test("socket activation with --fdname: the socket named zaoan is served, not merely the first")
+    func socketActivationByName() throws {
+        var configuration = TestService.Configuration()
+        // fd 3 is another service's socket; fd 4, named zaoan, is ours.
+        configuration.activation = (paths: ["o", "s"], names: ["other", "zaoan"])
+        let service = try TestService.start(configuration)
+        #expect(service.stderrText.contains("zaoan"), "\(service.stderrText)")
+        #expect(try service.ask("duration 7") == "00:07\n")
+
+        let other = try RawClient(path: service.directory.file("o"), timeout: 1)
+        try other.send("ping\n")
+        #expect(other.peerState(within: 0.3) == .open, "zaoan answered on the socket named 'other'")
+        other.close()
+        try service.stop(expectSocketRemoved: false)
+        #expect(FileManager.default.fileExists(atPath: service.socketPath))
+    }
+
+    @Test("socket activation with a single socket named by --fdname=zaoan")
+    func socketActivationSingleNamed() throws {
+        var configuration = TestService.Configuration()
+        configuration.activation = (paths: ["s"], names: ["zaoan"])
+        let service = try TestService.start(configuration)
+        #expect(try service.ask("ping") == "pong\n")
+        #expect(service.stderrText.contains("fd name zaoan") || service.stderrText.contains("zaoan.sock") || service.stderrText.contains("socket activation"),
+                "\(service.stderrText)")
+        try service.stop(expectSocketRemoved: false)
+        #expect(FileManager.default.fileExists(atPath: service.socketPath))
+    }
+
+    @Test("NOTIFY_SOCKET receives READY=1 once serving and STOPPING=1 on SIGTERM")
+    func notify() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let notifyPath = directory.file("n")
+        let fd = socket(AF_UNIX, Int32(SOCK_DGRAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+        try #require(fd >= 0)
+        defer { Glibc.close(fd) }
+        try #require(try withUnixAddress(notifyPath) { bind(fd, $0, $1) } == 0)
+        var timeout = timeval(tv_sec: 5, tv_usec: 0)
+        setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+        var received: [String] = []
+        func waitFor(_ assignment: String) -> Bool {
+            while true {
+                if received.contains(where: { $0.split(separator: "\n").contains(Substring(assignment)) }) { return true }
+                var buffer = [UInt8](repeating: 0, count: 4096)
+                let count = buffer.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
+                guard count > 0 else { return false }
+                received.append(String(decoding: buffer[0..<count], as: UTF8.self))
+            }
+        }
+
+        var configuration = TestService.Configuration()
+        configuration.environment["NOTIFY_SOCKET"] = notifyPath
+        configuration.waitUntilReady = false
+        let service = try TestService.start(configuration)
+        #expect(waitFor("READY=1"), "no READY=1 within 5 s; got \(received); stderr: \(service.stderrText)")
+        // Ready means serving: a request right after READY=1 is answered.
+        #expect(try ask(service.socketPath, "ping") == "pong\n")
+        #expect(!received.joined().contains("STOPPING=1"))
+
+        service.signal(SIGTERM)
+        #expect(waitFor("STOPPING=1"), "no STOPPING=1 after SIGTERM; got \(received); stderr: \(service.stderrText)")
+        try service.stop()
+    }
+}

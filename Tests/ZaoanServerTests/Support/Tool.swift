@@ -1,0 +1,163 @@
+import Foundation
+import Glibc
+
+/// A test precondition or observation that did not hold, said so a reader can act on it.
+struct TestFailure: Error, CustomStringConvertible {
+    let description: String
+    init(_ description: String) { self.description = description }
+}
+
+/// Where things are: the package, the built `zaoan`, external tools.
+enum Locations {
+    /// The package root, from this file's path (Tests/ZaoanServerTests/Support/Tool.swift).
+    static let packageRoot: String = {
+        var url = URL(fileURLWithPath: #filePath)
+        for _ in 0..<4 { url.deleteLastPathComponent() }
+        return url.path
+    }()
+
+    /// The `zaoan` binary under test: `$ZAOAN_BIN`, else next to the running test bundle
+    /// (the test target depends on the executable, so `swift build --build-tests` builds it
+    /// there), else `.build/debug/zaoan`.
+    static let zaoan: String = {
+        if let explicit = ProcessInfo.processInfo.environment["ZAOAN_BIN"], !explicit.isEmpty {
+            return explicit
+        }
+        var candidates: [String] = []
+        if let runner = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe") {
+            candidates.append((runner as NSString).deletingLastPathComponent + "/zaoan")
+        }
+        candidates.append((Bundle.main.bundlePath as NSString).deletingLastPathComponent + "/zaoan")
+        candidates.append(packageRoot + "/.build/debug/zaoan")
+        return candidates.first(where: { FileManager.default.isExecutableFile(atPath: $0) })
+            ?? packageRoot + "/.build/debug/zaoan"
+    }()
+
+    /// The first executable called `name` on PATH (or the standard Debian directories).
+    static func tool(_ name: String) -> String? {
+        let path = ProcessInfo.processInfo.environment["PATH"] ?? ""
+        let directories = path.split(separator: ":").map(String.init) + ["/usr/bin", "/bin", "/usr/sbin", "/sbin"]
+        return directories.map { $0 + "/" + name }.first(where: { FileManager.default.isExecutableFile(atPath: $0) })
+    }
+
+    /// Debian's OpenBSD netcat: the one that does not close after stdin EOF, which is the
+    /// point of the one-shot protocol. `nc` may be another netcat, so prefer the explicit name.
+    static var netcatOpenBSD: String? { tool("nc.openbsd") ?? tool("nc") }
+}
+
+/// A fresh private directory under /tmp, short enough for socket paths (sun_path is 108
+/// bytes). Removed by `remove()`.
+struct TemporaryDirectory {
+    let path: String
+
+    init() throws {
+        var template = Array("/tmp/zt.XXXXXX".utf8CString)
+        let made = template.withUnsafeMutableBufferPointer { mkdtemp($0.baseAddress!) }
+        guard made != nil else { throw TestFailure("mkdtemp failed: \(String(cString: strerror(errno)))") }
+        path = String(decoding: template.prefix(while: { $0 != 0 }).map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    }
+
+    func file(_ name: String) -> String { path + "/" + name }
+
+    @discardableResult
+    func makeDirectory(_ name: String, mode: mode_t = 0o700) throws -> String {
+        let full = file(name)
+        try FileManager.default.createDirectory(atPath: full, withIntermediateDirectories: true,
+                                                attributes: [.posixPermissions: Int(mode)])
+        return full
+    }
+
+    func write(_ name: String, _ text: String) throws {
+        let full = file(name)
+        try FileManager.default.createDirectory(atPath: (full as NSString).deletingLastPathComponent,
+                                                withIntermediateDirectories: true)
+        try Data(text.utf8).write(to: URL(fileURLWithPath: full))
+    }
+
+    func remove() { try? FileManager.default.removeItem(atPath: path) }
+}
+
+/// What an external command did.
+struct ToolResult: CustomStringConvertible {
+    let status: Int32
+    let stdout: Data
+    let stderr: Data
+    /// Wall time from launch to exit, in seconds.
+    let elapsed: Double
+    /// The command did not exit in time and was killed.
+    let timedOut: Bool
+
+    var output: String { String(decoding: stdout, as: UTF8.self) }
+    var errorOutput: String { String(decoding: stderr, as: UTF8.self) }
+
+    var description: String {
+        "status \(status)\(timedOut ? " (killed after timeout)" : ""), \(String(format: "%.3f", elapsed)) s, stdout \(output.debugDescription), stderr \(errorOutput.debugDescription)"
+    }
+}
+
+/// Runs external commands with a deadline, so a hang fails the test instead of blocking it.
+enum Tool {
+    /// A small, fixed environment: tests never see the real user's XDG directories or a
+    /// NOTIFY_SOCKET / LISTEN_FDS of whatever runs the tests.
+    static func baseEnvironment(home: String) -> [String: String] {
+        [
+            "PATH": ProcessInfo.processInfo.environment["PATH"] ?? "/usr/local/bin:/usr/bin:/bin",
+            "HOME": home,
+            "LANG": "C.UTF-8",
+            "TZ": "UTC",
+        ]
+    }
+
+    static func run(
+        _ executable: String, _ arguments: [String],
+        stdin: Data? = nil, environment: [String: String], timeout: Double = 10,
+        scratch: TemporaryDirectory
+    ) throws -> ToolResult {
+        let tag = UUID().uuidString.prefix(8)
+        let inPath = scratch.file("in-\(tag)")
+        let outPath = scratch.file("out-\(tag)")
+        let errPath = scratch.file("err-\(tag)")
+        try (stdin ?? Data()).write(to: URL(fileURLWithPath: inPath))
+        _ = FileManager.default.createFile(atPath: outPath, contents: nil)
+        _ = FileManager.default.createFile(atPath: errPath, contents: nil)
+        defer { for path in [inPath, outPath, errPath] { unlink(path) } }
+
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: executable)
+        process.arguments = arguments
+        process.environment = environment
+        process.standardInput = stdin == nil ? FileHandle.nullDevice : FileHandle(forReadingAtPath: inPath)
+        let outHandle = FileHandle(forWritingAtPath: outPath)!
+        let errHandle = FileHandle(forWritingAtPath: errPath)!
+        process.standardOutput = outHandle
+        process.standardError = errHandle
+        let exited = DispatchSemaphore(value: 0)
+        process.terminationHandler = { _ in exited.signal() }
+        let started = Date()
+        try process.run()
+        var timedOut = false
+        if exited.wait(timeout: .now() + timeout) == .timedOut {
+            timedOut = true
+            kill(process.processIdentifier, SIGKILL)
+            exited.wait()
+        }
+        let elapsed = Date().timeIntervalSince(started)
+        try? outHandle.close()
+        try? errHandle.close()
+        return ToolResult(
+            status: process.terminationStatus,
+            stdout: FileManager.default.contents(atPath: outPath) ?? Data(),
+            stderr: FileManager.default.contents(atPath: errPath) ?? Data(),
+            elapsed: elapsed, timedOut: timedOut)
+    }
+}
+
+/// Polls `condition` until it holds or `timeout` passes.
+func eventually(timeout: Double = 5, interval: Double = 0.01, _ condition: () throws -> Bool) rethrows -> Bool {
+    let deadline = Date().addingTimeInterval(timeout)
+    while true {
+        if try condition() { return true }
+        if Date() >= deadline { return false }
+        usleep(UInt32(interval * 1_000_000))
+    }
+}
