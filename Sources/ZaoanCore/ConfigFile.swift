@@ -16,6 +16,9 @@ public struct ConfigFile: Decodable, Sendable, Equatable {
     public var tickerPeriod: Int?
     public var maxRooms: Int?
     public var liveDefaultDuration: Int?
+    public var soonThreshold: Int?
+    public var statusTemplate: String?
+    public var i3barMarkup: String?
 
     public init() {}
 
@@ -28,6 +31,9 @@ public struct ConfigFile: Decodable, Sendable, Equatable {
         case tickerPeriod = "ticker_period"
         case maxRooms = "max_rooms"
         case liveDefaultDuration = "live_default_duration"
+        case soonThreshold = "soon_threshold"
+        case statusTemplate = "status_template"
+        case i3barMarkup = "i3bar_markup"
     }
 
     /// Every key the file may hold, for error messages and the docs test.

@@ -33,9 +33,9 @@ public struct Reply: Equatable, Sendable {
         String(decoding: bytes.last == 0x0A ? bytes.dropLast() : bytes[...], as: UTF8.self)
     }
 
-    /// A line break inside a value would end the answer early; keep every value on its line.
+    /// A line break inside a value would end the answer early, and a control character
+    /// could reach a terminal: every value goes out on its line, made visible-safe.
     private static func oneLine(_ text: String) -> String {
-        guard text.utf8.contains(where: { $0 == 0x0A || $0 == 0x0D }) else { return text }
-        return String(text.map { $0 == "\n" || $0 == "\r" || $0 == "\r\n" ? " " : $0 })
+        SafeText.visible(text)
     }
 }

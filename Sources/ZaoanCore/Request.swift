@@ -17,12 +17,16 @@ public enum Request: Hashable, Sendable {
     case liveRemove(id: String)
     case liveList
     case liveShow(id: String)
+    case status
     indirect case watch(Request)
+    /// `--format=json greeting`: the inner request's answer as a waybar object or i3bar block.
+    indirect case formatted(OutputFormat, Request)
 
     /// Whether `watch` can stream this request's answer.
     public var isWatchable: Bool {
         switch self {
         case .session, .quit, .reload, .liveAdd, .liveRemove, .watch: return false
+        case .formatted(_, let inner): return inner.isWatchable
         default: return true
         }
     }
@@ -30,11 +34,26 @@ public enum Request: Hashable, Sendable {
     /// The command as the user would type it, for logs and errors.
     public var commandWord: String {
         switch self {
+        case .greeting: return "greeting"
+        case .time: return "time"
+        case .ago: return "ago"
+        case .duration: return "duration"
+        case .ping: return "ping"
+        case .version: return "version"
+        case .help: return "help"
+        case .session: return "session"
+        case .quit: return "quit"
+        case .reload: return "reload"
+        case .stats: return "stats"
+        case .countdown: return "countdown"
+        case .ticker: return "ticker"
         case .liveAdd: return "live add"
         case .liveRemove: return "live rm"
-        case .reload: return "reload"
+        case .liveList: return "live list"
+        case .liveShow: return "live show"
+        case .status: return "status"
         case .watch: return "watch"
-        default: return "\(self)".components(separatedBy: "(").first ?? "request"
+        case .formatted(_, let inner): return inner.commandWord
         }
     }
 
@@ -42,6 +61,7 @@ public enum Request: Hashable, Sendable {
     public var isMutation: Bool {
         switch self {
         case .liveAdd, .liveRemove, .reload: return true
+        case .formatted(_, let inner): return inner.isMutation
         default: return false
         }
     }
@@ -60,10 +80,12 @@ public enum Request: Hashable, Sendable {
         ("reload", "reload                  re-read the config file"),
         ("stats", "stats                   uptime, connections, requests, watches, formatter cache"),
         ("countdown", "countdown [ID]          距开播 01:02:03 / live 00:12:03 / ended, for a room or the next"),
+        ("status", "status                  greeting, time and the next room's countdown in one line"),
         ("ticker", "ticker                  rotates through live and upcoming rooms every few seconds"),
         ("live", "live add ID START [TITLE...] [end=END] [desc=TEXT] [viewers=N]"),
         ("live", "live rm ID | live list | live show ID"),
         ("watch", "watch REQUEST           send REQUEST's answer now and whenever it changes"),
+        ("--format", "--format=plain|json|i3bar REQUEST   answer as text, a waybar object or an i3bar block"),
     ]
 }
 
@@ -76,4 +98,22 @@ public struct LiveRoomDraft: Hashable, Sendable {
     public var end: String?
     public var description: String?
     public var viewers: Int?
+}
+
+extension Request {
+    /// The request without `--format`, and the format asked for.
+    public var withFormat: (request: Request, format: OutputFormat) {
+        if case .formatted(let format, let inner) = self { return (inner, format) }
+        return (self, .plain)
+    }
+
+    /// For answers that depend only on the clock and the rooms: how many seconds one
+    /// rendering stays good. The greeting changes on the minute; the rest on the second.
+    var renderPeriod: Int? {
+        switch self {
+        case .greeting: return 60
+        case .time, .countdown, .ticker, .status: return 1
+        default: return nil
+        }
+    }
 }

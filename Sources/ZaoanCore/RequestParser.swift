@@ -23,14 +23,24 @@ public enum RequestParser {
         let commandBytes = UnsafeRawBufferPointer(rebasing: line[start..<end])
         let rest = UnsafeRawBufferPointer(rebasing: line[end..<line.count])
         if commandBytes.contains(UInt8(ascii: "\"")) {
-            // Rare: a quoted command word. Take the slow, general path.
-            let words = try self.words(String(decoding: line, as: UTF8.self))
+            // Rare: a quoted command word. Take the general path.
+            let words = try self.words(line)
             guard let first = words.first else { return nil }
             return try request(command: first.lowercased(), arguments: Array(words.dropFirst()))
         }
-        let command = String(decoding: commandBytes, as: UTF8.self).lowercased()
-        let arguments = rest.allSatisfy(isBlank) ? [] : try words(String(decoding: rest, as: UTF8.self))
-        return try request(command: command, arguments: arguments)
+        let arguments = rest.allSatisfy(isBlank) ? [] : try words(rest)
+        return try request(command: lowercasedASCII(commandBytes), arguments: arguments)
+    }
+
+    /// The command word with ASCII letters lowercased; short words stay in a small String,
+    /// with no allocation on the request path.
+    private static func lowercasedASCII(_ bytes: UnsafeRawBufferPointer) -> String {
+        String(unsafeUninitializedCapacity: bytes.count) { buffer in
+            for (index, byte) in bytes.enumerated() {
+                buffer[index] = (byte >= 0x41 && byte <= 0x5A) ? byte | 0x20 : byte
+            }
+            return bytes.count
+        }
     }
 
     /// Convenience for tests and the CLI.
@@ -43,6 +53,9 @@ public enum RequestParser {
     }
 
     static func request(command: String, arguments: [String]) throws(ProtocolError) -> Request {
+        if command.hasPrefix("--format=") {
+            return try formatted(String(command.dropFirst("--format=".count)), arguments)
+        }
         let joined = arguments.isEmpty ? nil : arguments.joined(separator: " ")
         switch command {
         case "greeting": return .greeting(city: joined)
@@ -66,6 +79,7 @@ public enum RequestParser {
             guard arguments.count <= 1 else { throw ProtocolError(.badArgument, "countdown takes at most one room ID") }
             return .countdown(id: arguments.first)
         case "ticker": try noArguments(command, arguments); return .ticker
+        case "status": try noArguments(command, arguments); return .status
         case "live": return try LiveCommandParser.parse(arguments)
         case "watch":
             guard let first = arguments.first else {
@@ -81,41 +95,72 @@ public enum RequestParser {
         }
     }
 
+    /// `--format=FMT REQUEST...`; `--format=json watch X` means `watch --format=json X`.
+    private static func formatted(_ name: String, _ arguments: [String]) throws(ProtocolError) -> Request {
+        guard let format = OutputFormat(rawValue: name.lowercased()) else {
+            throw ProtocolError(.badArgument, "unknown format '\(shorten(name))'; use --format=plain, --format=json or --format=i3bar")
+        }
+        guard let first = arguments.first else {
+            throw ProtocolError(.badArgument, "--format=\(format.rawValue) needs a request after it, e.g. --format=\(format.rawValue) greeting")
+        }
+        let inner = try request(command: first.lowercased(), arguments: Array(arguments.dropFirst()))
+        switch inner {
+        case .watch(let watched):
+            return .watch(.formatted(format, watched))
+        case .formatted:
+            throw ProtocolError(.badArgument, "give --format once")
+        case .session, .quit, .reload, .liveAdd, .liveRemove:
+            throw ProtocolError(.badArgument, "\(inner.commandWord) has no formats; send it without --format")
+        default:
+            return format == .plain ? inner : .formatted(format, inner)
+        }
+    }
+
     /// Splits on blanks, grouping "quoted words".
     public static func words(_ text: String) throws(ProtocolError) -> [String] {
+        let bytes = Array(text.utf8)
+        let result: Result<[String], ProtocolError> = bytes.withUnsafeBytes { raw in
+            do throws(ProtocolError) { return .success(try words(raw)) } catch { return .failure(error) }
+        }
+        return try result.get()
+    }
+
+    /// Splits UTF-8 bytes on blanks, grouping "quoted words". Works on bytes: a quote, a
+    /// backslash and the blanks are ASCII, so they never occur inside a multi-byte character.
+    static func words(_ bytes: UnsafeRawBufferPointer) throws(ProtocolError) -> [String] {
         var words: [String] = []
-        var current = ""
+        var current: [UInt8] = []
         var inWord = false
         var inQuotes = false
         var escaped = false
-        for character in text {
+        for byte in bytes {
             if inQuotes {
                 if escaped {
-                    current.append(character)
+                    current.append(byte)
                     escaped = false
-                } else if character == "\\" {
+                } else if byte == UInt8(ascii: "\\") {
                     escaped = true
-                } else if character == "\"" {
+                } else if byte == UInt8(ascii: "\"") {
                     inQuotes = false
                 } else {
-                    current.append(character)
+                    current.append(byte)
                 }
-            } else if character == "\"" {
+            } else if byte == UInt8(ascii: "\"") {
                 inQuotes = true
                 inWord = true
-            } else if character == " " || character == "\t" {
-                if inWord { words.append(current) }
-                current = ""
+            } else if isBlank(byte) {
+                if inWord { words.append(String(decoding: current, as: UTF8.self)) }
+                current.removeAll(keepingCapacity: true)
                 inWord = false
             } else {
-                current.append(character)
+                current.append(byte)
                 inWord = true
             }
         }
         if inQuotes {
             throw ProtocolError(.badArgument, "unterminated quote; close every \" you open")
         }
-        if inWord { words.append(current) }
+        if inWord { words.append(String(decoding: current, as: UTF8.self)) }
         return words
     }
 

@@ -5,21 +5,52 @@ extension Responder {
     /// `countdown ID`, or without ID the room live now or starting next, with its title.
     /// No rooms: an empty line, so a bar hides the module.
     func countdown(id: String?, now: Date) throws(ProtocolError) -> String {
+        try countdownAnswer(id: id, now: now).text
+    }
+
+    func countdownAnswer(id: String?, now: Date) throws(ProtocolError) -> Answer {
         let duration = settings.liveDefaultDuration
         if let id {
             let room = try self.room(id)
-            return CountdownText.render(RoomPhase(room: room, now: now, defaultDuration: duration), language: settings.language)
+            return roomAnswer(room, RoomPhase(room: room, now: now, defaultDuration: duration), titled: false)
         }
-        guard let (room, phase) = schedule.featured(now: now, defaultDuration: duration) else { return "" }
-        return CountdownText.titled(room, phase, language: settings.language)
+        guard let (room, phase) = schedule.featured(now: now, defaultDuration: duration) else { return Answer("") }
+        return roomAnswer(room, phase, titled: true)
     }
 
     /// One live or upcoming room per `ticker_period` seconds, chosen by the wall clock.
     func ticker(now: Date) -> String {
+        tickerAnswer(now: now).text
+    }
+
+    func tickerAnswer(now: Date) -> Answer {
         let rooms = schedule.current(now: now, defaultDuration: settings.liveDefaultDuration)
-        guard !rooms.isEmpty else { return "" }
+        guard !rooms.isEmpty else { return Answer("") }
         let index = LiveSchedule.tickerIndex(now: now, period: settings.tickerPeriod, count: rooms.count)
-        return CountdownText.titled(rooms[index].room, rooms[index].phase, language: settings.language)
+        return roomAnswer(rooms[index].room, rooms[index].phase, titled: true)
+    }
+
+    /// A room's countdown with its state for bars: `soon` within `soon_threshold` of the
+    /// start, urgent then and in the first minute live.
+    func roomAnswer(_ room: LiveRoom, _ phase: RoomPhase, titled: Bool) -> Answer {
+        let bare = CountdownText.render(phase, language: settings.language)
+        let state: String
+        var urgent = false
+        switch phase {
+        case .upcoming(let seconds):
+            state = seconds <= settings.soonThreshold ? "soon" : "upcoming"
+            urgent = state == "soon"
+        case .live(let seconds):
+            state = "live"
+            urgent = seconds < 60
+        case .ended:
+            state = "ended"
+        }
+        var tooltip = [room.title.isEmpty ? room.id : room.title, localTime(room.start) + (room.end.map { "–" + localTime($0) } ?? "")]
+        if let description = room.description { tooltip.append(description) }
+        if let viewers = room.viewers { tooltip.append(settings.language == .zh ? "\(viewers) 人在看" : "\(viewers) watching") }
+        return Answer(titled ? CountdownText.titled(room, phase, language: settings.language) : bare,
+                      shortText: bare, tooltip: tooltip.joined(separator: "\n"), state: state, urgent: urgent)
     }
 
     /// One line per room, by start: ID, start, end, countdown, title — separated by tabs.
@@ -89,7 +120,7 @@ extension Responder {
         return room
     }
 
-    private func localTime(_ date: Date) -> String {
+    func localTime(_ date: Date) -> String {
         formatters.string(from: date, pattern: "yyyy-MM-dd HH:mm", locale: "en_US_POSIX", zone: settings.zone)
     }
 

@@ -21,15 +21,10 @@ public final class Responder {
     public private(set) var settings: Settings
     public internal(set) var schedule: LiveSchedule
     public let formatters: FormatterCache
-    var rendered: [RenderKey: (period: Int, reply: Reply)] = [:]
+    /// Answers that depend only on the clock, by request, with the period they were made in.
+    var rendered: [Request: (period: Int, reply: Reply)] = [:]
     private static let renderedLimit = 256
 
-    enum RenderKey: Hashable {
-        case greeting(String?)
-        case time(String?)
-        case countdown(String?)
-        case ticker
-    }
 
     public init(settings: Settings, schedule: LiveSchedule = LiveSchedule()) {
         self.settings = settings
@@ -45,56 +40,76 @@ public final class Responder {
     }
 
     /// Answers a request that needs no connection state. `session` and `quit` answers are
-    /// decided by the connection; `reload` by the server.
+    /// decided by the connection; `reload` and room changes by the server.
     public func answer(_ request: Request, now: Date, counters: ServerCounters) -> Reply {
+        if case .ping = request { return .pong }  // the benchmark's request: no work at all
+        if case .watch(let inner) = request { return answer(inner, now: now, counters: counters) }
+        let (inner, format) = request.withFormat
+        guard let seconds = inner.renderPeriod else {
+            return render(inner, format: format, now: now, counters: counters)
+        }
+        let period = Int(now.timeIntervalSince1970.rounded(.down)) / seconds
+        if let hit = rendered[request], hit.period == period { return hit.reply }
+        let reply = render(inner, format: format, now: now, counters: counters)
+        if rendered.count >= Self.renderedLimit { rendered.removeAll(keepingCapacity: true) }
+        rendered[request] = (period, reply)
+        return reply
+    }
+
+    private func render(_ request: Request, format: OutputFormat, now: Date, counters: ServerCounters) -> Reply {
         do {
-            switch request {
-            case .ping: return .pong
-            case .greeting(let city):
-                return try cachedPerPeriod(.greeting(city), now: now, seconds: 60) { () throws(ProtocolError) in
-                    .line(try greeting(city: city, now: now))
-                }
-            case .time(let pattern):
-                return try cachedPerPeriod(.time(pattern), now: now, seconds: 1) { () throws(ProtocolError) in
-                    .line(try time(pattern: pattern, now: now))
-                }
-            case .ago(let text):
-                let date = try TimeExpression.parse(text, now: now, zone: settings.zone, lean: .past)
-                return .line(formatters.relative(date, to: now, locale: settings.language.localeIdentifier))
-            case .duration(let text):
-                return .line(DurationText.format(seconds: try DurationText.parse(text)))
-            case .version: return .line("zaoan \(Version.number)")
-            case .help: return .lines(Request.usage.map(\.text))
-            case .session, .reload: return .ok
-            case .quit: return .line("bye")
-            case .stats: return .lines(stats(now: now, counters: counters))
-            case .countdown(let id):
-                return try cachedPerPeriod(.countdown(id), now: now, seconds: 1) { () throws(ProtocolError) in
-                    .line(try countdown(id: id, now: now))
-                }
-            case .ticker:
-                return cachedPerPeriod(.ticker, now: now, seconds: 1) { .line(ticker(now: now)) }
-            case .liveList: return .lines(liveList(now: now))
-            case .liveShow(let id): return .lines(try liveShow(id: id, now: now))
-            case .liveAdd, .liveRemove:
-                return .error(ProtocolError(.badArgument, "internal: changes go through proposedChange"))
-            case .watch(let inner): return answer(inner, now: now, counters: counters)
-            }
+            let answer = try structured(request, now: now, counters: counters)
+            return format.encode(answer, name: request.commandWord, pangoMarkup: settings.i3barPango)
         } catch {
             return .error(error)
         }
     }
 
+    /// The answer with what bars want to know about it; `OutputFormat` writes it out.
+    public func structured(_ request: Request, now: Date, counters: ServerCounters) throws(ProtocolError) -> Answer {
+        switch request {
+        case .ping: return Answer("pong")
+        case .greeting(let city): return try greetingAnswer(city: city, now: now)
+        case .time(let pattern): return Answer(try time(pattern: pattern, now: now), state: "time")
+        case .ago(let text):
+            let date = try TimeExpression.parse(text, now: now, zone: settings.zone, lean: .past)
+            return Answer(formatters.relative(date, to: now, locale: settings.language.localeIdentifier))
+        case .duration(let text):
+            return Answer(DurationText.format(seconds: try DurationText.parse(text)))
+        case .version: return Answer("zaoan \(Version.number)")
+        case .help: return Answer(lines: Request.usage.map(\.text))
+        case .session, .reload: return Answer("ok")
+        case .quit: return Answer("bye")
+        case .stats: return Answer(lines: stats(now: now, counters: counters))
+        case .countdown(let id): return try countdownAnswer(id: id, now: now)
+        case .ticker: return tickerAnswer(now: now)
+        case .status: return try statusAnswer(now: now)
+        case .liveList: return Answer(lines: liveList(now: now))
+        case .liveShow(let id): return Answer(lines: try liveShow(id: id, now: now))
+        case .liveAdd, .liveRemove:
+            throw ProtocolError(.badArgument, "\(request.commandWord) changes the rooms; the server applies it")
+        case .watch(let inner), .formatted(_, let inner):
+            return try structured(inner, now: now, counters: counters)
+        }
+    }
+
     /// "早安·北京": the greeting for the hour in the city's zone, then the city.
     public func greeting(city: String?, now: Date) throws(ProtocolError) -> String {
+        try greetingAnswer(city: city, now: now).text
+    }
+
+    func greetingAnswer(city: String?, now: Date) throws(ProtocolError) -> Answer {
         let name = city ?? settings.city
         guard let zone = city == nil ? settings.zone : settings.zone(forCity: name) else {
             throw ProtocolError(.unknownCity, "unknown city '\(RequestParser.shorten(name))'; add it to \"cities\" in the config with its IANA zone")
         }
         let local = Int(now.timeIntervalSince1970.rounded(.down)) + zone.secondsFromGMT(for: now)
         let minuteOfDay = ((local % 86_400 + 86_400) % 86_400) / 60
-        let text = settings.greetings.greeting(hour: minuteOfDay / 60, minute: minuteOfDay % 60)
-        return text + settings.separator + name
+        let word = settings.greetings.greeting(hour: minuteOfDay / 60, minute: minuteOfDay % 60)
+        let date = formatters.string(from: now, pattern: settings.language == .zh ? "yyyy年M月d日 EEEE HH:mm" : "EEEE, MMMM d, yyyy HH:mm",
+                                     locale: settings.language.localeIdentifier, zone: zone)
+        return Answer(word + settings.separator + name, shortText: word, tooltip: "\(name) \(date)",
+                      state: DayPart(hour: minuteOfDay / 60).rawValue)
     }
 
     /// The current time through a cached formatter; `%` patterns are strftime.
@@ -126,16 +141,5 @@ public final class Responder {
             "formatter_cache_misses: \(cache.misses)",
             "formatter_cache_evictions: \(cache.evictions)",
         ]
-    }
-
-    func cachedPerPeriod<E: Error>(
-        _ key: RenderKey, now: Date, seconds: Int, render: () throws(E) -> Reply
-    ) throws(E) -> Reply {
-        let period = Int(now.timeIntervalSince1970.rounded(.down)) / seconds
-        if let hit = rendered[key], hit.period == period { return hit.reply }
-        let reply = try render()
-        if rendered.count >= Self.renderedLimit { rendered.removeAll(keepingCapacity: true) }
-        rendered[key] = (period, reply)
-        return reply
     }
 }

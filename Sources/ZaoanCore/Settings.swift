@@ -30,6 +30,12 @@ public struct Settings: Sendable {
     public var maxRooms: Int
     /// How long a room without an end counts as live, in seconds.
     public var liveDefaultDuration: Int
+    /// A room starting within this many seconds is `soon` (waybar class, i3bar urgent).
+    public var soonThreshold: Int
+    /// `status`'s line, with {greeting} {time} {countdown} {ticker} {city} in it.
+    public var statusTemplate: String
+    /// Whether i3bar blocks use Pango markup (escaped) instead of `markup: none`.
+    public var i3barPango: Bool
 
     public static let defaultIdleTimeout = 300
     public static let defaultFormatterCacheSize = 64
@@ -118,13 +124,25 @@ public struct Settings: Sendable {
         let tickerPeriod = try positive(file.tickerPeriod, default: 3, key: "ticker_period", max: 3_600)
         let maxRooms = try positive(file.maxRooms, default: 1_000, key: "max_rooms", max: 100_000)
         let liveDefaultDuration = try positive(file.liveDefaultDuration, default: 7_200, key: "live_default_duration", max: 7 * 86_400)
+        let soonThreshold = try positive(file.soonThreshold, default: 600, key: "soon_threshold", max: 7 * 86_400)
+        let statusTemplate = file.statusTemplate ?? "{greeting} {time} {countdown}"
+        guard !statusTemplate.contains(where: { $0 == "\n" || $0 == "\r" }) else {
+            throw ConfigError(key: "status_template", problem: "must be one line")
+        }
+        let i3barPango: Bool
+        switch file.i3barMarkup ?? "none" {
+        case "none": i3barPango = false
+        case "pango": i3barPango = true
+        case let other: throw ConfigError(key: "i3bar_markup", problem: "'\(other)' is not \"none\" or \"pango\"")
+        }
 
         return Settings(
             language: language, city: city, zone: zone, cities: cities, greetings: greetings,
             separator: file.separator ?? (language == .zh ? "·" : " · "),
             timeFormat: timeFormat, idleTimeout: idleTimeout, formatterCacheSize: cacheSize,
             maxConnections: maxConnections, tickerPeriod: tickerPeriod, maxRooms: maxRooms,
-            liveDefaultDuration: liveDefaultDuration)
+            liveDefaultDuration: liveDefaultDuration, soonThreshold: soonThreshold,
+            statusTemplate: statusTemplate, i3barPango: i3barPango)
     }
 
     /// Finds a city by exact name, then English names case-insensitively.

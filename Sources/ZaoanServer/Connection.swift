@@ -13,7 +13,7 @@ final class Connection: EventHandler {
     static let outputHighWater = 256 * 1024
 
     let fd: Int32
-    private unowned let server: Server
+    private unowned(unsafe) let server: Server
     private var framer = LineFramer()
     private var output: [UInt8] = []
     private var outputSent = 0

@@ -236,9 +236,11 @@ import Testing
         #expect(reply.bytes == Array("ERR unknown-city unknown city 'x'\n".utf8))
     }
 
-    /// A value with a line break would end the answer early; it stays on one line.
-    @Test(arguments: [("a\nb", "a b"), ("a\r\nb", "a b"), ("a\rb", "a b"), ("\n", " ")])
-    func lineBreaksInsideAValueBecomeSpaces(value: String, expected: String) {
+    /// A value with a line break would end the answer early, and a control character could
+    /// reach a terminal: both become visible Control Pictures, on one line.
+    @Test(arguments: [("a\nb", "a\u{240A}b"), ("a\r\nb", "a\u{240D}\u{240A}b"), ("a\rb", "a\u{240D}b"), ("\n", "\u{240A}"),
+                      ("\u{1B}[31mred", "\u{241B}[31mred"), ("a\u{7F}", "a\u{2421}"), ("\u{9B}x", "\u{FFFD}x")])
+    func controlCharactersInsideAValueBecomeVisible(value: String, expected: String) {
         #expect(Reply.line(value).bytes == Array((expected + "\n").utf8))
         #expect(Reply.lines([value]).bytes == Array((expected + "\n\n").utf8))
         #expect(Reply.error(ProtocolError(.badArgument, value)).text == "ERR bad-argument " + expected)

@@ -1,0 +1,39 @@
+import Foundation
+
+/// `status`: greeting, time and the next room's countdown in one line, from
+/// `status_template` — the app's recommend page merged three feeds into one view.
+extension Responder {
+    func statusAnswer(now: Date) throws(ProtocolError) -> Answer {
+        let greeting = try greetingAnswer(city: nil, now: now)
+        let countdown = try countdownAnswer(id: nil, now: now)
+        var parts: [String: String] = [
+            "greeting": greeting.text,
+            "city": settings.city,
+            "time": try time(pattern: nil, now: now),
+            "countdown": countdown.text,
+        ]
+        if settings.statusTemplate.contains("{ticker}") {
+            parts["ticker"] = tickerAnswer(now: now).text
+        }
+        let text = Self.fill(settings.statusTemplate, with: parts)
+        let hasRoom = !countdown.text.isEmpty
+        return Answer(text, shortText: Self.fill(settings.statusTemplate, with: parts.merging(["countdown": countdown.shortText ?? ""]) { $1 }),
+                      tooltip: hasRoom ? countdown.tooltip : greeting.tooltip,
+                      state: hasRoom ? countdown.state : greeting.state, urgent: countdown.urgent)
+    }
+
+    /// Replaces `{name}` placeholders; an empty part leaves no doubled or dangling spaces.
+    static func fill(_ template: String, with parts: [String: String]) -> String {
+        var out = ""
+        var rest = Substring(template)
+        while let open = rest.firstIndex(of: "{") {
+            out += rest[..<open]
+            guard let close = rest[open...].firstIndex(of: "}") else { break }
+            let name = String(rest[rest.index(after: open)..<close])
+            out += parts[name] ?? String(rest[open...close])
+            rest = rest[rest.index(after: close)...]
+        }
+        out += rest
+        return out.split(separator: " ", omittingEmptySubsequences: true).joined(separator: " ")
+    }
+}
