@@ -19,6 +19,9 @@ public struct ConfigFile: Decodable, Sendable, Equatable {
     public var soonThreshold: Int?
     public var statusTemplate: String?
     public var i3barMarkup: String?
+    /// Read by `zaoan bar` (a client), checked here so typos are caught by check-config.
+    public var barBlocks: [String]?
+    public var barClockFormats: [String]?
 
     public init() {}
 
@@ -34,6 +37,8 @@ public struct ConfigFile: Decodable, Sendable, Equatable {
         case soonThreshold = "soon_threshold"
         case statusTemplate = "status_template"
         case i3barMarkup = "i3bar_markup"
+        case barBlocks = "bar_blocks"
+        case barClockFormats = "bar_clock_formats"
     }
 
     /// Every key the file may hold, for error messages and the docs test.
@@ -110,6 +115,7 @@ public struct ConfigError: Error, Equatable, CustomStringConvertible {
         case is String.Type: return "a string"
         case is Int.Type: return "a whole number"
         case is [String: String].Type: return "an object of strings"
+        case is [String].Type: return "an array of strings"
         default:
             // JSONDecoder reports a mistyped map as Dictionary<String, Any>.
             return "\(type)".hasPrefix("Dictionary") ? "an object of strings" : "a value of type \(type)"

@@ -12,7 +12,8 @@ public enum Request: Hashable, Sendable {
     case reload
     case stats
     case countdown(id: String?)
-    case ticker
+    /// `ticker [SKIP]`: SKIP shows the room that many places further on (a bar's click).
+    case ticker(skip: Int)
     case liveAdd(LiveRoomDraft)
     case liveRemove(id: String)
     case liveList
@@ -81,7 +82,7 @@ public enum Request: Hashable, Sendable {
         ("stats", "stats                   uptime, connections, requests, watches, formatter cache"),
         ("countdown", "countdown [ID]          距开播 01:02:03 / live 00:12:03 / ended, for a room or the next"),
         ("status", "status                  greeting, time and the next room's countdown in one line"),
-        ("ticker", "ticker                  rotates through live and upcoming rooms every few seconds"),
+        ("ticker", "ticker [SKIP]           rotates through live and upcoming rooms every few seconds"),
         ("live", "live add ID START [TITLE...] [end=END] [desc=TEXT] [viewers=N]"),
         ("live", "live rm ID | live list | live show ID"),
         ("watch", "watch REQUEST           send REQUEST's answer now and whenever it changes"),

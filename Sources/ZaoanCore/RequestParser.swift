@@ -78,7 +78,12 @@ public enum RequestParser {
         case "countdown":
             guard arguments.count <= 1 else { throw ProtocolError(.badArgument, "countdown takes at most one room ID") }
             return .countdown(id: arguments.first)
-        case "ticker": try noArguments(command, arguments); return .ticker
+        case "ticker":
+            guard arguments.count <= 1 else { throw ProtocolError(.badArgument, "ticker takes at most one number, SKIP") }
+            guard let skip = arguments.isEmpty ? 0 : Int(arguments[0]), skip >= 0, skip < 1_000_000 else {
+                throw ProtocolError(.badArgument, "ticker SKIP must be a whole number from 0, e.g. ticker 1 for the next room")
+            }
+            return .ticker(skip: skip)
         case "status": try noArguments(command, arguments); return .status
         case "live": return try LiveCommandParser.parse(arguments)
         case "watch":

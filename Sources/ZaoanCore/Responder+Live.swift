@@ -23,10 +23,10 @@ extension Responder {
         tickerAnswer(now: now).text
     }
 
-    func tickerAnswer(now: Date) -> Answer {
+    func tickerAnswer(now: Date, skip: Int = 0) -> Answer {
         let rooms = schedule.current(now: now, defaultDuration: settings.liveDefaultDuration)
         guard !rooms.isEmpty else { return Answer("") }
-        let index = LiveSchedule.tickerIndex(now: now, period: settings.tickerPeriod, count: rooms.count)
+        let index = (LiveSchedule.tickerIndex(now: now, period: settings.tickerPeriod, count: rooms.count) + skip) % rooms.count
         return roomAnswer(rooms[index].room, rooms[index].phase, titled: true)
     }
 

@@ -82,7 +82,7 @@ public final class Responder {
         case .quit: return Answer("bye")
         case .stats: return Answer(lines: stats(now: now, counters: counters))
         case .countdown(let id): return try countdownAnswer(id: id, now: now)
-        case .ticker: return tickerAnswer(now: now)
+        case .ticker(let skip): return tickerAnswer(now: now, skip: skip)
         case .status: return try statusAnswer(now: now)
         case .liveList: return Answer(lines: liveList(now: now))
         case .liveShow(let id): return Answer(lines: try liveShow(id: id, now: now))

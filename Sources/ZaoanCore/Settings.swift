@@ -129,6 +129,22 @@ public struct Settings: Sendable {
         guard !statusTemplate.contains(where: { $0 == "\n" || $0 == "\r" }) else {
             throw ConfigError(key: "status_template", problem: "must be one line")
         }
+        for (key, list) in [("bar_blocks", file.barBlocks), ("bar_clock_formats", file.barClockFormats)] {
+            if let list, list.isEmpty || list.contains(where: { $0.trimmingCharacters(in: .whitespaces).isEmpty }) {
+                throw ConfigError(key: key, problem: "needs at least one entry, and no empty ones")
+            }
+        }
+        if let blocks = file.barBlocks {
+            for block in blocks {
+                do throws(ProtocolError) {
+                    guard let request = try RequestParser.parse(block), request.isWatchable else {
+                        throw ProtocolError(.notWatchable, "cannot be shown in a bar")
+                    }
+                } catch {
+                    throw ConfigError(key: "bar_blocks", problem: "'\(block)': \(error.message)")
+                }
+            }
+        }
         let i3barPango: Bool
         switch file.i3barMarkup ?? "none" {
         case "none": i3barPango = false
