@@ -5,8 +5,9 @@ import Darwin
 #endif
 
 /// Splits a byte stream into request lines: LF ends a line, a CR before it is dropped, and a
-/// line may hold at most `maxLineLength` bytes. Bytes of a line that spans reads are kept in
-/// `pending`; a chunk that holds whole lines is parsed in place without copying.
+/// line may hold at most `maxLineLength` bytes. A chunk that holds whole lines is parsed in
+/// place without copying; what is left — the start of the next line, or lines the consumer
+/// did not take because it stopped — is kept for `resume` and the next `feed`.
 public struct LineFramer: Sendable {
     /// The longest request line, in bytes, not counting its CR LF.
     public static let maxLineLength = 4096
@@ -17,75 +18,79 @@ public struct LineFramer: Sendable {
         case tooLong
     }
 
-    private var pending: [UInt8] = []
+    private var buffered: [UInt8] = []
     /// Set once a line was too long: the stream has lost its framing and delivers nothing more.
     private var overflowed = false
 
     public init() {}
 
-    /// Bytes of an unfinished line are waiting for the rest.
-    public var hasPartialLine: Bool { !pending.isEmpty }
+    /// Bytes are waiting: an unfinished line, or lines not yet taken.
+    public var hasBufferedInput: Bool { !buffered.isEmpty }
+    public var hasPartialLine: Bool { hasBufferedInput }
 
     /// Feeds a chunk; calls `onFrame` for each complete line. `onFrame` returns false to stop
-    /// (the rest of the chunk is then dropped). After `.tooLong`, nothing more is delivered.
+    /// taking lines (backpressure, or closing); the rest is kept for `resume`. After
+    /// `.tooLong`, nothing more is delivered.
     public mutating func feed(_ chunk: UnsafeRawBufferPointer, _ onFrame: (Frame) -> Bool) {
         guard !overflowed else { return }
-        var start = 0
-        let count = chunk.count
-        if !pending.isEmpty {
-            guard let newline = Self.firstNewline(in: chunk, from: 0) else {
-                pending.append(contentsOf: chunk)
-                if Self.exceedsLimit(pending) {
-                    pending.removeAll()
-                overflowed = true
-                _ = onFrame(.tooLong)
-                }
-                return
-            }
-            pending.append(contentsOf: UnsafeRawBufferPointer(rebasing: chunk[0..<newline]))
-            start = newline + 1
-            let keepGoing = deliver(pendingLine: onFrame)
-            guard keepGoing else { return }
+        guard buffered.isEmpty else {
+            buffered.append(contentsOf: chunk)
+            resume(onFrame)
+            return
         }
-        while start < count {
-            guard let newline = Self.firstNewline(in: chunk, from: start) else { break }
-            let line = Self.trimCR(UnsafeRawBufferPointer(rebasing: chunk[start..<newline]))
-            start = newline + 1
-            if line.count > Self.maxLineLength {
-                overflowed = true
-                _ = onFrame(.tooLong)
-                return
-            }
-            guard onFrame(.line(line)) else { return }
+        let scan = Self.scan(chunk, onFrame)
+        if scan.overflow {
+            overflow(onFrame)
+            return
         }
-        if start < count {
-            pending.append(contentsOf: UnsafeRawBufferPointer(rebasing: chunk[start..<count]))
-            if Self.exceedsLimit(pending) {
-                pending.removeAll()
-                overflowed = true
-                _ = onFrame(.tooLong)
-            }
-        }
+        buffered.append(contentsOf: UnsafeRawBufferPointer(rebasing: chunk[scan.consumed...]))
+        if !scan.stopped && Self.exceedsLimit(buffered) { overflow(onFrame) }
     }
 
-    /// At end of input an unterminated last line is still a request.
+    /// Delivers lines kept from earlier feeds, e.g. once the consumer has room again.
+    public mutating func resume(_ onFrame: (Frame) -> Bool) {
+        guard !overflowed, !buffered.isEmpty else { return }
+        let data = buffered
+        let scan = data.withUnsafeBytes { Self.scan($0, onFrame) }
+        buffered.removeFirst(scan.consumed)
+        if scan.overflow || (!scan.stopped && Self.exceedsLimit(buffered)) { overflow(onFrame) }
+    }
+
+    /// At end of input an unterminated last line is still a request. Call it once every
+    /// complete line has been taken.
     public mutating func finish(_ onFrame: (Frame) -> Bool) {
-        guard !pending.isEmpty, !overflowed else { return }
-        _ = deliver(pendingLine: onFrame)
-    }
-
-    private mutating func deliver(pendingLine onFrame: (Frame) -> Bool) -> Bool {
-        let line = pending
-        pending.removeAll(keepingCapacity: true)
-        return line.withUnsafeBytes { bytes in
+        resume(onFrame)
+        guard !overflowed, !buffered.isEmpty, !buffered.contains(0x0A) else { return }
+        let line = buffered
+        buffered.removeAll()
+        line.withUnsafeBytes { bytes in
             let trimmed = Self.trimCR(bytes)
             if trimmed.count > Self.maxLineLength {
                 overflowed = true
                 _ = onFrame(.tooLong)
-                return false
+            } else {
+                _ = onFrame(.line(trimmed))
             }
-            return onFrame(.line(trimmed))
         }
+    }
+
+    private mutating func overflow(_ onFrame: (Frame) -> Bool) {
+        buffered.removeAll()
+        overflowed = true
+        _ = onFrame(.tooLong)
+    }
+
+    /// Delivers the complete lines of `bytes` until `onFrame` says stop or a line is too long.
+    /// - Returns: how many bytes were taken, and why it ended.
+    private static func scan(_ bytes: UnsafeRawBufferPointer, _ onFrame: (Frame) -> Bool) -> (consumed: Int, stopped: Bool, overflow: Bool) {
+        var start = 0
+        while start < bytes.count, let newline = firstNewline(in: bytes, from: start) {
+            let line = trimCR(UnsafeRawBufferPointer(rebasing: bytes[start..<newline]))
+            if line.count > maxLineLength { return (start, true, true) }
+            start = newline + 1
+            if !onFrame(.line(line)) { return (start, true, false) }
+        }
+        return (start, false, false)
     }
 
     private static func exceedsLimit(_ partial: [UInt8]) -> Bool {

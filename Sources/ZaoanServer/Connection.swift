@@ -1,3 +1,4 @@
+import CSystemd
 import Glibc
 import ZaoanCore
 
@@ -21,6 +22,11 @@ final class Connection: EventHandler {
     /// Close once the pending output is written; read nothing more.
     private(set) var closing = false
     private(set) var closed = false
+    /// The client closed its side (EOF).
+    private var inputEnded = false
+    private var answeredAny = false
+    /// Lines wait in the framer until the client reads what it was sent.
+    private var pausedForOutput = false
     private(set) var lastActivity: Double
     let acceptedAt: Double
     private var interest: UInt32
@@ -46,7 +52,7 @@ final class Connection: EventHandler {
     var hasPendingOutput: Bool { outputSent < output.count }
 
     func handle(events: UInt32) {
-        if events & (EventLoop.readable | EventLoop.hangup) != 0 && !closing {
+        if events & (EventLoop.readable | EventLoop.hangup) != 0 && !closing && !pausedForOutput {
             readInput()
         }
         if !closed && (events & EventLoop.writable != 0 || events & EventLoop.hangup != 0) {
@@ -54,38 +60,56 @@ final class Connection: EventHandler {
         }
     }
 
-    /// Reads once (level-triggered: the loop calls again if more is waiting), answers every
-    /// complete line, then writes.
+    /// Reads once (level-triggered: the loop calls again if more is waiting), answers the
+    /// complete lines, then writes.
     func readInput() {
         let buffer = server.readBuffer
         let count = read(fd, buffer.baseAddress, buffer.count)
         if count > 0 {
             lastActivity = server.monotonicNow
-            var answered = false
-            framer.feed(UnsafeRawBufferPointer(rebasing: buffer[0..<count])) { frame in
-                answered = true
-                return handle(frame)
-            }
-            if mode == .oneShot && answered && !framer.hasPartialLine && watch == nil {
-                closing = true
-            }
+            framer.feed(UnsafeRawBufferPointer(rebasing: buffer[0..<count])) { handle($0) }
         } else if count == 0 {
-            if watch != nil {
-                endWatch()  // closing the input ends a watch
-            } else {
-                framer.finish { handle($0) }
-            }
-            closing = true
+            inputEnded = true
         } else {
             let code = errno
             if code == EAGAIN || code == EINTR { return }
             close()
             return
         }
+        decideAfterInput()
         flush()
     }
 
+    /// After lines were taken: end of input answers an unterminated last line and closes; a
+    /// one-shot connection closes once everything read so far is answered.
+    private func decideAfterInput() {
+        guard !closing, !pausedForOutput else { return }
+        if inputEnded {
+            if watch != nil {
+                endWatch()  // closing the input ends a watch
+            } else {
+                framer.finish { handle($0) }
+            }
+            closing = true
+        } else if mode == .oneShot && answeredAny && !framer.hasBufferedInput && watch == nil {
+            closing = true
+        }
+    }
+
+    /// Answers one frame. Returns whether to take the next line: not when closing, and not
+    /// while a client that does not read has `outputHighWater` bytes waiting (the rest of its
+    /// input waits in the framer, and reading stops, until it catches up).
     private func handle(_ frame: LineFramer.Frame) -> Bool {
+        answeredAny = true
+        let keepGoing = answer(frame)
+        if keepGoing && output.count - outputSent >= Self.outputHighWater {
+            pausedForOutput = true
+            return false
+        }
+        return keepGoing
+    }
+
+    private func answer(_ frame: LineFramer.Frame) -> Bool {
         switch frame {
         case .tooLong:
             append(.error(ProtocolError(.tooLong, "request line longer than \(LineFramer.maxLineLength) bytes; closing the connection")))
@@ -183,13 +207,21 @@ final class Connection: EventHandler {
             close()  // EPIPE, ECONNRESET: the client went away without reading
             return
         }
+        if pausedForOutput && output.count - outputSent < Self.outputHighWater / 2 {
+            // Caught up: answer the lines that waited, then write again.
+            pausedForOutput = false
+            framer.resume { handle($0) }
+            decideAfterInput()
+            flush()
+            return
+        }
         if !hasPendingOutput && closing {
             close()
             return
         }
         var wanted: UInt32 = 0
         if hasPendingOutput { wanted |= EventLoop.writable }
-        if !closing && output.count - outputSent < Self.outputHighWater { wanted |= EventLoop.readable }
+        if !closing && !pausedForOutput { wanted |= EventLoop.readable }
         if wanted != interest {
             interest = wanted
             do { try server.loop.modify(fd, events: wanted) } catch { close() }

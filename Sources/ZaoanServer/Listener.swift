@@ -1,3 +1,4 @@
+import CSystemd
 import Glibc
 
 /// The listening socket: either handed over by systemd, or bound by zaoan itself.

@@ -1,3 +1,4 @@
+import CSystemd
 import CLinux
 import Glibc
 

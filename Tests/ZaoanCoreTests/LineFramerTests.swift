@@ -38,6 +38,16 @@ struct FramerHarness {
 
     mutating func feed(_ text: String) { feed(Array(text.utf8)) }
 
+    mutating func resume() {
+        var delivered = frames
+        let stop = stopAfter
+        framer.resume { frame in
+            delivered.append(Framed(frame))
+            return stop.map { delivered.count < $0 } ?? true
+        }
+        frames = delivered
+    }
+
     mutating func finish() {
         var delivered = frames
         framer.finish { frame in
@@ -204,20 +214,42 @@ extension Framed {
         #expect(harness.frames == [.text("ping"), .text("ping")])
     }
 
-    /// `quit`: the handler stops, and the rest of the chunk is neither delivered nor kept.
-    @Test func stoppingDropsTheRestOfTheChunk() {
+    /// The handler stops (backpressure): the rest of the chunk is kept, and `resume`
+    /// delivers it, in order, once the handler takes lines again.
+    @Test func stoppingKeepsTheRestForResume() {
         var harness = FramerHarness(stopAfter: 1)
         harness.feed("quit\nping\ntime")
         #expect(harness.frames == [.text("quit")])
-        #expect(!harness.framer.hasPartialLine)
+        #expect(harness.framer.hasBufferedInput)
+        harness.stopAfter = nil
+        harness.resume()
+        #expect(harness.frames == [.text("quit"), .text("ping")])
+        harness.feed("\n")
+        #expect(harness.frames == [.text("quit"), .text("ping"), .text("time")])
+        #expect(!harness.framer.hasBufferedInput)
     }
 
-    @Test func stoppingOnALineFinishedFromPendingDropsTheRest() {
+    @Test func stoppingOnALineFinishedFromPendingKeepsTheRest() {
         var harness = FramerHarness(stopAfter: 1)
         harness.feed("qu")
         harness.feed("it\nping\n")
         #expect(harness.frames == [.text("quit")])
-        #expect(!harness.framer.hasPartialLine)
+        #expect(harness.framer.hasBufferedInput)
+        harness.stopAfter = nil
+        harness.finish()
+        #expect(harness.frames == [.text("quit"), .text("ping")])
+        #expect(!harness.framer.hasBufferedInput)
+    }
+
+    /// While stopped, more input is only kept; no line is delivered out of order.
+    @Test func feedWhileStoppedKeepsOrder() {
+        var harness = FramerHarness(stopAfter: 1)
+        harness.feed("a\nb\n")
+        harness.feed("c\n")  // the handler is asked once more, says stop again
+        #expect(harness.frames == [.text("a"), .text("b")])
+        harness.stopAfter = nil
+        harness.resume()
+        #expect(harness.frames == [.text("a"), .text("b"), .text("c")])
     }
 
     @Test func nothingAfterTooLongInTheSameChunk() {

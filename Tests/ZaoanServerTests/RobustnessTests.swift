@@ -41,18 +41,59 @@ struct RobustnessTests {
     func slowReaderDoesNotStallOthers() throws {
         let service = try TestService.start()
         let slow = try RawClient(path: service.socketPath, timeout: 5)
-        // Megabytes of answers that the client never reads: the server must stop reading
-        // from it (or buffer) without blocking its loop.
-        for _ in 0..<10 { try slow.send("session\n" + String(repeating: "help\n", count: 1000)) }
+        // Over a megabyte of answers that the client never reads, more than the socket
+        // buffers and the server's output high-water mark hold: the server must keep
+        // serving others while this output is pending.
+        try slow.send("session\n")
+        for _ in 0..<10 { try slow.send(String(repeating: "help\n", count: 100)) }
 
         for _ in 0..<5 {
             let started = Date()
             #expect(try ask(service.socketPath, "ping", timeout: 2) == "pong\n")
             #expect(Date().timeIntervalSince(started) < 0.5)
         }
+        #expect(slow.peerState(within: 0) == .sentData, "the slow client's answers should be waiting for it")
         slow.close()
         #expect(service.isRunning)
         #expect(try eventually(timeout: 3) { try openConnections(service) == 1 })
+        try service.stop()
+    }
+
+    /// Resident memory of a process, in bytes.
+    private func residentBytes(_ pid: pid_t) -> Int? {
+        guard let status = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8),
+              let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmRSS:") }),
+              let kilobytes = Int(line.split(separator: " ", omittingEmptySubsequences: true).dropFirst().first ?? "") else { return nil }
+        return kilobytes * 1024
+    }
+
+    @Test("output waiting for clients that do not read stays bounded")
+    func pendingOutputIsBounded() throws {
+        let service = try TestService.start()
+        let before = try #require(residentBytes(service.pid))
+        // Three sessions each send one 64 KiB write of `help` lines (5 bytes in, about a
+        // kilobyte out) and never read. Past the output high-water mark (256 KiB) the server
+        // should stop answering a connection until it reads: a few hundred KiB each at most.
+        var flooders: [RawClient] = []
+        for _ in 0..<3 {
+            let client = try RawClient(path: service.socketPath, timeout: 5)
+            try client.send("session\n" + String(repeating: "help\n", count: 13_000))
+            flooders.append(client)
+        }
+        // Wait until the server has worked through what it read (it answers ping again and
+        // its memory stops moving).
+        var last = 0
+        _ = try eventually(timeout: 10, interval: 0.2) {
+            _ = try service.ask("ping")
+            let now = residentBytes(service.pid) ?? 0
+            defer { last = now }
+            return abs(now - last) < 256 * 1024
+        }
+        let growth = (residentBytes(service.pid) ?? 0) - before
+        #expect(growth < 12 * 1024 * 1024,
+                "resident memory grew by \(growth / 1024) KiB for 3 clients that do not read")
+        flooders.forEach { $0.close() }
+        #expect(try service.ask("ping") == "pong\n")
         try service.stop()
     }
 
