@@ -19,7 +19,8 @@ struct CommandLineTests {
 
         let bogus = try service.zaoan(["ask", "--socket", service.socketPath, "bogus"])
         #expect(bogus.status == 1, "\(bogus)")
-        #expect(bogus.output.hasPrefix("ERR unknown-command "), "\(bogus)")
+        // The ERR reply is printed, on stdout or (as an error) on stderr.
+        #expect((bogus.output + bogus.errorOutput).contains("ERR unknown-command "), "\(bogus)")
         try service.stop()
     }
 

@@ -89,6 +89,33 @@ struct ListeningTests {
         #expect((try? String(contentsOfFile: path, encoding: .utf8)) == "precious\n", "the file was replaced")
     }
 
+    // MARK: - Shutdown
+
+    @Test("SIGINT ends it cleanly too: exit 0, socket removed")
+    func sigint() throws {
+        let service = try TestService.start()
+        #expect(try service.ask("ping") == "pong\n")
+        service.signal(SIGINT)
+        #expect(service.waitForExit(timeout: 5), "still running 5 s after SIGINT")
+        #expect(service.process.terminationReason == .exit && service.process.terminationStatus == 0,
+                "status \(service.process.terminationStatus); stderr: \(service.stderrText)")
+        #expect(!FileManager.default.fileExists(atPath: service.socketPath))
+    }
+
+    @Test("SIGTERM with a session open: the session is closed and the service exits within its grace")
+    func shutdownWithOpenSession() throws {
+        let service = try TestService.start()
+        let session = try RawClient(path: service.socketPath, timeout: 5)
+        try session.send("session\n")
+        #expect(try session.readLine() == "ok")
+        let started = Date()
+        service.signal(SIGTERM)
+        #expect(session.peerState(within: 4) == .closed, "the open session was not closed on SIGTERM")
+        #expect(service.waitForExit(timeout: 4), "still running 4 s after SIGTERM with a session open")
+        #expect(Date().timeIntervalSince(started) < 4)
+        try service.stop()  // exit status and socket removal
+    }
+
     // MARK: - systemd
 
     @Test("socket activation: one long-lived process serves every connection; the socket is not unlinked")

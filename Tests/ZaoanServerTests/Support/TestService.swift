@@ -52,17 +52,24 @@ final class TestService: @unchecked Sendable {
 
     var configPath: String { environment["XDG_CONFIG_HOME"]! + "/zaoan/config.json" }
     var runtimeDirectory: String { environment["XDG_RUNTIME_DIR"]! }
-    /// The pid of zaoan itself: `process`, or under faketime, the wrapper's child.
+    /// The pid of zaoan itself: `process`, or under faketime, the wrapper's child running
+    /// zaoan (not the `date` the wrapper runs first to read the time); -1 if none shows up.
     var pid: pid_t {
         guard wrapped else { return process.processIdentifier }
         if let cachedServicePID { return cachedServicePID }
         let wrapper = process.processIdentifier
         var child: pid_t = -1
         _ = eventually(timeout: 5) {
-            let text = (try? String(contentsOfFile: "/proc/\(wrapper)/task/\(wrapper)/children", encoding: .utf8)) ?? ""
-            guard let first = text.split(separator: " ").first, let found = pid_t(first) else { return !process.isRunning }
-            child = found
-            return true
+            let children = (try? String(contentsOfFile: "/proc/\(wrapper)/task/\(wrapper)/children", encoding: .utf8)) ?? ""
+            for candidate in children.split(separator: " ").compactMap({ pid_t($0) }) {
+                let command = FileManager.default.contents(atPath: "/proc/\(candidate)/cmdline") ?? Data()
+                let argv0 = String(decoding: command.prefix(while: { $0 != 0 }), as: UTF8.self)
+                if argv0 == Locations.zaoan {
+                    child = candidate
+                    return true
+                }
+            }
+            return !process.isRunning
         }
         if child > 0 { cachedServicePID = child }
         return child
@@ -117,6 +124,7 @@ final class TestService: @unchecked Sendable {
             wrapped = true
         }
         if let activation = configuration.activation {
+            guard !wrapped else { throw TestFailure("fakeTime and activation cannot be combined") }
             guard let activate = Locations.tool("systemd-socket-activate") else {
                 throw TestFailure("systemd-socket-activate not found; install the Debian package systemd")
             }
@@ -164,12 +172,14 @@ final class TestService: @unchecked Sendable {
 
     deinit {
         if process.isRunning {
-            if wrapped, case let child = cachedServicePID ?? pid, child > 0 {
+            if wrapped, let child = cachedServicePID {
                 kill(child, SIGKILL)  // the wrapper then exits and removes its shared memory
-                if waitForExit(timeout: 2) { directory.remove(); return }
+                _ = waitForExit(timeout: 2)
             }
-            kill(process.processIdentifier, SIGKILL)
-            process.waitUntilExit()
+            if process.isRunning {
+                kill(process.processIdentifier, SIGKILL)
+                _ = waitForExit(timeout: 5)
+            }
         }
         directory.remove()
     }
@@ -202,6 +212,7 @@ final class TestService: @unchecked Sendable {
     func ask(_ request: String) throws -> String { try ZaoanServerTests.ask(socketPath, request) }
 
     func signal(_ number: Int32) {
+        guard process.isRunning else { return }  // never signal a pid that may be reused
         let target = pid
         if target > 0 { kill(target, number) }
     }
@@ -218,9 +229,9 @@ final class TestService: @unchecked Sendable {
         stopped = true
         signal(SIGTERM)
         guard waitForExit(timeout: 5) else {
-            if wrapped { kill(pid, SIGKILL) }
+            if wrapped, pid > 0 { kill(pid, SIGKILL) }
             kill(process.processIdentifier, SIGKILL)
-            process.waitUntilExit()
+            _ = waitForExit(timeout: 5)
             throw TestFailure("zaoan did not exit within 5 s of SIGTERM; stderr: \(stderrText)")
         }
         #expect(process.terminationReason == .exit && process.terminationStatus == 0,
