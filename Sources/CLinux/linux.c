@@ -15,3 +15,9 @@ int zaoan_peer_credentials(int fd, pid_t *pid, uid_t *uid, gid_t *gid) {
 int zaoan_accept_nonblocking(int listener) {
     return accept4(listener, NULL, NULL, SOCK_NONBLOCK | SOCK_CLOEXEC);
 }
+
+int zaoan_peer_groups(int fd, gid_t *groups, int capacity) {
+    socklen_t length = (socklen_t)(sizeof(gid_t) * (size_t)capacity);
+    if (getsockopt(fd, SOL_SOCKET, SO_PEERGROUPS, groups, &length) != 0) return -1;
+    return (int)(length / sizeof(gid_t));
+}

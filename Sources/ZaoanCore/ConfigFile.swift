@@ -22,6 +22,7 @@ public struct ConfigFile: Decodable, Sendable, Equatable {
     /// Read by `zaoan bar` (a client), checked here so typos are caught by check-config.
     public var barBlocks: [String]?
     public var barClockFormats: [String]?
+    public var adminGroup: String?
 
     public init() {}
 
@@ -39,6 +40,7 @@ public struct ConfigFile: Decodable, Sendable, Equatable {
         case i3barMarkup = "i3bar_markup"
         case barBlocks = "bar_blocks"
         case barClockFormats = "bar_clock_formats"
+        case adminGroup = "admin_group"
     }
 
     /// Every key the file may hold, for error messages and the docs test.

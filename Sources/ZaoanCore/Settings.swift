@@ -36,6 +36,8 @@ public struct Settings: Sendable {
     public var statusTemplate: String
     /// Whether i3bar blocks use Pango markup (escaped) instead of `markup: none`.
     public var i3barPango: Bool
+    /// Members of this group may change rooms and reload, besides the service's user and root.
+    public var adminGroup: String?
 
     public static let defaultIdleTimeout = 300
     public static let defaultFormatterCacheSize = 64
@@ -158,7 +160,8 @@ public struct Settings: Sendable {
             timeFormat: timeFormat, idleTimeout: idleTimeout, formatterCacheSize: cacheSize,
             maxConnections: maxConnections, tickerPeriod: tickerPeriod, maxRooms: maxRooms,
             liveDefaultDuration: liveDefaultDuration, soonThreshold: soonThreshold,
-            statusTemplate: statusTemplate, i3barPango: i3barPango)
+            statusTemplate: statusTemplate, i3barPango: i3barPango,
+            adminGroup: file.adminGroup.flatMap { $0.isEmpty ? nil : $0 })
     }
 
     /// Finds a city by exact name, then English names case-insensitively.

@@ -22,8 +22,12 @@ public struct ConfigSource: Sendable {
         self.environment = environment
     }
 
+    /// `$CONFIGURATION_DIRECTORY/config.json` (systemd's ConfigurationDirectory=), else
     /// `$XDG_CONFIG_HOME/zaoan/config.json`, else `~/.config/zaoan/config.json`.
     public static func defaultPath(environment: [String: String]) -> String {
+        if let directory = environment["CONFIGURATION_DIRECTORY"]?.split(separator: ":").first, directory.hasPrefix("/") {
+            return directory + "/config.json"
+        }
         if let base = environment["XDG_CONFIG_HOME"], base.hasPrefix("/") {
             return base + "/zaoan/config.json"
         }

@@ -9,6 +9,8 @@ final class Listener {
     /// The path zaoan bound and must remove on exit; nil for an activated socket, which
     /// belongs to systemd and is never unlinked.
     private let ownedPath: String?
+    /// Handed over by systemd (socket activation) rather than bound here.
+    var isActivated: Bool { ownedPath == nil }
     private let ownedInode: ino_t
 
     private init(fd: Int32, description: String, ownedPath: String?, ownedInode: ino_t) {

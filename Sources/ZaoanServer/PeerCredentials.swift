@@ -7,6 +7,7 @@ struct PeerCredentials: Equatable {
     let pid: pid_t
     let uid: uid_t
     let gid: gid_t
+    private let fd: Int32
 
     init?(socket fd: Int32) {
         var pid: pid_t = 0
@@ -16,8 +17,17 @@ struct PeerCredentials: Equatable {
         self.pid = pid
         self.uid = uid
         self.gid = gid
+        self.fd = fd
     }
 
-    /// Changes are for the service's own user and root.
-    var mayChange: Bool { uid == 0 || uid == geteuid() }
+    /// Changes are for the service's own user, root, and members of `adminGroup`
+    /// (primary or supplementary group, as the kernel reports them for the peer).
+    func mayChange(adminGroup: gid_t?) -> Bool {
+        if uid == 0 || uid == geteuid() { return true }
+        guard let adminGroup else { return false }
+        if gid == adminGroup { return true }
+        var groups = [gid_t](repeating: 0, count: 256)
+        let count = groups.withUnsafeMutableBufferPointer { zaoan_peer_groups(fd, $0.baseAddress, Int32($0.count)) }
+        return count > 0 && groups[0..<Int(count)].contains(adminGroup)
+    }
 }

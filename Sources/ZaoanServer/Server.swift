@@ -12,8 +12,12 @@ public final class Server {
         public var config: ConfigSource
         public var environment: [String: String]
         public var stateDirectory: String
-        public init(socketPath: String?, config: ConfigSource, environment: [String: String], stateDirectory: String? = nil) {
+        /// Under socket activation: exit after this many seconds with no connections.
+        public var exitIdleTime: Double?
+        public init(socketPath: String?, config: ConfigSource, environment: [String: String],
+                    stateDirectory: String? = nil, exitIdleTime: Double? = nil) {
             self.socketPath = socketPath
+            self.exitIdleTime = exitIdleTime
             self.config = config
             self.environment = environment
             self.stateDirectory = stateDirectory ?? StateStore.defaultDirectory(environment: environment)
@@ -30,18 +34,23 @@ public final class Server {
 
     let loop: EventLoop
     let readBuffer: UnsafeMutableRawBufferPointer
-    private let options: Options
-    private let responder: Responder
-    private var listener: Listener?
+    let options: Options
+    let responder: Responder
+    var listener: Listener?
     private var listenerHandler: ListenerHandler?
-    private var connections: [Int32: Connection] = [:]
-    private var counters: ServerCounters
+    var connections: [Int32: Connection] = [:]
+    var counters: ServerCounters
     private var signals: SignalHandler?
-    private var sweeper: PeriodicTimer?
+    private var sweeper: MonotonicTimer?
     private(set) var watches: WatchHub!
     private let store: StateStore
-    private var acceptPaused = false
-    private var shutdownDeadline: Double?
+    var acceptPaused = false
+    var shutdownDeadline: Double?
+    var stopReason = "stopped"
+    var idleTimer: MonotonicTimer?
+    var watchdogTimer: MonotonicTimer?
+    var statusTimer: MonotonicTimer?
+    var listeningOn = ""
     private let clock: TimeSource
     private(set) var monotonicNow: Double
 
@@ -72,14 +81,17 @@ public final class Server {
         let handler = ListenerHandler(server: self)
         listenerHandler = handler
         try loop.register(listener.fd, events: EventLoop.readable, handler: handler)
-        sweeper = try PeriodicTimer(loop: loop) { [unowned self] in self.sweep() }
+        sweeper = try MonotonicTimer(loop: loop) { [unowned self] in self.sweep() }
+        try startLifecycleTimers(listener: listener)
 
         let settings = responder.settings
-        Log.info("serving on \(listener.description) (city \(settings.city), zone \(settings.zone.identifier), language \(settings.language.rawValue))")
-        notify(.ready, .status("serving on \(listener.description)"))
+        listeningOn = listener.description
+        Log.info("serving on \(listener.description) (city \(settings.city), zone \(settings.zone.identifier), language \(settings.language.rawValue), \(responder.schedule.count) live rooms)",
+                 event: .started)
+        notify(.ready, .status(statusLine))
         loop.run { [unowned self] in self.monotonicNow = Posix.monotonicSeconds() }
         listener.close()
-        Log.info("stopped after \(counters.requests) requests")
+        Log.info("\(stopReason) after \(counters.requests) requests", event: .stopped)
         return 0
     }
 
@@ -123,15 +135,18 @@ public final class Server {
     func watchesChanged() {
         counters.watches = watches.count
         counters.timers = watches.count
+        statusChanged()
     }
 
     /// `live add`, `live rm`, `reload`: only for the service's own user and root. A room
     /// change is answered only once it is on disk.
     func change(_ request: Request, from connection: Connection) -> Reply {
-        guard let peer = connection.peer, peer.mayChange else {
+        guard let peer = connection.peer, peer.mayChange(adminGroup: adminGroupID) else {
             let who = connection.peer.map { "pid \($0.pid), uid \($0.uid)" } ?? "unknown peer"
-            Log.notice("refused \(request.commandWord) from \(who): only uid \(geteuid()) and root may change zaoan")
-            return .error(ProtocolError(.forbidden, "only the service's own user and root may \(request.commandWord)"))
+            Log.notice("refused \(request.commandWord) from \(who): only uid \(geteuid()) and root may change zaoan",
+                       event: .refused, fields: ["CLIENT_PID": "\(connection.peer?.pid ?? 0)", "CLIENT_UID": "\(connection.peer?.uid ?? 0)"])
+            let group = responder.settings.adminGroup.map { ", root and members of group \($0)" } ?? " and root"
+            return .error(ProtocolError(.forbidden, "only the service's own user\(group) may \(request.commandWord)"))
         }
         if case .reload = request { return reload() }
         do {
@@ -144,6 +159,7 @@ public final class Server {
             }
             responder.commit(next)
             watches.refresh()
+            statusChanged()
             return .ok
         } catch {
             return .error(error)
@@ -153,9 +169,10 @@ public final class Server {
     func connectionClosed(_ connection: Connection) {
         connections.removeValue(forKey: connection.fd)
         if acceptPaused { resumeAccepting() }
+        statusChanged()
         if connections.isEmpty {
             sweeper?.disarm()
-            if shutdownDeadline != nil { loop.stop() }
+            if shutdownDeadline != nil { loop.stop() } else { becameIdle() }
         }
     }
 
@@ -202,7 +219,9 @@ public final class Server {
             }
             connections[fd] = connection
             counters.connectionsTotal += 1
-            if connections.count == 1 { sweeper?.arm() }
+            idleTimer?.disarm()
+            statusChanged()
+            if connections.count == 1 { sweeper?.arm(after: 1, repeating: true) }
             // The request is usually already there: answer without another trip through epoll.
             connection.readInput()
         }
@@ -264,7 +283,7 @@ public final class Server {
     /// Stop accepting, let answers in flight be written, then stop (or at the deadline).
     private func beginShutdown(reason: String) {
         guard shutdownDeadline == nil else { return }
-        Log.info("stopping (\(reason))")
+        stopReason = "stopped (\(reason))"
         notify(.stopping)
         monotonicNow = Posix.monotonicSeconds()
         shutdownDeadline = monotonicNow + Self.shutdownGrace
@@ -274,10 +293,10 @@ public final class Server {
         for connection in Array(connections.values) {
             connection.finishSoon()
         }
-        if connections.isEmpty { loop.stop() } else { sweeper?.arm() }
+        if connections.isEmpty { loop.stop() } else { sweeper?.arm(after: 0.1, repeating: true) }
     }
 
-    private func notify(_ states: Systemd.NotifyState...) {
+    func notify(_ states: Systemd.NotifyState...) {
         for state in states {
             do { try Systemd.notify(state) } catch { Log.warning("\(error)") }
         }

@@ -11,6 +11,10 @@
 /// Returns 0, or -1 with errno set.
 int zaoan_peer_credentials(int fd, pid_t *pid, uid_t *uid, gid_t *gid);
 
+/// The supplementary groups of the peer process (SO_PEERGROUPS, Linux 4.13+).
+/// Returns how many were stored, or -1 with errno set (ERANGE: more than `capacity`).
+int zaoan_peer_groups(int fd, gid_t *groups, int capacity);
+
 /// accept4 with SOCK_NONBLOCK and SOCK_CLOEXEC (glibc declares accept4 only under _GNU_SOURCE).
 int zaoan_accept_nonblocking(int listener);
 
