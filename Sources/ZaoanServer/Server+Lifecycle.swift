@@ -50,8 +50,7 @@ extension Server {
     /// them, so none is lost or reset.
     private func idleExpired() {
         guard connections.isEmpty, watches.count == 0, shutdownDeadline == nil, let listener else { return }
-        Log.info("no clients for \(options.exitIdleTime ?? 0) s; exiting until the next connection starts zaoan again", event: .idleExit)
-        stopReason = "exited while idle"
+        stopReason = "exited after \(options.exitIdleTime ?? 0) s with no clients (the next connection starts zaoan again)"
         notify(.stopping)
         shutdownDeadline = monotonicNow
         if !acceptPaused { loop.unregister(listener.fd) }

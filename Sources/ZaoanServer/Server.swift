@@ -86,12 +86,12 @@ public final class Server {
 
         let settings = responder.settings
         listeningOn = listener.description
-        Log.info("serving on \(listener.description) (city \(settings.city), zone \(settings.zone.identifier), language \(settings.language.rawValue), \(responder.schedule.count) live rooms)",
+        Log.info("serving on \(listener.description); city \(settings.city), zone \(settings.zone.identifier), language \(settings.language.rawValue), \(responder.schedule.count) live rooms",
                  event: .started)
         notify(.ready, .status(statusLine))
         loop.run { [unowned self] in self.monotonicNow = Posix.monotonicSeconds() }
         listener.close()
-        Log.info("\(stopReason) after \(counters.requests) requests", event: .stopped)
+        Log.info("\(stopReason); answered \(counters.requests) requests", event: stopReason.hasPrefix("exited after") ? .idleExit : .stopped)
         return 0
     }
 

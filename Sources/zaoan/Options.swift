@@ -1,9 +1,15 @@
 import ZaoanCore
+import ZaoanServer
 
 /// What the command line asks for. `parse` is hand-written so tests can call it directly.
 enum Command: Equatable {
     case serve(ServeOptions)
-    case ask(socket: String?, words: [String])
+    /// `zaoan ask`: one request, one answer.
+    case ask(ClientOptions)
+    /// `zaoan watch`: a request's answer now and on every change, for bars that run commands.
+    case watch(ClientOptions)
+    /// `zaoan bar`: an i3bar/swaybar status_command.
+    case bar(BarOptions)
     case checkConfig(path: String?)
     case help
     case version
@@ -14,6 +20,27 @@ struct ServeOptions: Equatable {
     var config: String?
     var overrides = SettingsOverrides()
     var verbose = false
+    var exitIdleTime: Double?
+}
+
+/// What `ask` and `watch` send, and where.
+struct ClientOptions: Equatable {
+    var socket: String?
+    /// nil: the service's default, plain text.
+    var format: OutputFormat?
+    var words: [String]
+
+    /// The request line: the words (see `Client.requestLine`) behind `--format=FMT`.
+    var requestLine: String {
+        let request = Client.requestLine(words)
+        guard let format, format != .plain else { return request }
+        return "--format=\(format.rawValue) " + request
+    }
+}
+
+struct BarOptions: Equatable {
+    var socket: String?
+    var config: String?
 }
 
 struct UsageError: Error, CustomStringConvertible {
@@ -27,15 +54,36 @@ enum Options {
 
         Usage:
           zaoan serve [--socket PATH] [--config FILE] [--city NAME] [--timezone IANA-ID]
-                      [--language zh|en] [--verbose]
-          zaoan ask [--socket PATH] REQUEST...
+                      [--language zh|en] [--exit-idle-time DURATION] [--verbose]
+          zaoan ask [--socket PATH] [--format plain|json|i3bar] REQUEST...
+          zaoan watch [--socket PATH] [--format plain|json|i3bar] REQUEST...
+          zaoan bar [--socket PATH] [--config FILE]
           zaoan check-config [FILE]
           zaoan --help | --version
 
+        Commands:
+          serve         run the service
+          ask           send one request and print the answer; an ERR answer goes to
+                        stderr with exit status 1; exit status 2 if the service is not running
+          watch         print the answer now and a new line whenever it changes, forever;
+                        if the service stops, print one line saying so and reconnect every 2 s
+          bar           an i3bar/swaybar status_command (bar { status_command zaoan bar }):
+                        the blocks of the config's bar_blocks; click the ticker to advance it,
+                        click a clock to cycle bar_clock_formats
+          check-config  check a config file (default $XDG_CONFIG_HOME/zaoan/config.json)
+
+        Formats (--format FMT or --format=FMT):
+          plain         the text (default)
+          json          a waybar object {"text","tooltip","class","alt"}
+          i3bar         an i3bar block {"name","instance","full_text","short_text","urgent"}
+
         Examples:
-          zaoan serve                      listen on $XDG_RUNTIME_DIR/zaoan.sock
-          zaoan ask greeting               早安·北京
+          zaoan serve                        listen on $XDG_RUNTIME_DIR/zaoan.sock
+          zaoan ask greeting                 早安·北京
           zaoan ask time %H:%M:%S
+          zaoan ask --format json status     for waybar's return-type json
+          zaoan watch time HH:mm:ss          a new line every second
+          zaoan watch --format=json status   a waybar custom module that never polls
           echo greeting | nc -U "$XDG_RUNTIME_DIR/zaoan.sock"
 
         Send `help` to the service for the list of requests; see docs/protocol.md.
@@ -49,23 +97,32 @@ enum Options {
         case "-h", "--help", "help": return .help
         case "-V", "--version", "version": return .version
         case "serve": return .serve(try parseServe(rest))
-        case "ask":
-            var socket: String?
-            var words = rest
-            if let first = words.first, first == "--socket" || first.hasPrefix("--socket=") {
-                let (value, consumed) = try value(of: "--socket", in: words, at: 0)
-                socket = value
-                words.removeFirst(consumed)
-            }
-            if words.first == "--" { words.removeFirst() }
-            guard !words.isEmpty else { throw UsageError("ask needs a request, e.g. zaoan ask greeting") }
-            return .ask(socket: socket, words: words)
+        case "ask": return .ask(try parseClient(rest, command: "ask", example: "zaoan ask greeting"))
+        case "watch": return .watch(try parseClient(rest, command: "watch", example: "zaoan watch time HH:mm:ss"))
+        case "bar": return .bar(try parseBar(rest))
         case "check-config":
             guard rest.count <= 1 else { throw UsageError("check-config takes at most one FILE") }
             return .checkConfig(path: rest.first)
         default:
             throw UsageError("unknown command '\(first)'; run zaoan --help")
         }
+    }
+
+    /// systemd-style durations: `300` (seconds), `90s`, `500ms`, `5min`, `1h`, `1h30min`.
+    static func parseDuration(_ text: String) -> Double? {
+        if let plain = Double(text), plain >= 0 { return plain }
+        let units: [(String, Double)] = [("ms", 0.001), ("min", 60), ("s", 1), ("m", 60), ("h", 3600)]
+        var total = 0.0
+        var rest = Substring(text)
+        while !rest.isEmpty {
+            let number = rest.prefix { $0.isNumber || $0 == "." }
+            guard !number.isEmpty, let value = Double(number) else { return nil }
+            rest = rest.dropFirst(number.count)
+            guard let (unit, scale) = units.first(where: { rest.hasPrefix($0.0) }) else { return nil }
+            rest = rest.dropFirst(unit.count)
+            total += value * scale
+        }
+        return text.isEmpty ? nil : total
     }
 
     private static func parseServe(_ arguments: [String]) throws(UsageError) -> ServeOptions {
@@ -79,7 +136,7 @@ enum Options {
                 index += 1
                 continue
             }
-            guard ["--socket", "--config", "--city", "--timezone", "--language"].contains(name) else {
+            guard ["--socket", "--config", "--city", "--timezone", "--language", "--exit-idle-time"].contains(name) else {
                 throw UsageError("unknown option '\(argument)' for serve; run zaoan --help")
             }
             let (value, consumed) = try value(of: name, in: arguments, at: index)
@@ -88,11 +145,65 @@ enum Options {
             case "--config": options.config = value
             case "--city": options.overrides.city = value
             case "--timezone": options.overrides.timezone = value
+            case "--exit-idle-time":
+                guard let seconds = parseDuration(value) else {
+                    throw UsageError("--exit-idle-time takes a duration like 300, 90s, 5min or 1h, not '\(value)'")
+                }
+                guard seconds >= Server.minimumExitIdleTime else {
+                    throw UsageError("--exit-idle-time must be at least \(Server.minimumExitIdleTime)s: each exit costs a socket trigger, and systemd fails the socket past 20 in 2 s")
+                }
+                options.exitIdleTime = seconds
             case "--language":
                 guard Language(rawValue: value) != nil else { throw UsageError("--language must be zh or en, not '\(value)'") }
                 options.overrides.language = value
             default: throw UsageError("unknown option '\(argument)' for serve; run zaoan --help")
             }
+            index += consumed
+        }
+        return options
+    }
+
+    /// `[--socket PATH] [--format FMT] [--] REQUEST...`, options in any order before the request.
+    private static func parseClient(_ arguments: [String], command: String, example: String) throws(UsageError) -> ClientOptions {
+        var options = ClientOptions(words: [])
+        var index = 0
+        while index < arguments.count, arguments[index].hasPrefix("-") {
+            let argument = arguments[index]
+            if argument == "--" {
+                index += 1
+                break
+            }
+            let name = argument.split(separator: "=", maxSplits: 1).first.map(String.init) ?? argument
+            guard name == "--socket" || name == "--format" else {
+                throw UsageError("unknown option '\(argument)' for \(command); run zaoan --help")
+            }
+            let (value, consumed) = try value(of: name, in: arguments, at: index)
+            if name == "--socket" {
+                options.socket = value
+            } else {
+                guard let format = OutputFormat(rawValue: value.lowercased()) else {
+                    throw UsageError("--format must be plain, json or i3bar, not '\(value)'")
+                }
+                options.format = format
+            }
+            index += consumed
+        }
+        options.words = Array(arguments[index...])
+        guard !options.words.isEmpty else { throw UsageError("\(command) needs a request, e.g. \(example)") }
+        return options
+    }
+
+    private static func parseBar(_ arguments: [String]) throws(UsageError) -> BarOptions {
+        var options = BarOptions()
+        var index = 0
+        while index < arguments.count {
+            let argument = arguments[index]
+            let name = argument.split(separator: "=", maxSplits: 1).first.map(String.init) ?? argument
+            guard name == "--socket" || name == "--config" else {
+                throw UsageError("unknown argument '\(argument)' for bar; run zaoan --help")
+            }
+            let (value, consumed) = try value(of: name, in: arguments, at: index)
+            if name == "--socket" { options.socket = value } else { options.config = value }
             index += consumed
         }
         return options

@@ -34,15 +34,31 @@ case .checkConfig(let path):
     } catch {
         fail(error.description, status: 1)
     }
-case .ask(let socket, let words):
-    let path = SocketPath.resolve(explicit: socket, environment: environment).path
+case .ask(let options):
+    // A one-shot client handles no signals: Ctrl-C should just end it.
+    Client.Signals.unblock(serviceSignals)
+    let path = SocketPath.resolve(explicit: options.socket, environment: environment).path
     do {
-        let answer = try Client.ask(Client.requestLine(words), socketPath: path)
+        let answer = try Client.ask(options.requestLine, socketPath: path)
+        if answer.starts(with: Array("ERR ".utf8)) {
+            FileHandle.standardError.write(Data(answer))
+            exit(1)
+        }
         FileHandle.standardOutput.write(Data(answer))
-        exit(answer.starts(with: Array("ERR ".utf8)) ? 1 : 0)
+        exit(0)
     } catch {
         fail(error.description, status: 2)
     }
+case .watch(let options):
+    WatchCommand(options: options, socketPath: SocketPath.resolve(explicit: options.socket, environment: environment).path).run()
+case .bar(let options):
+    let config: BarConfig
+    do {
+        config = try BarConfig.load(path: options.config, environment: environment)
+    } catch {
+        fail(error.description, status: 78)  // EX_CONFIG
+    }
+    BarCommand(config: config, socketPath: SocketPath.resolve(explicit: options.socket, environment: environment).path).run()
 case .serve(let options):
     Log.verbose = options.verbose
     let source = ConfigSource(path: options.config, overrides: options.overrides, environment: environment)
@@ -54,7 +70,8 @@ case .serve(let options):
         exit(78)  // EX_CONFIG
     }
     do {
-        let server = try Server(options: Server.Options(socketPath: options.socket, config: source, environment: environment),
+        let server = try Server(options: Server.Options(socketPath: options.socket, config: source, environment: environment,
+                                                             exitIdleTime: options.exitIdleTime),
                                 settings: settings)
         exit(try server.run())
     } catch {

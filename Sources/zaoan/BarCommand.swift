@@ -1,0 +1,276 @@
+import Glibc
+import ZaoanCore
+import ZaoanServer
+
+/// One block of `zaoan bar`: what it asks the service, its `watch` connection, and what it
+/// shows now.
+final class BarBlock {
+    /// What the block watches; clicks change the ticker's skip and the clock's pattern.
+    enum Source: Equatable {
+        case ticker(skip: Int)
+        /// `formatIndex` is the pattern's place in `bar_clock_formats`, nil if the block's
+        /// own pattern is not one of them.
+        case clock(formatIndex: Int?, pattern: String)
+        case request(String)
+    }
+
+    let index: Int
+    /// The request's command word: with the index, the block's i3bar `instance`.
+    let kind: String
+    var source: Source
+    var stream: WatchStream?
+    /// The current connection has delivered a block, so the service accepted the request.
+    var answered = false
+    /// The service answered the request with an error; it closes such a connection.
+    var refused = false
+    var retryAt: Double?
+    var backoff = Backoff()
+    /// The block as written to the bar; nil until there is something to show.
+    var shown: String?
+
+    var instance: String { "\(index)-\(kind)" }
+
+    var requestLine: String {
+        switch source {
+        case .ticker(let skip): return skip == 0 ? "ticker" : "ticker \(skip)"
+        case .clock(_, let pattern): return Client.requestLine(["time", pattern])
+        case .request(let line): return line
+        }
+    }
+
+    /// A block for one entry of `bar_blocks`. The bar asks for `--format=i3bar` itself, so a
+    /// `--format=...` word in the entry is dropped.
+    init(index: Int, entry: String, clockFormats: [String]) {
+        self.index = index
+        var words = (try? RequestParser.words(entry)) ?? []
+        var line = entry
+        if let first = words.first, first.lowercased().hasPrefix("--format=") {
+            words.removeFirst()
+            line = Client.requestLine(words)
+        }
+        let request = (try? RequestParser.parse(line)) ?? nil
+        switch request {
+        case .ticker(let skip)?:
+            kind = "ticker"
+            source = .ticker(skip: skip)
+        case .time(let pattern)?:
+            kind = "time"
+            if let pattern {
+                source = .clock(formatIndex: clockFormats.firstIndex(of: pattern), pattern: pattern)
+            } else {
+                source = .clock(formatIndex: 0, pattern: clockFormats[0])
+            }
+        default:
+            kind = request?.commandWord ?? "block"
+            source = .request(line)
+        }
+    }
+
+    /// Acts on a click. Returns whether the request changed (and must be watched anew).
+    /// Button 1 and wheel down move forward; button 3 and wheel up move back.
+    func click(button: Int, clockFormats: [String]) -> Bool {
+        let step: Int
+        switch button {
+        case 1, 5: step = 1
+        case 3, 4: step = -1
+        default: return false
+        }
+        switch source {
+        case .ticker(let skip):
+            let next = max(0, skip + step)
+            guard next != skip, next < 1_000_000 else { return false }
+            source = .ticker(skip: next)
+        case .clock(let formatIndex, _):
+            let count = clockFormats.count
+            let next: Int
+            if let formatIndex {
+                next = ((formatIndex + step) % count + count) % count
+            } else {
+                next = step > 0 ? 0 : count - 1
+            }
+            let updated = Source.clock(formatIndex: next, pattern: clockFormats[next])
+            guard updated != source else { return false }
+            source = updated
+        case .request:
+            return false
+        }
+        return true
+    }
+}
+
+/// `zaoan bar`: an i3bar/swaybar `status_command`. Each block of `bar_blocks` is fed by its
+/// own `watch --format=i3bar` connection, so the bar changes on the second a block changes;
+/// the whole line is written whenever any block changes. One thread polls the block
+/// sockets, stdin (click events), a signalfd and stdout's hangup.
+///
+/// If the service is down, every block says so and reconnects every 2 s; the bar never exits
+/// on its own. SIGUSR1 pauses the output (i3bar sends it when the bar is hidden), SIGUSR2
+/// resumes it with the current line.
+final class BarCommand {
+    private let config: BarConfig
+    private let socketPath: String
+    private let blocks: [BarBlock]
+    private var paused = false
+    private var wroteFirstLine = false
+    private var flushAt: Double?
+    private var stdinOpen = true
+    private var clickBuffer: [UInt8] = []
+
+    /// Updates that arrive together (blocks ticking on the same second) make one line.
+    static let coalescing = 0.01
+    /// A request the service refused is tried again this much later (a room may be added).
+    static let refusedRetry = 10.0
+
+    init(config: BarConfig, socketPath: String) {
+        self.config = config
+        self.socketPath = socketPath
+        blocks = config.blocks.enumerated().map { BarBlock(index: $0.offset, entry: $0.element, clockFormats: config.clockFormats) }
+    }
+
+    func run() -> Never {
+        StandardOutput.ignoreBrokenPipe()
+        let signals: Int32
+        do {
+            signals = try Client.Signals.descriptor(for: [SIGTERM, SIGINT, SIGHUP, BarProtocol.stopSignal, BarProtocol.continueSignal])
+        } catch {
+            printError(error.description)
+            exit(1)
+        }
+        StandardOutput.write(BarProtocol.header + "\n[\n")
+        for block in blocks { watch(block, now: monotonicSeconds()) }
+
+        while true {
+            var deadline = flushAt
+            for block in blocks where block.stream == nil {
+                if let retry = block.retryAt { deadline = min(deadline ?? retry, retry) }
+            }
+            var entries = [pollfd(fd: signals, events: Int16(POLLIN), revents: 0), StandardOutput.hangupEntry,
+                           pollfd(fd: stdinOpen ? 0 : -1, events: Int16(POLLIN), revents: 0)]
+            let watched = blocks.filter { $0.stream != nil }
+            entries += watched.map { pollfd(fd: $0.stream!.fd, events: Int16(POLLIN), revents: 0) }
+            pollDescriptors(&entries, timeout: deadline.map { $0 - monotonicSeconds() })
+
+            if entries[0].revents != 0 {
+                for signal in Client.Signals.read(signals) { received(signal) }
+            }
+            if StandardOutput.readerIsGone(entries[1]) { exit(0) }
+            if entries[2].revents != 0 { readClicks() }
+            for (block, entry) in zip(watched, entries[3...]) where entry.revents != 0 {
+                read(block)
+            }
+            let now = monotonicSeconds()
+            for block in blocks where block.stream == nil {
+                if let retry = block.retryAt, retry <= now { watch(block, now: now) }
+            }
+            if let flushAt, flushAt <= monotonicSeconds() { writeLine() }
+        }
+    }
+
+    // MARK: - Blocks
+
+    /// (Re)opens the block's watch. While the service is down the block says so.
+    private func watch(_ block: BarBlock, now: Double) {
+        block.stream?.close()
+        block.stream = nil
+        block.answered = false
+        block.refused = false
+        block.retryAt = nil
+        do {
+            block.stream = try WatchStream(socketPath: socketPath, requestLine: "watch --format=i3bar " + block.requestLine)
+        } catch {
+            serviceDown(block, now: now)
+        }
+    }
+
+    private func serviceDown(_ block: BarBlock, now: Double, text: String = "zaoan: service down") {
+        show(block, BarProtocol.messageBlock(text, instance: block.instance))
+        block.retryAt = now + block.backoff.delay()
+    }
+
+    private func read(_ block: BarBlock) {
+        guard let stream = block.stream else { return }
+        let (lines, open) = stream.readLines()
+        for line in lines {
+            if line.hasPrefix("ERR ") {
+                if !block.answered && line.hasPrefix("ERR busy ") {
+                    stream.close()
+                    block.stream = nil
+                    serviceDown(block, now: monotonicSeconds(), text: "zaoan: service busy")
+                    return
+                }
+                // A refused request, or a render that failed (a watched room went away).
+                if !block.answered { block.refused = true }
+                show(block, BarProtocol.messageBlock("zaoan: " + line.dropFirst(4), instance: block.instance))
+            } else if let renamed = BarProtocol.renamedBlock(line, instance: block.instance) {
+                block.answered = true
+                block.backoff.reset()
+                show(block, renamed)
+            }
+        }
+        guard !open else { return }
+        block.stream = nil
+        let now = monotonicSeconds()
+        if block.refused {
+            block.retryAt = now + Self.refusedRetry  // keep showing the service's error
+        } else {
+            serviceDown(block, now: now)
+        }
+    }
+
+    private func show(_ block: BarBlock, _ text: String) {
+        guard block.shown != text else { return }
+        block.shown = text
+        if flushAt == nil { flushAt = monotonicSeconds() + Self.coalescing }
+    }
+
+    // MARK: - Output and signals
+
+    private func writeLine() {
+        flushAt = nil
+        guard !paused else { return }  // written on SIGUSR2
+        let line = BarProtocol.statusLine(blocks.compactMap(\.shown), first: !wroteFirstLine)
+        wroteFirstLine = true
+        StandardOutput.write(line + "\n")
+    }
+
+    private func received(_ signal: Int32) {
+        switch signal {
+        case BarProtocol.stopSignal:
+            paused = true
+        case BarProtocol.continueSignal:
+            paused = false
+            writeLine()
+        default:
+            exit(0)  // SIGTERM, SIGINT, SIGHUP: the bar is going away
+        }
+    }
+
+    // MARK: - Clicks
+
+    private func readClicks() {
+        var chunk = [UInt8](repeating: 0, count: 4096)
+        let count = chunk.withUnsafeMutableBytes { Glibc.read(0, $0.baseAddress, $0.count) }
+        if count < 0 && (errno == EINTR || errno == EAGAIN) { return }
+        guard count > 0 else {
+            stdinOpen = false  // no clicks will come (stdin is /dev/null, or the bar closed it)
+            return
+        }
+        clickBuffer.append(contentsOf: chunk[0..<count])
+        while let newline = clickBuffer.firstIndex(of: 0x0A) {
+            let line = String(decoding: clickBuffer[..<newline], as: UTF8.self)
+            clickBuffer.removeSubrange(...newline)
+            if let click = BarProtocol.click(fromLine: line) { handle(click) }
+        }
+        if clickBuffer.count > 64 * 1024 { clickBuffer.removeAll() }  // not a click stream
+    }
+
+    private func handle(_ click: BarProtocol.Click) {
+        guard click.name == nil || click.name == "zaoan",
+              let instance = click.instance,
+              let index = instance.split(separator: "-", maxSplits: 1).first.flatMap({ Int($0) }),
+              blocks.indices.contains(index), blocks[index].instance == instance else { return }
+        let block = blocks[index]
+        guard block.click(button: click.button ?? 1, clockFormats: config.clockFormats) else { return }
+        watch(block, now: monotonicSeconds())
+    }
+}

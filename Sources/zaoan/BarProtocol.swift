@@ -1,0 +1,136 @@
+import Foundation
+import ZaoanCore
+import ZaoanServer
+
+/// The i3bar protocol as `zaoan bar` speaks it (https://i3wm.org/docs/i3bar-protocol.html):
+/// a header, then an endless JSON array with one array of blocks per line; click events
+/// come back on stdin as an endless array of objects, one per line.
+enum BarProtocol {
+    /// SIGUSR1 pauses the output (the bar is hidden), SIGUSR2 resumes it.
+    static let stopSignal = SIGUSR1
+    static let continueSignal = SIGUSR2
+
+    static var header: String {
+        #"{"version":1,"click_events":true,"stop_signal":\#(stopSignal),"cont_signal":\#(continueSignal)}"#
+    }
+
+    /// One status line: the blocks as a JSON array, after the first with a leading comma.
+    static func statusLine(_ blocks: [String], first: Bool) -> String {
+        (first ? "" : ",") + "[" + blocks.joined(separator: ",") + "]"
+    }
+
+    /// A block from the service (`--format=i3bar`), renamed so a click can be routed back:
+    /// `name` is "zaoan" and `instance` is `instance`. Other fields are kept as they came.
+    /// Returns nil if `line` is not a JSON object.
+    static func renamedBlock(_ line: String, instance: String) -> String? {
+        guard line.hasPrefix("{"),
+              case .object(var fields)? = try? JSONDecoder().decode(JSONValue.self, from: Data(line.utf8)) else { return nil }
+        fields["name"] = .string("zaoan")
+        fields["instance"] = .string(instance)
+        return JSONValue.object(fields).encoded
+    }
+
+    /// A block zaoan writes itself: the service is down, or refused the block's request.
+    static func messageBlock(_ text: String, instance: String) -> String {
+        StatusLine.i3barBlock(instance: instance, fullText: text, shortText: "zaoan ⚠")
+    }
+
+    /// A click, as far as `zaoan bar` cares.
+    struct Click: Decodable, Equatable {
+        var name: String?
+        var instance: String?
+        var button: Int?
+    }
+
+    /// Reads one line of the click stream: `[`, `{...}` or `,{...}`. Returns nil for the
+    /// opening bracket, blank lines and anything that is not a click object.
+    static func click(fromLine line: String) -> Click? {
+        var text = Substring(line)
+        while let first = text.first, first == "[" || first == "," || first == " " || first == "\t" || first == "\r" {
+            text = text.dropFirst()
+        }
+        while let last = text.last, last == "," || last == " " || last == "\t" || last == "\r" {
+            text = text.dropLast()
+        }
+        guard text.first == "{" else { return nil }
+        return try? JSONDecoder().decode(Click.self, from: Data(text.utf8))
+    }
+}
+
+/// Any JSON value, to pass a block's fields through while replacing a few.
+indirect enum JSONValue: Decodable, Equatable {
+    case null
+    case bool(Bool)
+    case number(Double)
+    case string(String)
+    case array([JSONValue])
+    case object([String: JSONValue])
+
+    init(from decoder: Decoder) throws {
+        let container = try decoder.singleValueContainer()
+        if container.decodeNil() {
+            self = .null
+        } else if let value = try? container.decode(Bool.self) {
+            self = .bool(value)
+        } else if let value = try? container.decode(Double.self) {
+            self = .number(value)
+        } else if let value = try? container.decode(String.self) {
+            self = .string(value)
+        } else if let value = try? container.decode([JSONValue].self) {
+            self = .array(value)
+        } else {
+            self = .object(try container.decode([String: JSONValue].self))
+        }
+    }
+
+    /// Keys that lead a block, in this order, as the service writes them; the rest follow sorted.
+    private static let leadingKeys = ["name", "instance", "full_text", "short_text"]
+
+    var encoded: String {
+        switch self {
+        case .null: return "null"
+        case .bool(let value): return value ? "true" : "false"
+        case .number(let value):
+            if value.rounded() == value, abs(value) < 1e15 { return String(Int64(value)) }
+            return "\(value)"
+        case .string(let value): return SafeText.jsonString(value)
+        case .array(let values): return "[" + values.map(\.encoded).joined(separator: ",") + "]"
+        case .object(let fields):
+            let keys = Self.leadingKeys.filter { fields[$0] != nil }
+                + fields.keys.filter { !Self.leadingKeys.contains($0) }.sorted()
+            return "{" + keys.map { SafeText.jsonString($0) + ":" + fields[$0]!.encoded }.joined(separator: ",") + "}"
+        }
+    }
+}
+
+/// What `zaoan bar` reads from the config file: `bar_blocks` and `bar_clock_formats`.
+struct BarConfig: Equatable {
+    static let defaultBlocks = ["ticker", "countdown", "greeting", "time"]
+    static let defaultClockFormats = ["HH:mm", "HH:mm:ss", "yyyy-MM-dd EEEE HH:mm"]
+
+    var blocks = defaultBlocks
+    var clockFormats = defaultClockFormats
+
+    /// Reads the config file the service reads (or `path`), checked the way the service
+    /// checks it, so the bar and `zaoan check-config` agree on what is wrong.
+    static func load(path explicit: String?, environment: [String: String]) throws(ConfigError) -> BarConfig {
+        let path = explicit ?? ConfigSource.defaultPath(environment: environment)
+        guard FileManager.default.fileExists(atPath: path) else {
+            if explicit != nil {
+                throw ConfigError(key: nil, problem: "\(path) does not exist; create it or leave out --config")
+            }
+            return BarConfig()
+        }
+        guard let data = FileManager.default.contents(atPath: path) else {
+            throw ConfigError(key: nil, problem: "cannot read \(path); check its permissions")
+        }
+        let file: ConfigFile
+        do {
+            file = try ConfigFile.decode(data)
+            _ = try Settings.resolve(file, environment: environment)
+        } catch {
+            throw ConfigError(key: error.key, problem: error.problem + " (in \(path))")
+        }
+        return BarConfig(blocks: file.barBlocks ?? defaultBlocks, clockFormats: file.barClockFormats ?? defaultClockFormats)
+    }
+}

@@ -1,0 +1,438 @@
+import Foundation
+import Glibc
+import Testing
+@testable import zaoan
+
+/// A `zaoan` that keeps running (`watch`, `bar`): its stdout is read line by line as it
+/// arrives, its stdin takes click events, and it is killed if the test forgets it.
+private final class RunningZaoan {
+    let process = Process()
+    private let output = Pipe()
+    private let input = Pipe()
+    private let errorPath: String
+    private var buffer: [UInt8] = []
+    private(set) var lines: [String] = []
+
+    init(_ arguments: [String], environment: [String: String], scratch: TemporaryDirectory) throws {
+        errorPath = scratch.file("err-\(UUID().uuidString.prefix(8))")
+        _ = FileManager.default.createFile(atPath: errorPath, contents: nil)
+        process.executableURL = URL(fileURLWithPath: Locations.zaoan)
+        process.arguments = arguments
+        process.environment = environment
+        process.standardOutput = output
+        process.standardInput = input
+        process.standardError = FileHandle(forWritingAtPath: errorPath)
+        try process.run()
+    }
+
+    deinit {
+        if process.isRunning {
+            kill(process.processIdentifier, SIGKILL)
+            process.waitUntilExit()
+        }
+    }
+
+    var errorText: String { (try? String(contentsOfFile: errorPath, encoding: .utf8)) ?? "" }
+
+    /// The next line of stdout, or nil if none arrives within `timeout` seconds (or at EOF).
+    func nextLine(timeout: Double) -> String? {
+        let deadline = Date().addingTimeInterval(timeout)
+        let fd = output.fileHandleForReading.fileDescriptor
+        while true {
+            if let newline = buffer.firstIndex(of: 0x0A) {
+                let line = String(decoding: buffer[..<newline], as: UTF8.self)
+                buffer.removeSubrange(...newline)
+                lines.append(line)
+                return line
+            }
+            let left = deadline.timeIntervalSinceNow
+            guard left > 0 else { return nil }
+            var entry = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+            guard poll(&entry, 1, Int32(left * 1000) + 1) > 0 else { continue }
+            var chunk = [UInt8](repeating: 0, count: 64 * 1024)
+            let count = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+            if count <= 0 { return nil }
+            buffer.append(contentsOf: chunk[0..<count])
+        }
+    }
+
+    /// Lines until one satisfies `condition`, within `timeout` seconds; nil if none does.
+    func line(within timeout: Double, where condition: (String) -> Bool) -> String? {
+        let deadline = Date().addingTimeInterval(timeout)
+        while let line = nextLine(timeout: deadline.timeIntervalSinceNow) {
+            if condition(line) { return line }
+        }
+        return nil
+    }
+
+    func write(_ text: String) {
+        input.fileHandleForWriting.write(Data(text.utf8))
+    }
+
+    func signal(_ number: Int32) {
+        if process.isRunning { kill(process.processIdentifier, number) }
+    }
+
+    /// SIGTERM; true if it exits within `timeout` seconds.
+    func terminate(timeout: Double = 5) -> Bool {
+        signal(SIGTERM)
+        return eventually(timeout: timeout) { !process.isRunning }
+    }
+}
+
+private func jsonObject(_ line: String) -> [String: Any]? {
+    (try? JSONSerialization.jsonObject(with: Data(line.utf8))) as? [String: Any]
+}
+
+/// A status line of the bar: `[...]` or `,[...]`, as blocks; nil if it is not that.
+private func barBlocks(_ line: String) -> [[String: Any]]? {
+    let text = line.hasPrefix(",") ? String(line.dropFirst()) : line
+    guard text.hasPrefix("["), text != "[" else { return nil }
+    return (try? JSONSerialization.jsonObject(with: Data(text.utf8))) as? [[String: Any]]
+}
+
+private func fullText(_ blocks: [[String: Any]]?, instance: String) -> String? {
+    blocks?.first(where: { $0["instance"] as? String == instance })?["full_text"] as? String
+}
+
+private func isClock(_ text: String) -> Bool { text.wholeMatch(of: /\d\d:\d\d:\d\d/) != nil }
+
+@Suite("zaoan ask, watch and bar against the real service")
+struct BarAndWatchCLITests {
+    // MARK: - ask
+
+    @Test("ask --format json and --format=i3bar print one JSON object with the format's keys")
+    func askFormats() throws {
+        let service = try TestService.start(arguments: ["--language", "en"])
+        let json = try service.zaoan(["ask", "--socket", service.socketPath, "--format", "json", "greeting"])
+        #expect(json.status == 0, "\(json)")
+        let object = try #require(jsonObject(json.output.trimmingCharacters(in: .newlines)), "\(json)")
+        #expect(object["text"] is String && object["class"] is String, "\(object)")
+
+        let block = try service.zaoan(["ask", "--format=i3bar", "--socket=" + service.socketPath, "time", "HH:mm:ss"])
+        #expect(block.status == 0, "\(block)")
+        let fields = try #require(jsonObject(block.output.trimmingCharacters(in: .newlines)), "\(block)")
+        #expect(fields["full_text"].flatMap { $0 as? String }.map(isClock) == true, "\(fields)")
+        #expect(fields["name"] as? String == "zaoan", "\(fields)")
+
+        let plain = try service.zaoan(["ask", "--socket", service.socketPath, "--format", "plain", "duration", "125"])
+        #expect(plain.status == 0 && plain.output == "02:05\n", "\(plain)")
+
+        let unknown = try service.zaoan(["ask", "--socket", service.socketPath, "--format", "xml", "greeting"])
+        #expect(unknown.status == 64 && unknown.errorOutput.contains("--format"), "\(unknown)")
+        let missing = try service.zaoan(["ask", "--socket", service.socketPath, "--format"])
+        #expect(missing.status == 64, "\(missing)")
+        try service.stop()
+    }
+
+    @Test("ask prints an ERR answer on stderr and exits 1")
+    func askError() throws {
+        let service = try TestService.start()
+        let bogus = try service.zaoan(["ask", "--socket", service.socketPath, "bogus"])
+        #expect(bogus.status == 1, "\(bogus)")
+        #expect(bogus.errorOutput.hasPrefix("ERR unknown-command "), "\(bogus)")
+        #expect(bogus.output.isEmpty, "\(bogus)")
+        let badFormat = try service.zaoan(["ask", "--socket", service.socketPath, "--format", "json", "session"])
+        #expect(badFormat.status == 1 && badFormat.errorOutput.hasPrefix("ERR bad-argument "), "\(badFormat)")
+        try service.stop()
+    }
+
+    @Test("ask with no service exits 2, naming the socket and how to start the service")
+    func askUnreachable() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let environment = try TestService.isolatedEnvironment(in: directory)
+        let missing = directory.file("nobody")
+        let result = try Tool.run(Locations.zaoan, ["ask", "--socket", missing, "--format", "json", "greeting"],
+                                  environment: environment, timeout: 10, scratch: directory)
+        #expect(!result.timedOut && result.status == 2, "\(result)")
+        #expect(result.errorOutput.contains(missing) && result.errorOutput.contains("zaoan serve"), "\(result)")
+        #expect(result.output.isEmpty, "\(result)")
+    }
+
+    // MARK: - watch
+
+    @Test("watch time HH:mm:ss prints a new line every second, and SIGTERM ends it quietly")
+    func watchTime() throws {
+        let service = try TestService.start()
+        let watch = try RunningZaoan(["watch", "--socket", service.socketPath, "time", "HH:mm:ss"],
+                                     environment: service.environment, scratch: service.directory)
+        let started = Date()
+        var seen: [String] = []
+        while Date().timeIntervalSince(started) < 2.5, let line = watch.nextLine(timeout: 2.5 - Date().timeIntervalSince(started)) {
+            seen.append(line)
+        }
+        #expect(Set(seen).count >= 2, "expected at least 2 distinct lines in 2.5 s, got \(seen); stderr: \(watch.errorText)")
+        #expect(seen.allSatisfy(isClock), "\(seen)")
+        #expect(watch.terminate(), "zaoan watch should exit on SIGTERM")
+        #expect(watch.process.terminationStatus == 0 && watch.errorText.isEmpty, "status \(watch.process.terminationStatus), stderr \(watch.errorText)")
+        try service.stop()
+    }
+
+    @Test("watch --format=json prints waybar objects")
+    func watchJSON() throws {
+        let service = try TestService.start(arguments: ["--language", "en"])
+        let watch = try RunningZaoan(["watch", "--socket", service.socketPath, "--format=json", "greeting"],
+                                     environment: service.environment, scratch: service.directory)
+        let line = try #require(watch.nextLine(timeout: 5), "no line; stderr: \(watch.errorText)")
+        let object = try #require(jsonObject(line), "\(line)")
+        #expect(object["text"] is String && object["class"] is String, "\(object)")
+        #expect(watch.terminate())
+        try service.stop()
+    }
+
+    @Test("watch of a request the service refuses exits 1 with the error on stderr")
+    func watchBadRequest() throws {
+        let service = try TestService.start()
+        let bogus = try service.zaoan(["watch", "--socket", service.socketPath, "bogus"], timeout: 5)
+        #expect(!bogus.timedOut && bogus.status == 1, "\(bogus)")
+        #expect(bogus.errorOutput.contains("ERR unknown-command"), "\(bogus)")
+        let notWatchable = try service.zaoan(["watch", "--socket", service.socketPath, "quit"], timeout: 5)
+        #expect(!notWatchable.timedOut && notWatchable.status == 1 && notWatchable.errorOutput.contains("ERR "), "\(notWatchable)")
+        let usage = try service.zaoan(["watch", "--socket", service.socketPath], timeout: 5)
+        #expect(usage.status == 64, "\(usage)")
+        try service.stop()
+    }
+
+    @Test("watch survives a service restart: one line says the service is down, then the stream resumes")
+    func watchSurvivesRestart() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let path = directory.file("s")
+        var configuration = TestService.Configuration()
+        configuration.socket = .path(path)
+        let first = try TestService.start(configuration)
+        let watch = try RunningZaoan(["watch", "--socket", path, "time", "HH:mm:ss"],
+                                     environment: first.environment, scratch: directory)
+        #expect(watch.line(within: 5, where: isClock) != nil, "no clock line; stderr: \(watch.errorText)")
+
+        try first.stop()
+        let down = watch.line(within: 5) { !isClock($0) }
+        #expect(down == "zaoan: service not running", "got \(down.debugDescription); stderr: \(watch.errorText)")
+        // Once per outage: nothing more while the service stays away (it retries every 2 s).
+        let extra = watch.nextLine(timeout: 3)
+        #expect(extra == nil, "expected silence while the service is down, got \(extra.debugDescription)")
+        #expect(watch.process.isRunning, "zaoan watch must keep running while the service is down")
+        #expect(watch.errorText.contains(path), "stderr should name the socket: \(watch.errorText)")
+
+        let second = try TestService.start(configuration)
+        let resumed = watch.line(within: 5, where: isClock)
+        #expect(resumed != nil, "the stream should resume after the restart; got \(watch.lines); stderr: \(watch.errorText)")
+        #expect(watch.nextLine(timeout: 2.5).map(isClock) == true, "the stream should keep ticking")
+        #expect(watch.terminate())
+        try second.stop()
+    }
+
+    @Test("watch --format json with no service prints one waybar error object naming the socket, and keeps trying")
+    func watchJSONServiceDown() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let environment = try TestService.isolatedEnvironment(in: directory)
+        let path = directory.file("s")
+        let watch = try RunningZaoan(["watch", "--socket", path, "--format", "json", "countdown"],
+                                     environment: environment, scratch: directory)
+        let line = try #require(watch.nextLine(timeout: 5), "no line; stderr: \(watch.errorText)")
+        let object = try #require(jsonObject(line), "\(line)")
+        #expect(object["class"] as? String == "error" && object["alt"] as? String == "error", "\(object)")
+        #expect((object["text"] as? String)?.contains("zaoan") == true, "\(object)")
+        let tooltip = object["tooltip"] as? String ?? ""
+        #expect(tooltip.contains(path) && tooltip.contains("zaoan serve"), "\(object)")
+        #expect(watch.nextLine(timeout: 2.5) == nil, "one line per outage")
+        #expect(watch.process.isRunning)
+
+        var configuration = TestService.Configuration()
+        configuration.socket = .path(path)
+        let service = try TestService.start(configuration)
+        let back = watch.line(within: 5) { jsonObject($0)?["class"] as? String != "error" }
+        #expect(back.flatMap(jsonObject)?["text"] is String, "got \(watch.lines)")
+        #expect(watch.terminate())
+        try service.stop()
+    }
+
+    @Test("watch exits quietly when its reader goes away")
+    func watchReaderGone() throws {
+        let service = try TestService.start()
+        let result = try service.run("/bin/sh", ["-c", "'\(Locations.zaoan)' watch --socket '\(service.socketPath)' time HH:mm:ss | head -n 2"],
+                                     timeout: 10)
+        #expect(!result.timedOut && result.status == 0, "\(result)")
+        #expect(result.output.split(separator: "\n").count == 2, "\(result)")
+        #expect(!result.errorOutput.contains("zaoan"), "\(result)")
+        try service.stop()
+    }
+
+    // MARK: - bar
+
+    @Test("bar speaks the i3bar protocol: header, [, then a growing array of blocks; a click cycles the clock")
+    func barProtocolAndClockClick() throws {
+        let service = try TestService.start(
+            arguments: ["--language", "en"],
+            config: #"{"bar_blocks": ["time HH:mm:ss", "greeting"], "bar_clock_formats": ["HH:mm:ss", "yyyy-MM-dd"]}"#)
+        let bar = try RunningZaoan(["bar", "--socket", service.socketPath], environment: service.environment, scratch: service.directory)
+
+        let headerLine = try #require(bar.nextLine(timeout: 5), "no header; stderr: \(bar.errorText)")
+        let header = try #require(jsonObject(headerLine), "\(headerLine)")
+        #expect(header["version"] as? Int == 1, "\(header)")
+        #expect(header["click_events"] as? Bool == true, "\(header)")
+        #expect(header["stop_signal"] as? Int == Int(SIGUSR1) && header["cont_signal"] as? Int == Int(SIGUSR2), "\(header)")
+        #expect(bar.nextLine(timeout: 5) == "[")
+
+        let started = Date()
+        var arrays: [[[String: Any]]] = []
+        while Date().timeIntervalSince(started) < 2.5, let line = bar.nextLine(timeout: 2.5 - Date().timeIntervalSince(started)) {
+            let blocks = try #require(barBlocks(line), "not an array of blocks: \(line)")
+            #expect(arrays.isEmpty != line.hasPrefix(","), "every array after the first starts with a comma: \(line)")
+            #expect(blocks.allSatisfy { $0["full_text"] is String && $0["name"] as? String == "zaoan" }, "\(line)")
+            arrays.append(blocks)
+        }
+        #expect(arrays.count > 1, "expected more than one status line in 2.5 s, got \(bar.lines)")
+        let last = try #require(arrays.last)
+        #expect(fullText(last, instance: "0-time").map(isClock) == true, "\(last)")
+        #expect(fullText(last, instance: "1-greeting")?.hasPrefix("Good") == true, "\(last)")
+
+        bar.write("[\n" + #"{"name":"zaoan","instance":"0-time","button":1,"x":10,"y":5}"# + "\n")
+        let date = bar.line(within: 3) { fullText(barBlocks($0), instance: "0-time")?.wholeMatch(of: /\d{4}-\d\d-\d\d/) != nil }
+        #expect(date != nil, "a click on the clock should switch it to yyyy-MM-dd; got \(bar.lines.suffix(3))")
+        bar.write("," + #"{"name":"zaoan","instance":"0-time","button":1}"# + "\n")
+        let clock = bar.line(within: 3) { fullText(barBlocks($0), instance: "0-time").map(isClock) == true }
+        #expect(clock != nil, "a second click cycles back to HH:mm:ss; got \(bar.lines.suffix(3))")
+
+        #expect(bar.terminate())
+        try service.stop()
+    }
+
+    @Test("bar: a click on the ticker advances it to the next room")
+    func barTickerClick() throws {
+        let service = try TestService.start(arguments: ["--language", "en"],
+                                            config: #"{"ticker_period": 3600, "bar_blocks": ["ticker"]}"#)
+        let base = Int(Date().timeIntervalSince1970)
+        #expect(try service.ask("live add alpha @\(base + 3600) Alpha Room") == "ok\n")
+        #expect(try service.ask("live add bravo @\(base + 7200) Bravo Room") == "ok\n")
+        let bar = try RunningZaoan(["bar", "--socket", service.socketPath], environment: service.environment, scratch: service.directory)
+        let firstLine = try #require(bar.line(within: 5) { barBlocks($0) != nil }, "no status line; stderr: \(bar.errorText)")
+        let before = try #require(fullText(barBlocks(firstLine), instance: "0-ticker"), "\(firstLine)")
+        #expect(before.contains("Alpha Room") || before.contains("Bravo Room"), "\(before)")
+
+        bar.write("[\n" + #"{"name":"zaoan","instance":"0-ticker","button":1}"# + "\n")
+        let other = before.contains("Alpha Room") ? "Bravo Room" : "Alpha Room"
+        let after = bar.line(within: 3) { fullText(barBlocks($0), instance: "0-ticker")?.contains(other) == true }
+        #expect(after != nil, "the ticker should show \(other) after a click; got \(bar.lines)")
+        #expect(bar.terminate())
+        try service.stop()
+    }
+
+    @Test("bar with the service down says so in every block, keeps running, and recovers")
+    func barServiceDown() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let environment = try TestService.isolatedEnvironment(in: directory)
+        let path = directory.file("s")
+        let bar = try RunningZaoan(["bar", "--socket", path], environment: environment, scratch: directory)
+        #expect(bar.nextLine(timeout: 5).flatMap(jsonObject)?["version"] as? Int == 1)
+        #expect(bar.nextLine(timeout: 5) == "[")
+        let line = try #require(bar.nextLine(timeout: 5), "no status line; stderr: \(bar.errorText)")
+        let blocks = try #require(barBlocks(line), "\(line)")
+        #expect(blocks.count == 4, "the default bar_blocks are ticker, countdown, greeting, time: \(line)")
+        #expect(blocks.allSatisfy { ($0["full_text"] as? String)?.contains("service down") == true && $0["urgent"] as? Bool == false }, "\(line)")
+        usleep(3_000_000)
+        #expect(bar.process.isRunning, "zaoan bar must keep running while the service is down; stderr: \(bar.errorText)")
+
+        var configuration = TestService.Configuration()
+        configuration.socket = .path(path)
+        let service = try TestService.start(configuration)
+        let recovered = bar.line(within: 5) { line in
+            guard let blocks = barBlocks(line) else { return false }
+            return blocks.count == 4 && !blocks.contains { ($0["full_text"] as? String)?.contains("service down") == true }
+        }
+        #expect(recovered != nil, "the bar should reconnect; got \(bar.lines.suffix(3))")
+
+        try service.stop()
+        let downAgain = bar.line(within: 5) { fullText(barBlocks($0), instance: "3-time")?.contains("service down") == true }
+        #expect(downAgain != nil, "a stopped service shows in the bar; got \(bar.lines.suffix(3))")
+        #expect(bar.process.isRunning)
+        #expect(bar.terminate())
+    }
+
+    @Test("bar: SIGUSR1 pauses the output, SIGUSR2 resumes it with the current line")
+    func barStopAndContinue() throws {
+        let service = try TestService.start(config: #"{"bar_blocks": ["time HH:mm:ss"]}"#)
+        let bar = try RunningZaoan(["bar", "--socket", service.socketPath], environment: service.environment, scratch: service.directory)
+        #expect(bar.line(within: 5) { barBlocks($0) != nil } != nil, "stderr: \(bar.errorText)")
+        bar.signal(SIGUSR1)
+        usleep(200_000)
+        while bar.nextLine(timeout: 0.05) != nil {}  // a line already on its way
+        #expect(bar.nextLine(timeout: 2.2) == nil, "no output while paused")
+        #expect(bar.process.isRunning)
+        bar.signal(SIGUSR2)
+        let resumed = bar.nextLine(timeout: 0.5)
+        #expect(resumed.flatMap { fullText(barBlocks($0), instance: "0-time") }.map(isClock) == true,
+                "SIGUSR2 writes the current line at once; got \(resumed.debugDescription)")
+        #expect(bar.terminate())
+        try service.stop()
+    }
+
+    @Test("bar refuses a bad config with exit status 78, naming the key")
+    func barBadConfig() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let environment = try TestService.isolatedEnvironment(in: directory)
+        try directory.write("bad.json", #"{"bar_blocks": ["session"]}"#)
+        let result = try Tool.run(Locations.zaoan, ["bar", "--config", directory.file("bad.json"), "--socket", directory.file("s")],
+                                  environment: environment, timeout: 5, scratch: directory)
+        #expect(!result.timedOut && result.status == 78 && result.errorOutput.contains("bar_blocks"), "\(result)")
+        let missing = try Tool.run(Locations.zaoan, ["bar", "--config", directory.file("none.json")],
+                                   environment: environment, timeout: 5, scratch: directory)
+        #expect(!missing.timedOut && missing.status == 78, "\(missing)")
+    }
+}
+
+@Suite("Parsing ask, watch and bar arguments")
+struct BarAndWatchOptionTests {
+    @Test("ask and watch take --socket and --format in either order, with = or a separate value")
+    func clientOptions() throws {
+        #expect(try Options.parse(["ask", "--format", "json", "--socket", "/s", "greeting"])
+                == .ask(ClientOptions(socket: "/s", format: .json, words: ["greeting"])))
+        #expect(try Options.parse(["watch", "--socket=/s", "--format=I3BAR", "time", "HH:mm:ss"])
+                == .watch(ClientOptions(socket: "/s", format: .i3bar, words: ["time", "HH:mm:ss"])))
+        #expect(try Options.parse(["ask", "--", "--format=json", "greeting"])
+                == .ask(ClientOptions(socket: nil, format: nil, words: ["--format=json", "greeting"])))
+        #expect(try Options.parse(["bar", "--config", "/c.json", "--socket=/s"]) == .bar(BarOptions(socket: "/s", config: "/c.json")))
+        for bad in [["ask"], ["watch", "--format", "xml", "greeting"], ["ask", "--format"], ["watch", "--frobnicate", "x"], ["bar", "extra"]] {
+            #expect(throws: UsageError.self, "\(bad)") { try Options.parse(bad) }
+        }
+    }
+
+    @Test("the request line carries the format in front, and quotes words holding blanks")
+    func requestLine() {
+        #expect(ClientOptions(format: .json, words: ["greeting"]).requestLine == "--format=json greeting")
+        #expect(ClientOptions(format: .plain, words: ["greeting"]).requestLine == "greeting")
+        #expect(ClientOptions(format: nil, words: ["greeting", "New York"]).requestLine == #"greeting "New York""#)
+        #expect(ClientOptions(format: .i3bar, words: ["time HH:mm"]).requestLine == "--format=i3bar time HH:mm")
+    }
+
+    @Test("bar blocks: kinds, clock cycling, ticker steps, and clicks read from the i3bar stream")
+    func barBlocks() {
+        let formats = ["HH:mm", "HH:mm:ss", "yyyy-MM-dd"]
+        let clock = BarBlock(index: 3, entry: "time HH:mm:ss", clockFormats: formats)
+        #expect(clock.instance == "3-time" && clock.requestLine == "time HH:mm:ss")
+        #expect(clock.click(button: 1, clockFormats: formats) && clock.requestLine == "time yyyy-MM-dd")
+        #expect(clock.click(button: 1, clockFormats: formats) && clock.requestLine == "time HH:mm")
+        #expect(clock.click(button: 3, clockFormats: formats) && clock.requestLine == "time yyyy-MM-dd")
+        #expect(!clock.click(button: 2, clockFormats: formats))
+        let spaced = BarBlock(index: 0, entry: "time", clockFormats: ["yyyy-MM-dd EEEE HH:mm"])
+        #expect(spaced.requestLine == #"time "yyyy-MM-dd EEEE HH:mm""#)
+
+        let ticker = BarBlock(index: 0, entry: "ticker", clockFormats: formats)
+        #expect(!ticker.click(button: 3, clockFormats: formats) && ticker.requestLine == "ticker")
+        #expect(ticker.click(button: 1, clockFormats: formats) && ticker.requestLine == "ticker 1")
+        let formatted = BarBlock(index: 1, entry: "--format=json greeting Tokyo", clockFormats: formats)
+        #expect(formatted.instance == "1-greeting" && formatted.requestLine == "greeting Tokyo")
+
+        #expect(BarProtocol.click(fromLine: "[") == nil)
+        #expect(BarProtocol.click(fromLine: #",{"name":"zaoan","instance":"0-ticker","button":1}"#)
+                == BarProtocol.Click(name: "zaoan", instance: "0-ticker", button: 1))
+        #expect(BarProtocol.click(fromLine: #"[{"instance":"2-time","button":3},"#)?.button == 3)
+        #expect(BarProtocol.renamedBlock(#"{"name":"x","instance":"time","full_text":"a\"b","urgent":false}"#, instance: "0-time")
+                == #"{"name":"zaoan","instance":"0-time","full_text":"a\"b","urgent":false}"#)
+        #expect(BarProtocol.statusLine(["{}", "{}"], first: false) == ",[{},{}]")
+    }
+}
