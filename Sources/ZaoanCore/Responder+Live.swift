@@ -58,7 +58,8 @@ extension Responder {
         schedule.sorted.map { room in
             let phase = RoomPhase(room: room, now: now, defaultDuration: settings.liveDefaultDuration)
             return [room.id, localTime(room.start), room.end.map(localTime) ?? "-",
-                    CountdownText.render(phase, language: settings.language), room.title].joined(separator: "\t")
+                    CountdownText.render(phase, language: settings.language),
+                    room.title.replacingOccurrences(of: "\t", with: " ")].joined(separator: "\t")
         }
     }
 

@@ -1,8 +1,8 @@
 /// Text from users and scripts (room titles, descriptions) ends up in terminals, bars and
 /// prompts. Every answer passes through here on its way out.
 public enum SafeText {
-    /// Replaces what a terminal or bar would act on with a visible stand-in: C0 controls
-    /// become their Control Pictures (ESC → ␛, NUL → ␀), DEL → ␡, and C1 controls and
+    /// Replaces what a terminal or bar would act on with a visible stand-in: C0 controls but
+    /// TAB become their Control Pictures (ESC → ␛, NUL → ␀), DEL → ␡, and C1 controls and
     /// bidirectional overrides (which can reorder what a reader sees) → U+FFFD.
     public static func visible(_ text: String) -> String {
         guard text.unicodeScalars.contains(where: needsReplacement) else { return text }
@@ -21,7 +21,8 @@ public enum SafeText {
     @inline(__always)
     static func needsReplacement(_ scalar: Unicode.Scalar) -> Bool {
         let value = scalar.value
-        return value < 0x20 || (value >= 0x7F && value <= 0x9F)
+        // TAB stays: it moves the cursor and nothing else, and separates fields in `live list`.
+        return (value < 0x20 && value != 0x09) || (value >= 0x7F && value <= 0x9F)
             || (value >= 0x202A && value <= 0x202E) || (value >= 0x2066 && value <= 0x2069)
     }
 

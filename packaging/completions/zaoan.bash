@@ -1,0 +1,256 @@
+# bash completion for zaoan                                  -*- shell-script -*-
+#
+# Subcommands, their options and values, and the request words of `zaoan ask` and
+# `zaoan watch` (see `zaoan --help` and docs/protocol.md). Room IDs for `countdown`,
+# `live rm` and `live show` come from the running service (`zaoan ask live list`), asked
+# with a 1 s limit and silently skipped when it does not answer.
+#
+# Install as /usr/share/bash-completion/completions/zaoan (loaded on demand by the
+# bash-completion package), or `source` this file from ~/.bashrc. It needs nothing from
+# bash-completion itself.
+
+# Built-in cities (Sources/ZaoanCore/Cities.swift); the config's `cities` may add more.
+_zaoan_cities=(北京 上海 广州 深圳 成都 香港 台北 东京 首尔 新加坡 孟买 迪拜 莫斯科 柏林 巴黎 伦敦
+    纽约 芝加哥 洛杉矶 悉尼 Beijing Shanghai Guangzhou Shenzhen Chengdu 'Hong Kong' Taipei
+    Tokyo Seoul Singapore Mumbai Dubai Moscow Berlin Paris London 'New York' Chicago
+    'Los Angeles' Sydney UTC)
+
+# The words as the user sees them: bash splits `--format=json` into `--format` `=` `json`
+# (`=` is in COMP_WORDBREAKS); glue such pieces back unless blanks separate them.
+# Sets _zaoan_w (array) and _zaoan_cw (index of the word under the cursor).
+_zaoan_join_words() {
+    local line=$COMP_LINE i w blank n
+    _zaoan_w=()
+    _zaoan_cw=0
+    for ((i = 0; i < ${#COMP_WORDS[@]}; i++)); do
+        w=${COMP_WORDS[i]}
+        blank=0
+        if [[ $line == [[:blank:]]* ]]; then
+            blank=1
+            line=${line#"${line%%[![:blank:]]*}"}
+        fi
+        line=${line#"$w"}
+        n=${#_zaoan_w[@]}
+        if ((i > 0 && n > 0 && !blank)) && [[ $w == = || ${_zaoan_w[n - 1]} == *= ]]; then
+            _zaoan_w[n - 1]+=$w
+        else
+            _zaoan_w+=("$w")
+        fi
+        if ((i == COMP_CWORD)); then
+            _zaoan_cw=$((${#_zaoan_w[@]} - 1))
+        fi
+    done
+    # The cursor after a blank: bash gives an empty word there.
+    if ((COMP_CWORD >= ${#COMP_WORDS[@]})); then
+        _zaoan_w+=("")
+        _zaoan_cw=$((${#_zaoan_w[@]} - 1))
+    fi
+}
+
+# COMPREPLY += the candidates that start with $1 (a plain prefix, not a pattern).
+_zaoan_add() {
+    local prefix=$1 candidate
+    shift
+    for candidate in "$@"; do
+        [[ $candidate == "$prefix"* ]] && COMPREPLY+=("$candidate")
+    done
+}
+
+# A word as typed with its simplest quoting removed: 'a b', "a b", a\ b.
+_zaoan_unquote() {
+    local word=$1
+    case $word in
+        \'*) word=${word#\'}; word=${word%\'} ;;
+        \"*) word=${word#\"}; word=${word%\"} ;;
+        *) word=${word//\\/} ;;
+    esac
+    [[ $word == "~/"* ]] && word=$HOME/${word#"~/"}
+    printf '%s' "$word"
+}
+
+_zaoan_files() {
+    local IFS=$'\n'
+    compopt -o filenames 2>/dev/null
+    COMPREPLY+=($(compgen -f -- "$1"))
+}
+
+_zaoan_city_values() {
+    local prefix city
+    prefix=$(_zaoan_unquote "$1")
+    for city in "${_zaoan_cities[@]}"; do
+        [[ $city == "$prefix"* ]] && COMPREPLY+=("${city// /\\ }")
+    done
+}
+
+_zaoan_zone_values() {
+    local zones
+    zones=$(cut -f3 /usr/share/zoneinfo/zone1970.tab /usr/share/zoneinfo/zone.tab 2>/dev/null |
+        grep -v '^#' | sort -u)
+    local IFS=$'\n'
+    _zaoan_add "$1" UTC $zones
+}
+
+# Room IDs from the running service: the first tab-separated field of each `live list` line.
+# $1: the prefix typed; $2: the --socket given on the command line, if any.
+_zaoan_room_values() {
+    local prefix=$1 socket=$2 program out id
+    program=$(_zaoan_unquote "${_zaoan_w[0]}")
+    [[ $program == */* ]] || program=$(type -P -- "$program") || return 0
+    [[ -x $program ]] || return 0
+    type -P timeout >/dev/null || return 0
+    # KILL, not TERM: zaoan blocks SIGTERM for its event loop.
+    out=$(timeout -s KILL 1 "$program" ask ${socket:+--socket "$socket"} live list 2>/dev/null </dev/null) ||
+        return 0
+    # The CLI shows the tabs between fields as ␉ (its safe text); accept either.
+    while IFS= read -r id; do
+        id=${id%%$'\t'*}
+        id=${id%%␉*}
+        [[ $id =~ ^[A-Za-z0-9_-]+$ && $id == "$prefix"* ]] && COMPREPLY+=("$id")
+    done <<<"$out"
+    return 0
+}
+
+# Completes a request (`greeting`, `live show ID`, `watch --format=json status`, ...) whose
+# first word is _zaoan_w[$1]. $2: ask or watch (what may be watched); $3: --socket, if given.
+_zaoan_request() {
+    local i=$1 mode=$2 socket=$3 cur=${_zaoan_w[_zaoan_cw]}
+    local -a words
+    while ((i < _zaoan_cw)); do
+        case ${_zaoan_w[i]} in
+            --format=*) ((i++)) ;;
+            watch)
+                [[ $mode == ask ]] || break
+                mode=watch
+                ((i++))
+                ;;
+            *) break ;;
+        esac
+    done
+
+    if ((i == _zaoan_cw)); then
+        case $cur in
+            --format=*) _zaoan_add "${cur#--format=}" plain json i3bar ;;
+            -*)
+                _zaoan_add "$cur" --format=
+                compopt -o nospace 2>/dev/null
+                ;;
+            *)
+                words=(greeting time ago duration ping version help stats countdown status ticker live)
+                [[ $mode == ask ]] && words+=(watch reload)
+                _zaoan_add "$cur" "${words[@]}"
+                ;;
+        esac
+        return 0
+    fi
+
+    local argument=$((_zaoan_cw - i)) sub=${_zaoan_w[i + 1]}
+    case ${_zaoan_w[i]} in
+        greeting) ((argument == 1)) && _zaoan_city_values "$cur" ;;
+        countdown) ((argument == 1)) && _zaoan_room_values "$cur" "$socket" ;;
+        live)
+            if ((argument == 1)); then
+                if [[ $mode == ask ]]; then
+                    _zaoan_add "$cur" add rm list show
+                else
+                    _zaoan_add "$cur" list show
+                fi
+            elif ((argument == 2)) && [[ $sub == rm || $sub == show ]]; then
+                _zaoan_room_values "$cur" "$socket"
+            elif ((argument >= 4)) && [[ $sub == add && -n $cur ]]; then
+                _zaoan_add "$cur" end= desc= viewers=
+                compopt -o nospace 2>/dev/null
+            fi
+            ;;
+    esac
+    return 0
+}
+
+_zaoan() {
+    COMPREPLY=()
+    local _zaoan_w _zaoan_cw
+    _zaoan_join_words
+    local cur=${_zaoan_w[_zaoan_cw]} prev=
+    ((_zaoan_cw > 0)) && prev=${_zaoan_w[_zaoan_cw - 1]}
+
+    if ((_zaoan_cw == 1)); then
+        _zaoan_add "$cur" serve ask watch bar check-config --help --version
+        return 0
+    fi
+
+    local command=${_zaoan_w[1]} options
+    case $command in
+        serve) options="--socket --config --city --timezone --language --exit-idle-time --verbose" ;;
+        ask | watch) options="--socket --format" ;;
+        bar) options="--socket --config" ;;
+        check-config)
+            ((_zaoan_cw == 2)) && _zaoan_files "$cur"
+            return 0
+            ;;
+        *) return 0 ;;
+    esac
+
+    # An option's value, as `--opt VALUE` or `--opt=VALUE`.
+    local option= value=$cur
+    case $prev in
+        --socket | --config | --city | --timezone | --language | --exit-idle-time | --format) option=$prev ;;
+    esac
+    if [[ -z $option && $cur == --*=* ]]; then
+        option=${cur%%=*}
+        value=${cur#*=}
+    fi
+    if [[ -n $option && " $options " == *" $option "* ]]; then
+        case $option in
+            --socket | --config) _zaoan_files "$value" ;;
+            --city) _zaoan_city_values "$value" ;;
+            --timezone) _zaoan_zone_values "$value" ;;
+            --language) _zaoan_add "$value" zh en ;;
+            --format) _zaoan_add "$value" plain json i3bar ;;
+            --exit-idle-time) ;; # a duration: 300, 90s, 5min, 1h
+        esac
+        return 0
+    fi
+
+    # Past the options: where does the request start, and which --socket was given?
+    local i=2 socket=
+    while ((i < _zaoan_cw)); do
+        case ${_zaoan_w[i]} in
+            --socket)
+                socket=$(_zaoan_unquote "${_zaoan_w[i + 1]}")
+                ((i += 2))
+                ;;
+            --socket=*)
+                socket=$(_zaoan_unquote "${_zaoan_w[i]#--socket=}")
+                ((i++))
+                ;;
+            --format | --config | --city | --timezone | --language | --exit-idle-time) ((i += 2)) ;;
+            --)
+                ((i++))
+                [[ $command == ask || $command == watch ]] && break
+                ;;
+            -*) ((i++)) ;;
+            *) break ;;
+        esac
+    done
+
+    if [[ $command == ask || $command == watch ]]; then
+        if ((i == _zaoan_cw)) && [[ $cur == -* && ${_zaoan_w[i - 1]} != -- ]]; then
+            _zaoan_add "$cur" $options
+        elif ((i <= _zaoan_cw)); then
+            _zaoan_request "$i" "$command" "$socket"
+        fi
+    elif [[ $cur == -* ]]; then
+        local option used
+        for option in $options; do
+            # Each option once (serve and bar keep the last one; offering it again is noise).
+            used=0
+            for ((i = 2; i < _zaoan_cw; i++)); do
+                [[ ${_zaoan_w[i]} == "$option" || ${_zaoan_w[i]} == "$option="* ]] && used=1
+            done
+            ((used)) || _zaoan_add "$cur" "$option"
+        done
+    fi
+    return 0
+} &&
+    complete -F _zaoan zaoan
+
+# ex: filetype=sh
