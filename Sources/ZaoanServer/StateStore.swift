@@ -35,6 +35,7 @@ public struct StateStore: Sendable {
     /// too-new file is moved aside (`state.json.corrupt-<time>`) and reported in `problem`,
     /// so the service starts empty instead of failing on its own state every restart.
     public func load(now: Date = Date()) -> (schedule: LiveSchedule, problem: String?) {
+        removeAbandonedTemporaryFiles()
         var info = stat()
         guard stat(path, &info) == 0 else {
             return (LiveSchedule(), errno == ENOENT ? nil : "cannot read \(path): \(String(cString: strerror(errno)))")
@@ -94,6 +95,15 @@ public struct StateStore: Sendable {
         guard directoryFD >= 0 else { throw SystemError(errno: errno, "opening \(directory) to sync it") }
         defer { Posix.close(directoryFD) }
         guard fsync(directoryFD) == 0 else { throw SystemError(errno: errno, "syncing \(directory)") }
+    }
+
+    /// A save interrupted by a crash leaves `state.json.tmp-<pid>`; the state file itself is
+    /// whole (old or new), so the leftovers are only clutter.
+    private func removeAbandonedTemporaryFiles() {
+        guard let names = try? FileManager.default.contentsOfDirectory(atPath: directory) else { return }
+        for name in names where name.hasPrefix("state.json.tmp-") && name != "state.json.tmp-\(getpid())" {
+            unlink(directory + "/" + name)
+        }
     }
 
     private func makeDirectory() throws(SystemError) {

@@ -39,7 +39,7 @@ final class RawClient {
         let result = try withUnixAddress(path) { Glibc.connect(fd, $0, $1) }
         if result != 0 {
             let code = errno
-            Glibc.close(fd)
+            close()  // marks it closed, so deinit does not close a reused descriptor number again
             throw TestFailure("connect \(path): \(errnoText(code))")
         }
     }

@@ -1,0 +1,75 @@
+import Foundation
+import Glibc
+import Testing
+
+/// Each watch's timer belongs to its connection: connect–watch–disconnect, many times over,
+/// must leave no watches, no timers and a flat memory.
+@Suite("Live rooms: timers gone after disconnect")
+struct LiveTimerTests {
+    /// One cycle, ended in one of four ways: close, EOF, a further line, or close with the
+    /// answer unread (the service then sees ECONNRESET rather than EOF).
+    private func cycle(_ path: String, _ number: Int) throws {
+        let client = try RawClient(path: path, timeout: 5)
+        let requests = ["watch time HH:mm:ss", "watch countdown", "watch greeting", "watch ticker", "watch stats"]
+        try client.send(requests[number % requests.count] + "\n")
+        switch number % 4 {
+        case 0:
+            _ = try client.readLine()
+            client.close()
+        case 1:
+            _ = try client.readLine()
+            client.shutdownWrite()
+            guard Live.waitForClose(client, within: 3).closed else { throw TestFailure("EOF did not end the watch") }
+        case 2:
+            _ = try client.readLine()
+            try client.send("done\n")
+            guard Live.waitForClose(client, within: 3).closed else { throw TestFailure("a further line did not end the watch") }
+        default:
+            // Wait until the first answer is in our queue, then close without reading it.
+            _ = client.peerState(within: 3)
+            client.close()
+        }
+    }
+
+    private func run(cycles: Int, sampleAt: Int) throws {
+        let service = try TestService.start(arguments: ["--timezone", "UTC"])
+        #expect(try service.ask("live add r +1h room") == "ok\n")
+        var sampled = 0
+        let started = Live.now
+        for number in 1...cycles {
+            try cycle(service.socketPath, number)
+            if number == sampleAt { sampled = try Live.residentKiB(service.pid) }
+        }
+        let elapsed = Live.now - started
+        // Closes are handled by the service after the client's close returns: wait for them.
+        var stats: [String: String] = [:]
+        let settled = eventually(timeout: 3) {
+            stats = (try? Live.stats(service.socketPath)) ?? [:]
+            return stats["watches"] == "0" && stats["timers"] == "0"
+        }
+        #expect(settled, "after \(cycles) cycles: \(stats)")
+        #expect(stats["connections_open"] == "1", "only the stats connection itself: \(stats)")
+        let end = try Live.residentKiB(service.pid)
+        #expect(end - sampled < 3 * 1024,
+                "VmRSS grew from \(sampled) KiB at cycle \(sampleAt) to \(end) KiB after \(cycles) (\(String(format: "%.1f", elapsed)) s)")
+
+        // The service still watches normally afterwards.
+        let client = try RawClient(path: service.socketPath, timeout: 3)
+        try client.send("watch time HH:mm:ss\n")
+        let first = try client.readLine()
+        let second = try client.readLine()
+        #expect(first != second, "a watch after the cycles still updates")
+        client.close()
+        try service.stop()
+    }
+
+    @Test("2,000 connect–watch–disconnect cycles: watches 0, timers 0, VmRSS flat")
+    func twoThousand() throws {
+        try run(cycles: 2000, sampleAt: 500)
+    }
+
+    @Test("10,000 connect–watch–disconnect cycles (the issue's figure)")
+    func tenThousand() throws {
+        try run(cycles: 10_000, sampleAt: 500)
+    }
+}
