@@ -251,6 +251,18 @@ for request in "ping" "greeting" "time yyyy-MM-dd HH:mm:ss"; do
     COLD_OUT[$request]=$out
 done
 
+# ---------------------------------------------------------------------------------------
+# Watchers: one render per tick however many watch the same request
+
+echo "== watch: countdown with 1, 100, 1000 watchers, ${WATCH_SECONDS:=6}s each" >&2
+printf 'live add benchroom +2h Bench\n' | nc -N -U "$T/z.sock" >/dev/null 2>&1 || printf 'live add benchroom +2h Bench\n' | nc -U "$T/z.sock" >/dev/null
+declare -A WATCH_OUT
+for n in 1 100 1000; do
+    WATCH_OUT[$n]=$("$GEN" watch --socket "$T/z.sock" --pid "$ZAOAN_PID" --connections "$n" \
+        --request countdown --duration "$WATCH_SECONDS") || { echo "run.sh: watch x$n failed" >&2; exit 1; }
+    echo "   watch countdown x$n: ${WATCH_OUT[$n]}" >&2
+done
+
 sleep 1
 RSS_END=$(rss_kb "$ZAOAN_PID")
 HWM_END=$(hwm_kb "$ZAOAN_PID")
@@ -286,6 +298,15 @@ report() {
     done
     echo "(srv cpu: the server's CPU use, % of one CPU; us/rq: its user and kernel CPU time per request;"
     echo " other: the most CPU that other processes used during any of the $REPEAT runs, % of one CPU)"
+    echo
+    printf '%-34s %10s %10s %10s %10s\n' "watch countdown (per tick)" "server us" "p50 ms" "p99 ms" "updates"
+    for n in 1 100 1000; do
+        out=${WATCH_OUT[$n]}
+        printf '%-34s %10s %10s %10s %10s\n' "  $n watchers" "$(field cpu_us_per_tick "$out")" \
+            "$(field p50_ms "$out")" "$(field p99_ms "$out")" "$(field updates "$out")"
+    done
+    echo "(server us: the service's CPU time per second tick; p50/p99: delay of each update after"
+    echo " the wall-clock second boundary, as the watcher received it; target within 5 ms)"
     echo
     printf '%-34s %10s %10s\n' "one-shot (connect-request-close)" "p50 us" "p99 us"
     for case in "${ONESHOT_CASES[@]}"; do

@@ -53,7 +53,7 @@ public enum RequestParser {
     }
 
     static func request(command: String, arguments: [String]) throws(ProtocolError) -> Request {
-        if command.hasPrefix("--format=") {
+        if command.utf8.first == UInt8(ascii: "-"), command.hasPrefix("--format=") {
             return try formatted(String(command.dropFirst("--format=".count)), arguments)
         }
         let joined = arguments.isEmpty ? nil : arguments.joined(separator: " ")

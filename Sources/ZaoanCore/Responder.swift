@@ -22,7 +22,10 @@ public final class Responder {
     public internal(set) var schedule: LiveSchedule
     public let formatters: FormatterCache
     /// Answers that depend only on the clock, by request, with the period they were made in.
-    var rendered: [Request: (period: Int, reply: Reply)] = [:]
+    var rendered: [Request: (period: Int, reply: Reply)] = [:] {
+        didSet { if rendered.isEmpty { lastRendered = nil } }
+    }
+    private var lastRendered: (request: Request, period: Int, reply: Reply)?
     private static let renderedLimit = 256
 
 
@@ -49,10 +52,16 @@ public final class Responder {
             return render(inner, format: format, now: now, counters: counters)
         }
         let period = Int(now.timeIntervalSince1970.rounded(.down)) / seconds
-        if let hit = rendered[request], hit.period == period { return hit.reply }
+        // The same request again (a bar, a benchmark) is compared, not hashed.
+        if let last = lastRendered, last.period == period, last.request == request { return last.reply }
+        if let hit = rendered[request], hit.period == period {
+            lastRendered = (request, period, hit.reply)
+            return hit.reply
+        }
         let reply = render(inner, format: format, now: now, counters: counters)
         if rendered.count >= Self.renderedLimit { rendered.removeAll(keepingCapacity: true) }
         rendered[request] = (period, reply)
+        lastRendered = (request, period, reply)
         return reply
     }
 

@@ -18,6 +18,11 @@ let usage = """
                             [--log FILE] -- COMMAND...
           start COMMAND (a socket activator listening on PATH), then time connect to the
           first answer line. Prints: median_ms= min_ms= max_ms= all_ms=a,b,c reply=
+      zaoan-bench watch --socket PATH --pid SERVER-PID [--connections N] [--request LINE]
+                        [--duration S]
+          N connections watch LINE; each update's delay after the wall-clock second
+          boundary, and the server's CPU time per tick (from /proc/PID/schedstat).
+          Prints: updates= ticks= cpu_us_per_tick= p50_ms= p99_ms= max_ms=
 
     """
 
@@ -126,10 +131,28 @@ do {
         let (samples, reply) = try runColdStart(options)
         let summary = LatencySummary(samples)
         print("median_ms=\(format(summary.percentile(50), 2)) min_ms=\(format(summary.samples.first!, 2)) max_ms=\(format(summary.samples.last!, 2)) all_ms=\(samples.map { format($0, 2) }.joined(separator: ",")) reply=\(quoted(reply))")
+    case "watch":
+        var options = WatchOptions()
+        while let name = arguments.next() {
+            switch name {
+            case "--socket": options.socket = arguments.value(name)
+            case "--connections": options.connections = max(1, arguments.int(name))
+            case "--request": options.request = arguments.value(name)
+            case "--duration": options.duration = arguments.double(name)
+            case "--pid": options.pid = Int32(arguments.int(name))
+            default: fail("unknown option \(name)\n\(usage)", status: 64)
+            }
+        }
+        guard !options.socket.isEmpty, options.pid > 0 else { fail("--socket and --pid are required", status: 64) }
+        let result = try runWatch(options)
+        guard !result.delays.isEmpty else { fail("no updates arrived; is the request one that changes every second?") }
+        let summary = LatencySummary(result.delays)
+        let cpuPerTick = result.ticks > 0 ? result.serverCPU / Double(result.ticks) * 1e6 : 0
+        print("updates=\(result.delays.count) ticks=\(result.ticks) cpu_us_per_tick=\(format(cpuPerTick)) p50_ms=\(format(summary.percentile(50), 2)) p99_ms=\(format(summary.percentile(99), 2)) max_ms=\(format(summary.samples.last!, 2))")
     case "-h", "--help", "help":
         print(usage, terminator: "")
     default:
-        fail("say which mode: persistent, oneshot or coldstart\n\(usage)", status: 64)
+        fail("say which mode: persistent, oneshot, coldstart or watch\n\(usage)", status: 64)
     }
 } catch {
     fail(error.description)
