@@ -1,46 +1,38 @@
 import CLinux
 import Glibc
 
-/// A timer on the monotonic clock (timerfd), one-shot or repeating, armed only while it has
-/// work so an idle service does not wake up.
+/// A timer on the monotonic clock, one-shot or repeating, armed only while it has work so
+/// an idle service does not wake up.
 final class MonotonicTimer: EventHandler {
-    private let fd: Int32
+    private let timer: TimerDescriptor
     private let action: () -> Void
+    private var repeating = false
     private(set) var armed = false
 
     init(loop: EventLoop, action: @escaping () -> Void) throws(SystemError) {
-        fd = timerfd_create(CLOCK_MONOTONIC, Int32(TFD_NONBLOCK | TFD_CLOEXEC))
-        guard fd >= 0 else { throw SystemError(errno: errno, "creating a timer (timerfd_create)") }
+        timer = try TimerDescriptor(clock: CLOCK_MONOTONIC, purpose: "a timer")
         self.action = action
-        try loop.register(fd, events: EventLoop.readable, handler: self)
+        try loop.register(timer.fd, events: EventLoop.readable, handler: self)
     }
 
     /// Fires after `seconds`, then every `seconds` if `repeating`. Re-arming restarts it.
     func arm(after seconds: Double, repeating: Bool) {
         armed = true
+        self.repeating = repeating
         let whole = Int(seconds.rounded(.down))
         let value = timespec(tv_sec: whole, tv_nsec: max(1, Int((seconds - Double(whole)) * 1e9)))
-        var spec = itimerspec(it_interval: repeating ? value : timespec(), it_value: value)
-        timerfd_settime(fd, 0, &spec, nil)
+        timer.set(itimerspec(it_interval: repeating ? value : timespec(), it_value: value))
     }
 
     func disarm() {
         guard armed else { return }
         armed = false
-        var spec = itimerspec()
-        timerfd_settime(fd, 0, &spec, nil)
+        timer.clear()
     }
 
     func handle(events: UInt32) {
-        var expirations: UInt64 = 0
-        guard read(fd, &expirations, 8) == 8 else { return }
-        if !armedRepeating { armed = false }
+        guard timer.acknowledge() != nil else { return }
+        if !repeating { armed = false }
         action()
-    }
-
-    private var armedRepeating: Bool {
-        var current = itimerspec()
-        timerfd_gettime(fd, &current)
-        return current.it_interval.tv_sec != 0 || current.it_interval.tv_nsec != 0
     }
 }

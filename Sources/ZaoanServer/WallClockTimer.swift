@@ -6,41 +6,36 @@ import Glibc
 /// TFD_TIMER_CANCEL_ON_SET makes the pending read fail with ECANCELED, and the timer is
 /// re-aligned to the new clock. Armed only while someone watches.
 final class WallClockTimer: EventHandler {
-    private let fd: Int32
+    private let timer: TimerDescriptor
     private let action: (_ clockWasSet: Bool) -> Void
     private(set) var armed = false
 
     init(loop: EventLoop, action: @escaping (_ clockWasSet: Bool) -> Void) throws(SystemError) {
-        fd = timerfd_create(CLOCK_REALTIME, Int32(TFD_NONBLOCK | TFD_CLOEXEC))
-        guard fd >= 0 else { throw SystemError(errno: errno, "creating the wall-clock timer (timerfd_create)") }
+        timer = try TimerDescriptor(clock: CLOCK_REALTIME, purpose: "the wall-clock timer")
         self.action = action
-        try loop.register(fd, events: EventLoop.readable, handler: self)
+        try loop.register(timer.fd, events: EventLoop.readable, handler: self)
     }
 
     func arm() {
         armed = true
         var now = timespec()
         clock_gettime(CLOCK_REALTIME, &now)
-        var spec = itimerspec(it_interval: timespec(tv_sec: 1, tv_nsec: 0),
-                              it_value: timespec(tv_sec: now.tv_sec + 1, tv_nsec: 0))
-        timerfd_settime(fd, Int32(TFD_TIMER_ABSTIME) | Int32(TFD_TIMER_CANCEL_ON_SET), &spec, nil)
+        timer.set(itimerspec(it_interval: timespec(tv_sec: 1, tv_nsec: 0), it_value: timespec(tv_sec: now.tv_sec + 1, tv_nsec: 0)),
+                  flags: Int32(TFD_TIMER_ABSTIME) | Int32(TFD_TIMER_CANCEL_ON_SET))
     }
 
     func disarm() {
         guard armed else { return }
         armed = false
-        var spec = itimerspec()
-        timerfd_settime(fd, 0, &spec, nil)
+        timer.clear()
     }
 
     func handle(events: UInt32) {
-        var expirations: UInt64 = 0
-        let count = read(fd, &expirations, 8)
-        if count < 0 && errno == ECANCELED {
+        if timer.acknowledge() != nil {
+            action(false)
+        } else if errno == ECANCELED {
             arm()  // the clock jumped: align to the new second boundaries
             action(true)
-        } else if count == 8 {
-            action(false)
         }
     }
 }

@@ -1,0 +1,27 @@
+import CLinux
+import Glibc
+
+/// A timerfd: the part `MonotonicTimer` and `WallClockTimer` share. They differ only in the
+/// clock and in how they are set.
+struct TimerDescriptor {
+    let fd: Int32
+
+    init(clock: clockid_t, purpose: String) throws(SystemError) {
+        fd = timerfd_create(clock, Int32(TFD_NONBLOCK | TFD_CLOEXEC))
+        guard fd >= 0 else { throw SystemError(errno: errno, "creating \(purpose) (timerfd_create)") }
+    }
+
+    func set(_ spec: itimerspec, flags: Int32 = 0) {
+        var spec = spec
+        timerfd_settime(fd, flags, &spec, nil)
+    }
+
+    func clear() { set(itimerspec()) }
+
+    /// Consumes the expirations. nil with errno set when the read failed (ECANCELED: the
+    /// wall clock was set under a CANCEL_ON_SET timer).
+    func acknowledge() -> UInt64? {
+        var expirations: UInt64 = 0
+        return read(fd, &expirations, 8) == 8 ? expirations : nil
+    }
+}
