@@ -75,7 +75,10 @@ public enum Log {
     }
 
     /// systemd sets JOURNAL_STREAM to "device:inode" of the stream it connected to stderr.
+    /// The journal's socket must be there too: without it sd_journal_sendv reports success
+    /// and drops the entry (a service with a private /run, for one).
     private static func stderrIsJournal() -> Bool {
+        guard access("/run/systemd/journal/socket", F_OK) == 0 else { return false }
         guard let value = getenv("JOURNAL_STREAM").map({ String(cString: $0) }) else { return false }
         let parts = value.split(separator: ":")
         var info = stat()

@@ -10,6 +10,9 @@ extension Server {
     func startLifecycleTimers(listener: Listener) throws(SystemError) {
         if let idle = options.exitIdleTime {
             if listener.isActivated {
+                if idle < 3 {
+                    Log.warning("--exit-idle-time \(idle)s is short: each exit and restart counts against systemd's StartLimitBurst= (5 starts in 10 s by default); use a few minutes in production")
+                }
                 idleTimer = try MonotonicTimer(loop: loop) { [unowned self] in self.idleExpired() }
                 idleTimer?.arm(after: idle, repeating: false)
             } else {

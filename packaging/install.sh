@@ -1,0 +1,171 @@
+#!/usr/bin/env bash
+# Installs zaoan: the release binary, the systemd units, the man pages and the shell
+# completions, for your user (default) or for the whole machine; or removes them again.
+#
+# Usage: packaging/install.sh [--user | --system] [--prefix DIR] [--uninstall]
+#                             [--destdir DIR] [--binary FILE]
+#
+#   --user        binary in ~/.local/bin, units in ~/.config/systemd/user (default)
+#   --system      binary in /usr/local/bin, units in /etc/systemd/system (run as root)
+#   --prefix DIR  install under DIR instead (DIR/bin, DIR/share/man, ...); the units'
+#                 ExecStart= is adjusted to DIR/bin/zaoan
+#   --uninstall   remove what an install with the same options put in place (and, without
+#                 --destdir, disable and stop the units first)
+#   --destdir DIR stage everything under DIR (like make's DESTDIR; also read from $DESTDIR):
+#                 paths inside the files are those without DIR, and systemctl is never run
+#   --binary FILE install FILE instead of building one
+#
+# Without --binary it builds with `swift build -c release --static-swift-stdlib` (scratch
+# directory .build/install), so the installed binary does not depend on where the Swift
+# toolchain is. It prints the one command that enables the service at the end.
+set -euo pipefail
+
+here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+root=$(cd "$here/.." && pwd)
+
+mode=user
+prefix=
+destdir=${DESTDIR:-}
+binary=
+uninstall=no
+
+usage() { sed -n '2,21s/^# \{0,1\}//p' "${BASH_SOURCE[0]}"; }
+die() { echo "install.sh: $*" >&2; exit 1; }
+
+while [[ $# -gt 0 ]]; do
+    case $1 in
+        --user) mode=user ;;
+        --system) mode=system ;;
+        --prefix) [[ $# -ge 2 ]] || die "--prefix needs a directory"; prefix=$2; shift ;;
+        --prefix=*) prefix=${1#*=} ;;
+        --destdir) [[ $# -ge 2 ]] || die "--destdir needs a directory"; destdir=$2; shift ;;
+        --destdir=*) destdir=${1#*=} ;;
+        --binary) [[ $# -ge 2 ]] || die "--binary needs a file"; binary=$2; shift ;;
+        --binary=*) binary=${1#*=} ;;
+        --uninstall) uninstall=yes ;;
+        -h | --help) usage; exit 0 ;;
+        *) usage >&2; die "unknown argument '$1'" ;;
+    esac
+    shift
+done
+
+[[ -z $prefix || $prefix == /* ]] || die "--prefix must be an absolute path, not '$prefix'"
+[[ -z $destdir || $destdir == /* ]] || die "--destdir must be an absolute path, not '$destdir'"
+destdir=${destdir%/}
+
+if [[ $mode == user ]]; then
+    [[ -n ${HOME:-} ]] || die "HOME is not set"
+    default_prefix=$HOME/.local
+    prefix=${prefix:-$default_prefix}
+    unit_dir=${XDG_CONFIG_HOME:-$HOME/.config}/systemd/user
+    systemctl=(systemctl --user)
+else
+    default_prefix=/usr/local
+    prefix=${prefix:-$default_prefix}
+    unit_dir=/etc/systemd/system
+    systemctl=(systemctl)
+fi
+prefix=${prefix%/}
+bin_dir=$prefix/bin
+man_dir=$prefix/share/man
+bash_dir=$prefix/share/bash-completion/completions
+zsh_dir=$prefix/share/zsh/site-functions
+
+files=(
+    "$bin_dir/zaoan"
+    "$unit_dir/zaoan.socket"
+    "$unit_dir/zaoan.service"
+    "$man_dir/man1/zaoan.1"
+    "$man_dir/man5/zaoan.conf.5"
+    "$bash_dir/zaoan"
+    "$zsh_dir/_zaoan"
+)
+
+# systemctl only for the real thing: not when staging, and only if a manager answers.
+can_systemctl() {
+    [[ -z $destdir ]] && command -v systemctl >/dev/null 2>&1 && "${systemctl[@]}" show-environment >/dev/null 2>&1
+}
+
+if [[ $uninstall == yes ]]; then
+    if can_systemctl; then
+        "${systemctl[@]}" disable --now zaoan.socket zaoan.service >/dev/null 2>&1 || true
+    fi
+    for file in "${files[@]}"; do
+        if [[ -e $destdir$file || -L $destdir$file ]]; then
+            rm -f "$destdir$file"
+            echo "removed $destdir$file"
+        fi
+    done
+    if can_systemctl; then
+        "${systemctl[@]}" daemon-reload || true
+    fi
+    [[ $mode == system ]] && echo "The service's state is kept in /var/lib/private/zaoan and its config in /etc/zaoan; remove them by hand if you want them gone."
+    [[ $mode == user ]] && echo "Your config (~/.config/zaoan) and live rooms (~/.local/state/zaoan) are kept; remove them by hand if you want them gone."
+    exit 0
+fi
+
+if [[ $mode == system && -z $destdir && $(id -u) -ne 0 ]]; then
+    die "--system installs into $prefix and $unit_dir: run it as root (sudo $0 --system ...)"
+fi
+case $mode:$prefix/ in
+    system:/home/* | system:/root/* | system:/run/user/* | system:/tmp/* | system:/var/tmp/*)
+        echo "install.sh: warning: the system service cannot see $prefix (ProtectHome=, PrivateTmp=); choose another --prefix" >&2 ;;
+esac
+
+# 1. The binary.
+if [[ -z $binary ]]; then
+    command -v swift >/dev/null 2>&1 || die "swift not found; install the Swift toolchain or pass --binary FILE"
+    echo "building zaoan (swift build -c release --static-swift-stdlib) ..."
+    (cd "$root" && swift build -c release --product zaoan --static-swift-stdlib --scratch-path .build/install) >&2
+    binary=$root/.build/install/release/zaoan
+fi
+[[ -f $binary && -x $binary ]] || die "no executable at $binary"
+install -d -m 0755 "$destdir$bin_dir"
+install -m 0755 "$binary" "$destdir$bin_dir/zaoan"
+if command -v strip >/dev/null 2>&1; then strip "$destdir$bin_dir/zaoan" 2>/dev/null || true; fi
+echo "installed $destdir$bin_dir/zaoan"
+
+# 2. The units, with ExecStart= pointing at the binary just installed.
+install -d -m 0755 "$destdir$unit_dir"
+if [[ $mode == user && $prefix == "$HOME/.local" ]]; then
+    exec_path='%h/.local/bin/zaoan'  # as shipped: follows the user's home
+else
+    exec_path=$bin_dir/zaoan
+fi
+for unit in zaoan.socket zaoan.service; do
+    sed -e "s|^ExecStart=[^ ]*/zaoan |ExecStart=$exec_path |" "$here/systemd/$mode/$unit" >"$destdir$unit_dir/$unit.tmp"
+    chmod 0644 "$destdir$unit_dir/$unit.tmp"
+    mv "$destdir$unit_dir/$unit.tmp" "$destdir$unit_dir/$unit"
+    echo "installed $destdir$unit_dir/$unit"
+done
+
+# 3. The man pages, from scdoc sources.
+if command -v scdoc >/dev/null 2>&1; then
+    for page in zaoan.1 zaoan.conf.5; do
+        section=${page##*.}
+        install -d -m 0755 "$destdir$man_dir/man$section"
+        scdoc <"$root/docs/man/$page.scd" >"$destdir$man_dir/man$section/$page"
+        chmod 0644 "$destdir$man_dir/man$section/$page"
+        echo "installed $destdir$man_dir/man$section/$page"
+    done
+else
+    echo "install.sh: warning: scdoc not found (Debian package scdoc); the man pages are not installed" >&2
+fi
+
+# 4. Shell completions, if the source tree has them.
+completions=$here/completions
+if [[ -f $completions/zaoan.bash ]]; then
+    install -D -m 0644 "$completions/zaoan.bash" "$destdir$bash_dir/zaoan"
+    echo "installed $destdir$bash_dir/zaoan"
+fi
+if [[ -f $completions/_zaoan ]]; then
+    install -D -m 0644 "$completions/_zaoan" "$destdir$zsh_dir/_zaoan"
+    echo "installed $destdir$zsh_dir/_zaoan"
+    [[ $mode == user ]] && echo "(zsh: add $zsh_dir to fpath before compinit to get the completions)"
+fi
+[[ $mode == user && :$PATH: != *:$bin_dir:* ]] && echo "(add $bin_dir to PATH to run zaoan by name)"
+
+# 5. The one command that enables it.
+echo
+echo "Enable and start it with:"
+echo "    ${systemctl[*]} enable --now zaoan.socket"
