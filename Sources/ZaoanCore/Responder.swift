@@ -29,6 +29,9 @@ public final class Responder {
     private static let renderedLimit = 256
 
 
+    /// What `version` answers; the executable adds the commit it was built from.
+    public var versionText = Version.describe(commit: nil)
+
     public init(settings: Settings, schedule: LiveSchedule = LiveSchedule()) {
         self.settings = settings
         self.schedule = schedule
@@ -85,7 +88,7 @@ public final class Responder {
             return Answer(formatters.relative(date, to: now, locale: settings.language.localeIdentifier))
         case .duration(let text):
             return Answer(DurationText.format(seconds: try DurationText.parse(text)))
-        case .version: return Answer("zaoan \(Version.number)")
+        case .version: return Answer(versionText)
         case .help: return Answer(lines: Request.usage.map(\.text))
         case .session, .reload: return Answer("ok")
         case .quit: return Answer("bye")

@@ -14,6 +14,8 @@ public final class Server {
         public var stateDirectory: String
         /// Under socket activation: exit after this many seconds with no connections.
         public var exitIdleTime: Double?
+        /// What `version` answers.
+        public var versionText = Version.describe(commit: nil)
         public init(socketPath: String?, config: ConfigSource, environment: [String: String],
                     stateDirectory: String? = nil, exitIdleTime: Double? = nil) {
             self.socketPath = socketPath
@@ -63,6 +65,7 @@ public final class Server {
         let (schedule, problem) = store.load(now: clock.now)
         if let problem { Log.error(problem) }
         self.responder = Responder(settings: settings, schedule: schedule)
+        self.responder.versionText = options.versionText
         self.counters = ServerCounters(startedAt: clock.now)
         self.monotonicNow = Posix.monotonicSeconds()
         self.watches = try WatchHub(loop: loop) { [unowned self] request in

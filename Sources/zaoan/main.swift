@@ -25,7 +25,7 @@ switch command {
 case .help:
     print(Options.usage, terminator: "")
 case .version:
-    print("zaoan \(Version.number)")
+    print(Version.describe(commit: buildCommit))
 case .checkConfig(let path):
     let source = ConfigSource(path: path, environment: environment)
     do {
@@ -70,9 +70,10 @@ case .serve(let options):
         exit(78)  // EX_CONFIG
     }
     do {
-        let server = try Server(options: Server.Options(socketPath: options.socket, config: source, environment: environment,
-                                                             exitIdleTime: options.exitIdleTime),
-                                settings: settings)
+        var serverOptions = Server.Options(socketPath: options.socket, config: source, environment: environment,
+                                           exitIdleTime: options.exitIdleTime)
+        serverOptions.versionText = Version.describe(commit: buildCommit)
+        let server = try Server(options: serverOptions, settings: settings)
         exit(try server.run())
     } catch {
         Log.error("\(error)")

@@ -85,7 +85,8 @@ struct CommandLineTests {
         let service = try TestService.start()
         let version = try service.zaoan(["--version"])
         #expect(version.status == 0, "\(version)")
-        #expect(version.output.wholeMatch(of: /zaoan \d+\.\d+\.\d+\S*\n/) != nil, "\(version)")
+        // The version and the git commit it was built from (issue 5).
+        #expect(version.output.wholeMatch(of: /zaoan \d+\.\d+\.\d+ \(commit ([0-9a-f]{12}(-modified)?|unknown)\)\n/) != nil, "\(version)")
         #expect(try service.ask("version") == version.output, "the CLI and the service should report one version")
 
         let help = try service.zaoan(["--help"])
