@@ -8,6 +8,8 @@ public struct ServerCounters: Sendable, Equatable {
     public var requests: Int = 0
     public var watches: Int = 0
     public var timers: Int = 0
+    /// Times the wall clock was set while something was watched (each re-aligned every watch).
+    public var clockChanges: Int = 0
     public init(startedAt: Date) { self.startedAt = startedAt }
 }
 
@@ -147,6 +149,7 @@ public final class Responder {
             "watches: \(counters.watches)",
             "timers: \(counters.timers)",
             "live_rooms: \(schedule.count)",
+            "clock_changes: \(counters.clockChanges)",
             "formatter_cache_entries: \(cache.entries)",
             "formatter_cache_capacity: \(formatters.capacity)",
             "formatter_cache_hits: \(cache.hits)",

@@ -132,6 +132,7 @@ public final class Server {
 
     func answer(_ request: Request) -> Reply {
         counters.connectionsOpen = connections.count
+        counters.clockChanges = watches.clockChanges
         return responder.answer(request, now: clock.now, counters: counters)
     }
 

@@ -20,6 +20,8 @@ final class WatchHub {
 
     private var groups: [Request: Group] = [:]
     private(set) var count = 0
+    /// How often the wall clock was set under a watch.
+    private(set) var clockChanges = 0
     private let timer: WallClockTimer
     private let render: (Request) -> Reply
 
@@ -50,8 +52,8 @@ final class WatchHub {
         if count == 0 { timer.disarm() }
     }
 
-    /// Re-renders now, e.g. after live rooms changed or the clock was set.
-    func refresh() { tick(clockWasSet: true) }
+    /// Re-renders now, e.g. after live rooms changed.
+    func refresh() { tick(clockWasSet: false) }
 
     /// Ends every watch (shutdown). Connections close themselves as their output drains.
     func removeAll() -> [Connection] {
@@ -63,6 +65,7 @@ final class WatchHub {
     }
 
     private func tick(clockWasSet: Bool) {
+        if clockWasSet { clockChanges += 1 }
         for (request, group) in groups {
             let reply = render(request)
             if reply == group.last { continue }  // nothing is sent while the text is unchanged
