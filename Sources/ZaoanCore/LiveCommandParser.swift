@@ -53,8 +53,15 @@ enum LiveCommandParser {
         }
         var draft = LiveRoomDraft(id: words[0], start: start, title: "")
         var titleWords: [String] = []
-        for word in words[index...] {
-            if let value = option("end=", word) {
+        while index < words.count {
+            let word = words[index]
+            index += 1
+            if var value = option("end=", word) {
+                // end=2026-12-01 22:00 arrives as two words, like START.
+                if isDate(value), index < words.count, TimeExpression.timeOfDay(Substring(words[index])) != nil {
+                    value += " " + words[index]
+                    index += 1
+                }
                 draft.end = value
             } else if let value = option("desc=", word) {
                 guard value.utf8.count <= LiveRoom.maxDescriptionBytes else {

@@ -25,6 +25,11 @@ public struct LiveSchedule: Equatable, Sendable {
         rooms[room.id] = room
     }
 
+    /// Drops every room that has ended.
+    public mutating func removeEnded(now: Date, defaultDuration: Int) {
+        rooms = rooms.filter { !RoomPhase(room: $0.value, now: now, defaultDuration: defaultDuration).isOver }
+    }
+
     @discardableResult
     public mutating func remove(id: String) -> Bool {
         rooms.removeValue(forKey: id) != nil

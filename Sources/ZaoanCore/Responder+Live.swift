@@ -97,6 +97,10 @@ extension Responder {
             }
             let room = LiveRoom(id: draft.id, title: draft.title, start: start, end: end,
                                 description: draft.description, viewers: draft.viewers)
+            if next.rooms[room.id] == nil && next.count >= settings.maxRooms {
+                // Full: rooms that have ended make way before a new one is refused.
+                next.removeEnded(now: now, defaultDuration: settings.liveDefaultDuration)
+            }
             try next.upsert(room, limit: settings.maxRooms)
         case .liveRemove(let id):
             guard next.remove(id: id) else {

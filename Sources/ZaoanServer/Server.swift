@@ -55,6 +55,9 @@ public final class Server {
     var listeningOn = ""
     private let clock: TimeSource
     private(set) var monotonicNow: Double
+    /// The wall clock when epoll last returned: the time requests read in this batch are
+    /// answered for (one clock read per batch, not per request).
+    private var wallNow: Date
 
     public init(options: Options, settings: Settings, clock: TimeSource = SystemTimeSource()) throws(SystemError) {
         self.options = options
@@ -68,6 +71,7 @@ public final class Server {
         self.responder.versionText = options.versionText
         self.counters = ServerCounters(startedAt: clock.now)
         self.monotonicNow = Posix.monotonicSeconds()
+        self.wallNow = clock.now
         self.watches = try WatchHub(loop: loop) { [unowned self] request in
             self.responder.answer(request, now: self.clock.now, counters: self.counters)
         }
@@ -92,7 +96,10 @@ public final class Server {
         Log.info("serving on \(listener.description); city \(settings.city), zone \(settings.zone.identifier), language \(settings.language.rawValue), \(responder.schedule.count) live rooms",
                  event: .started)
         notify(.ready, .status(statusLine))
-        loop.run { [unowned self] in self.monotonicNow = Posix.monotonicSeconds() }
+        loop.run { [unowned self] in
+            self.monotonicNow = Posix.monotonicSeconds()
+            self.wallNow = self.clock.now
+        }
         listener.close()
         Log.info("\(stopReason); answered \(counters.requests) requests", event: stopReason.hasPrefix("exited after") ? .idleExit : .stopped)
         return 0
@@ -133,7 +140,7 @@ public final class Server {
     func answer(_ request: Request) -> Reply {
         counters.connectionsOpen = connections.count
         counters.clockChanges = watches.clockChanges
-        return responder.answer(request, now: clock.now, counters: counters)
+        return responder.answer(request, now: wallNow, counters: counters)
     }
 
     func watchesChanged() {
