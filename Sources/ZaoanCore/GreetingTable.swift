@@ -2,9 +2,12 @@
 public struct GreetingPeriod: Sendable, Equatable {
     public let start: Int
     public let text: String
-    public init(start: Int, text: String) {
+    /// The day part bars style it as; by default the one its start falls in.
+    public let dayPart: DayPart
+    public init(start: Int, text: String, dayPart: DayPart? = nil) {
         self.start = start
         self.text = text
+        self.dayPart = dayPart ?? DayPart(hour: start / 60)
     }
 }
 
@@ -21,12 +24,17 @@ public struct GreetingTable: Sendable, Equatable {
 
     /// The greeting for a local time of day.
     public func greeting(hour: Int, minute: Int) -> String {
+        period(hour: hour, minute: minute).text
+    }
+
+    /// The row in force at a local time of day.
+    public func period(hour: Int, minute: Int) -> GreetingPeriod {
         let minutes = hour * 60 + minute
         var chosen = periods[periods.count - 1]  // before the first start: the last row wraps
         for period in periods where period.start <= minutes {
             chosen = period
         }
-        return chosen.text
+        return chosen
     }
 
     public static let chinese = GreetingTable([
@@ -39,7 +47,7 @@ public struct GreetingTable: Sendable, Equatable {
 
     public static let english = GreetingTable([
         GreetingPeriod(start: 5 * 60, text: "Good morning"),
-        GreetingPeriod(start: 12 * 60, text: "Good afternoon"),
+        GreetingPeriod(start: 12 * 60, text: "Good afternoon", dayPart: .afternoon),
         GreetingPeriod(start: 18 * 60, text: "Good evening"),
         GreetingPeriod(start: 23 * 60, text: "Good night"),
     ])

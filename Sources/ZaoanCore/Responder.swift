@@ -119,11 +119,12 @@ public final class Responder {
         }
         let local = Int(now.timeIntervalSince1970.rounded(.down)) + zone.secondsFromGMT(for: now)
         let minuteOfDay = ((local % 86_400 + 86_400) % 86_400) / 60
-        let word = settings.greetings.greeting(hour: minuteOfDay / 60, minute: minuteOfDay % 60)
+        let period = settings.greetings.period(hour: minuteOfDay / 60, minute: minuteOfDay % 60)
+        let word = period.text
         let date = formatters.string(from: now, pattern: settings.language == .zh ? "yyyy年M月d日 EEEE HH:mm" : "EEEE, MMMM d, yyyy HH:mm",
                                      locale: settings.language.localeIdentifier, zone: zone)
         return Answer(word + settings.separator + name, shortText: word, tooltip: "\(name) \(date)",
-                      state: DayPart(hour: minuteOfDay / 60).rawValue)
+                      state: period.dayPart.rawValue)
     }
 
     /// The current time through a cached formatter; `%` patterns are strftime.

@@ -120,12 +120,20 @@ import Testing
         #expect((escaped["full_text"] as? String)?.hasPrefix("&lt;b&gt;&amp; · ") == true)
     }
 
-    @Test func greetingClassFollowsTheHour() throws {
-        let responder = try responder()
+    @Test func greetingClassFollowsTheTableRow() throws {
+        let chinese = try responder()
         for (hour, expected) in [(4, "night"), (5, "morning"), (11, "noon"), (14, "afternoon"), (18, "evening"), (23, "night")] {
             let at = try localInstant(2027, 1, 4, hour, 30, in: "Asia/Shanghai")
-            let object = try #require(try JSONSerialization.jsonObject(with: Data(try answer("--format=json greeting", responder, at: at).utf8)) as? [String: String])
+            let object = try #require(try JSONSerialization.jsonObject(with: Data(try answer("--format=json greeting", chinese, at: at).utf8)) as? [String: String])
             #expect(object["class"] == expected, "\(hour):30")
+        }
+        // English has no noon row: "Good afternoon" from 12:00 is styled afternoon, and
+        // "Good morning" until then stays morning.
+        let english = try self.responder(language: "en")
+        for (hour, text, expected) in [(11, "Good morning", "morning"), (12, "Good afternoon", "afternoon")] {
+            let at = try localInstant(2027, 1, 4, hour, 30, in: "Asia/Shanghai")
+            let object = try #require(try JSONSerialization.jsonObject(with: Data(try answer("--format=json greeting", english, at: at).utf8)) as? [String: String])
+            #expect(object["class"] == expected && object["text"]?.hasPrefix(text) == true, "\(hour):30 \(object)")
         }
     }
 
