@@ -1,4 +1,5 @@
 import Foundation
+import Glibc
 import ZaoanCore
 
 /// Where the settings come from: a config file (maybe absent), flags, and the environment.
@@ -54,6 +55,10 @@ public struct ConfigSource: Sendable {
         } else {
             file = ConfigFile()
         }
-        return try Settings.resolve(file, overrides: overrides, environment: environment)
+        let settings = try Settings.resolve(file, overrides: overrides, environment: environment)
+        if let group = settings.adminGroup, getgrnam(group) == nil {
+            throw ConfigError(key: "admin_group", problem: "there is no group '\(group)' on this machine; create it (groupadd \(group)) or remove the key")
+        }
+        return settings
     }
 }
