@@ -127,25 +127,15 @@ enum Options {
 
     private static func parseServe(_ arguments: [String]) throws(UsageError) -> ServeOptions {
         var options = ServeOptions()
-        var index = 0
-        while index < arguments.count {
-            let argument = arguments[index]
-            let name = argument.split(separator: "=", maxSplits: 1).first.map(String.init) ?? argument
-            if name == "--verbose" || name == "-v" {
-                options.verbose = true
-                index += 1
-                continue
-            }
-            guard ["--socket", "--config", "--city", "--timezone", "--language", "--exit-idle-time"].contains(name) else {
-                throw UsageError("unknown option '\(argument)' for serve; run zaoan --help")
-            }
-            let (value, consumed) = try value(of: name, in: arguments, at: index)
-            switch name {
-            case "--socket": options.socket = value
-            case "--config": options.config = value
-            case "--city": options.overrides.city = value
-            case "--timezone": options.overrides.timezone = value
-            case "--exit-idle-time":
+        let valued: Set = ["--socket", "--config", "--city", "--timezone", "--language", "--exit-idle-time"]
+        try eachOption(arguments, of: "serve", valued: valued, flags: ["--verbose", "-v"]) { (name, value) throws(UsageError) in
+            switch (name, value) {
+            case (_, nil): options.verbose = true
+            case ("--socket", let value?): options.socket = value
+            case ("--config", let value?): options.config = value
+            case ("--city", let value?): options.overrides.city = value
+            case ("--timezone", let value?): options.overrides.timezone = value
+            case ("--exit-idle-time", let value?):
                 guard let seconds = parseDuration(value) else {
                     throw UsageError("--exit-idle-time takes a duration like 300, 90s, 5min or 1h, not '\(value)'")
                 }
@@ -153,14 +143,36 @@ enum Options {
                     throw UsageError("--exit-idle-time must be at least \(Server.minimumExitIdleTime)s: each exit costs a socket trigger, and systemd fails the socket past 20 in 2 s")
                 }
                 options.exitIdleTime = seconds
-            case "--language":
+            case (_, let value?):  // --language
                 guard Language(rawValue: value) != nil else { throw UsageError("--language must be zh or en, not '\(value)'") }
                 options.overrides.language = value
-            default: throw UsageError("unknown option '\(argument)' for serve; run zaoan --help")
             }
-            index += consumed
         }
         return options
+    }
+
+    /// Walks `--name VALUE` / `--name=VALUE` options (and `flags`, which take none), calling
+    /// `take` with each; anything else is a usage error naming the command.
+    private static func eachOption(
+        _ arguments: [String], of command: String, valued: Set<String>, flags: Set<String> = [],
+        _ take: (String, String?) throws(UsageError) -> Void
+    ) throws(UsageError) {
+        var index = 0
+        while index < arguments.count {
+            let argument = arguments[index]
+            let name = argument.split(separator: "=", maxSplits: 1).first.map(String.init) ?? argument
+            if flags.contains(argument) {
+                try take(argument, nil)
+                index += 1
+                continue
+            }
+            guard valued.contains(name) else {
+                throw UsageError("unknown option '\(argument)' for \(command); run zaoan --help")
+            }
+            let (value, consumed) = try self.value(of: name, in: arguments, at: index)
+            try take(name, value)
+            index += consumed
+        }
     }
 
     /// `[--socket PATH] [--format FMT] [--] REQUEST...`, options in any order before the request.
@@ -195,16 +207,8 @@ enum Options {
 
     private static func parseBar(_ arguments: [String]) throws(UsageError) -> BarOptions {
         var options = BarOptions()
-        var index = 0
-        while index < arguments.count {
-            let argument = arguments[index]
-            let name = argument.split(separator: "=", maxSplits: 1).first.map(String.init) ?? argument
-            guard name == "--socket" || name == "--config" else {
-                throw UsageError("unknown argument '\(argument)' for bar; run zaoan --help")
-            }
-            let (value, consumed) = try value(of: name, in: arguments, at: index)
+        try eachOption(arguments, of: "bar", valued: ["--socket", "--config"]) { name, value in
             if name == "--socket" { options.socket = value } else { options.config = value }
-            index += consumed
         }
         return options
     }
