@@ -1,0 +1,40 @@
+import Foundation
+import Glibc
+import Testing
+
+/// A watcher that stops reading must not grow the service's memory: it keeps one frame being
+/// written and the newest one waiting (stale frames are dropped), and is closed once its
+/// output has not moved for 30 s. Big frames make the socket fill in seconds: `live list`
+/// with 600 rooms with long titles is about 180 KB and changes every second.
+@Suite("Live rooms: a watcher that stops reading")
+struct LiveSlowWatcherTests {
+    @Test("memory stays flat, other clients are served, and the stuck watcher is closed", .timeLimit(.minutes(2)))
+    func stuckWatcherIsBoundedAndClosed() throws {
+        let service = try TestService.start()
+        defer { try? service.stop() }
+        let title = String(repeating: "夜读", count: 40)  // 240 bytes
+        let adds = (0..<600).map { "live add room\($0) +\(2 + $0)h \(title)" }
+        let answers = try Live.exchange(service.socketPath, ["session"] + adds + ["quit"], timeout: 60)
+        #expect(answers.components(separatedBy: "\n").filter { $0 == "ok" }.count == 601, "\(answers.prefix(200))")
+
+        let stuck = try RawClient(path: service.socketPath, timeout: 5)
+        try stuck.send("watch live list\n")  // and never read
+        let start = Date()
+        sleep(6)  // the socket buffers fill within a few seconds at ~90 KB/s
+        let filled = try Live.residentKiB(service.pid)
+        var closedAfter: Double?
+        var peak = filled
+        while Date().timeIntervalSince(start) < 50 {
+            #expect(try service.ask("ping") == "pong\n", "the stuck watcher must not stall other clients")
+            peak = max(peak, try Live.residentKiB(service.pid))
+            if try Live.stats(service.socketPath)["watches"] == "0" {
+                closedAfter = Date().timeIntervalSince(start)
+                break
+            }
+            sleep(1)
+        }
+        #expect(peak - filled < 2 * 1024, "resident memory grew by \(peak - filled) KiB while a watcher did not read")
+        let after = try #require(closedAfter, "the stuck watcher was not closed within 50 s")
+        #expect(after >= 25, "closed after \(after) s; a watcher gets 30 s without progress")
+    }
+}
