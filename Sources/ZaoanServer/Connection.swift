@@ -51,6 +51,11 @@ final class Connection: EventHandler {
 
     var hasPendingOutput: Bool { outputSent < output.count }
 
+    /// The client, for debug lines.
+    private var who: String {
+        peer.map { "client pid \($0.pid) uid \($0.uid)" } ?? "client on fd \(fd)"
+    }
+
     func handle(events: UInt32) {
         if events & (EventLoop.readable | EventLoop.hangup) != 0 && !closing && !pausedForOutput {
             readInput()
@@ -130,10 +135,12 @@ final class Connection: EventHandler {
                 request = parsed
             } catch {
                 server.countRequest()
+                Log.debug("\(self.who): \(error)")
                 append(.error(error))
                 return true
             }
             server.countRequest()
+            Log.debug("\(self.who): \(request.commandWord)")
             switch request {
             case .session:
                 mode = .session
