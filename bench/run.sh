@@ -65,10 +65,10 @@ fi
 # Build
 
 if [ "$SKIP_BUILD" != 1 ]; then
-    echo "== building (swift build -c release)" >&2
+    echo "== building (swift build -c release --static-swift-stdlib, as install.sh and scripts/run do)" >&2
     # Sources may be edited while we build; "modified during the build" is worth a retry.
     for attempt in 1 2 3 4 5; do
-        if swift build -c release >/tmp/zaoan-bench-build.$$ 2>&1; then break; fi
+        if swift build -c release --static-swift-stdlib >/tmp/zaoan-bench-build.$$ 2>&1; then break; fi
         if [ "$attempt" = 5 ] || ! grep -q "modified during the build" /tmp/zaoan-bench-build.$$; then
             grep -E "error|warning: unre" /tmp/zaoan-bench-build.$$ | head -20 >&2
             rm -f /tmp/zaoan-bench-build.$$
@@ -79,7 +79,7 @@ if [ "$SKIP_BUILD" != 1 ]; then
     done
     rm -f /tmp/zaoan-bench-build.$$
 fi
-BIN=$(swift build -c release --show-bin-path)
+BIN=$(swift build -c release --static-swift-stdlib --show-bin-path)
 ZAOAN=${ZAOAN_BIN:-$BIN/zaoan}
 GEN=$BIN/zaoan-bench
 [ -x "$ZAOAN" ] && [ -x "$GEN" ] || { echo "run.sh: $ZAOAN or $GEN not built" >&2; exit 1; }
