@@ -82,38 +82,4 @@ extension Client {
             throw .unreachable(path: socketPath, error)
         }
     }
-
-    /// Signals delivered as readable data, so a client's poll(2) loop can wait for them
-    /// beside its sockets, the way the service's event loop does.
-    public enum Signals {
-        /// Blocks `signals` for the calling thread (and threads it starts later) and returns
-        /// a non-blocking signalfd that receives them.
-        public static func descriptor(for signals: [Int32]) throws(SystemError) -> Int32 {
-            var mask = sigset_t()
-            sigemptyset(&mask)
-            for signal in signals { sigaddset(&mask, signal) }
-            pthread_sigmask(SIG_BLOCK, &mask, nil)
-            let fd = signalfd(-1, &mask, Int32(SFD_NONBLOCK | SFD_CLOEXEC))
-            guard fd >= 0 else { throw SystemError(errno: Glibc.errno, "creating a signalfd") }
-            return fd
-        }
-
-        /// The signals waiting on a descriptor from `descriptor(for:)`, oldest first.
-        public static func read(_ fd: Int32) -> [Int32] {
-            var received: [Int32] = []
-            var info = signalfd_siginfo()
-            while Glibc.read(fd, &info, MemoryLayout<signalfd_siginfo>.size) == MemoryLayout<signalfd_siginfo>.size {
-                received.append(Int32(info.ssi_signo))
-            }
-            return received
-        }
-
-        /// Unblocks `signals` again, e.g. so Ctrl-C ends a one-shot `zaoan ask`.
-        public static func unblock(_ signals: [Int32]) {
-            var mask = sigset_t()
-            sigemptyset(&mask)
-            for signal in signals { sigaddset(&mask, signal) }
-            pthread_sigmask(SIG_UNBLOCK, &mask, nil)
-        }
-    }
 }

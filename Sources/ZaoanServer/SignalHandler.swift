@@ -1,44 +1,69 @@
 import CLinux
 import Glibc
 
-/// Delivers signals through the loop (signalfd), so handlers run on the loop's thread like
-/// everything else. The signals are blocked for the whole process at start.
+/// Signals delivered as readable data (signalfd), so the service's event loop and the
+/// clients' poll(2) loops wait for them beside their sockets, on their own thread.
+public enum Signals {
+    /// Blocks `signals` for the calling thread (and threads it starts later).
+    public static func block(_ signals: [Int32]) {
+        var set = mask(signals)
+        pthread_sigmask(SIG_BLOCK, &set, nil)
+    }
+
+    /// Unblocks `signals` again, e.g. so Ctrl-C ends a one-shot `zaoan ask`.
+    public static func unblock(_ signals: [Int32]) {
+        var set = mask(signals)
+        pthread_sigmask(SIG_UNBLOCK, &set, nil)
+    }
+
+    /// Blocks `signals` and returns a non-blocking signalfd that receives them.
+    public static func descriptor(for signals: [Int32]) throws(SystemError) -> Int32 {
+        block(signals)
+        var set = mask(signals)
+        let fd = signalfd(-1, &set, Int32(SFD_NONBLOCK | SFD_CLOEXEC))
+        guard fd >= 0 else { throw SystemError(errno: errno, "creating a signalfd") }
+        return fd
+    }
+
+    /// The signals waiting on a descriptor from `descriptor(for:)`, oldest first.
+    public static func read(_ fd: Int32) -> [Int32] {
+        var received: [Int32] = []
+        var info = signalfd_siginfo()
+        while Glibc.read(fd, &info, MemoryLayout<signalfd_siginfo>.size) == MemoryLayout<signalfd_siginfo>.size {
+            received.append(Int32(info.ssi_signo))
+        }
+        return received
+    }
+
+    private static func mask(_ signals: [Int32]) -> sigset_t {
+        var set = sigset_t()
+        sigemptyset(&set)
+        for signal in signals { sigaddset(&set, signal) }
+        return set
+    }
+}
+
+/// Hands the service's signals to the server on the loop's thread.
 final class SignalHandler: EventHandler {
     private let fd: Int32
     private unowned let server: Server
 
-    /// Blocks `signals` in the calling thread, which threads started later inherit.
-    /// Call it first thing in `main`, before anything can start a thread.
-    static func block(_ signals: [Int32]) {
-        var mask = sigset_t()
-        sigemptyset(&mask)
-        for signal in signals { sigaddset(&mask, signal) }
-        pthread_sigmask(SIG_BLOCK, &mask, nil)
-    }
-
     init(server: Server, signals: [Int32]) throws(SystemError) {
-        Self.block(signals)
-        var mask = sigset_t()
-        sigemptyset(&mask)
-        for signal in signals { sigaddset(&mask, signal) }
-        fd = signalfd(-1, &mask, Int32(SFD_NONBLOCK | SFD_CLOEXEC))
-        guard fd >= 0 else { throw SystemError(errno: errno, "creating a signalfd") }
+        fd = try Signals.descriptor(for: signals)
         self.server = server
         try server.loop.register(fd, events: EventLoop.readable, handler: self)
     }
 
     func handle(events: UInt32) {
-        var info = signalfd_siginfo()
-        while read(fd, &info, MemoryLayout<signalfd_siginfo>.size) == MemoryLayout<signalfd_siginfo>.size {
-            server.received(signal: Int32(info.ssi_signo))
-        }
+        for signal in Signals.read(fd) { server.received(signal: signal) }
     }
 }
 
 /// The signals the service handles through its loop.
 public let serviceSignals: [Int32] = [SIGTERM, SIGINT, SIGHUP]
 
-/// Blocks the service's signals for the process; `main` calls it before anything else.
+/// Blocks the service's signals for the process; `main` calls it before anything can start
+/// a thread, so no other thread takes them.
 public func blockServiceSignals() {
-    SignalHandler.block(serviceSignals)
+    Signals.block(serviceSignals)
 }

@@ -131,7 +131,7 @@ final class BarCommand {
         StandardOutput.ignoreBrokenPipe()
         let signals: Int32
         do {
-            signals = try Client.Signals.descriptor(for: [SIGTERM, SIGINT, SIGHUP, BarProtocol.stopSignal, BarProtocol.continueSignal])
+            signals = try Signals.descriptor(for: [SIGTERM, SIGINT, SIGHUP, BarProtocol.stopSignal, BarProtocol.continueSignal])
         } catch {
             printError(error.description)
             exit(1)
@@ -151,7 +151,7 @@ final class BarCommand {
             pollDescriptors(&entries, timeout: deadline.map { $0 - monotonicSeconds() })
 
             if entries[0].revents != 0 {
-                for signal in Client.Signals.read(signals) { received(signal) }
+                for signal in Signals.read(signals) { received(signal) }
             }
             if StandardOutput.readerIsGone(entries[1]) { exit(0) }
             if entries[2].revents != 0 { readClicks() }

@@ -18,7 +18,7 @@ struct WatchCommand {
         StandardOutput.ignoreBrokenPipe()
         let signals: Int32
         do {
-            signals = try Client.Signals.descriptor(for: [SIGTERM, SIGINT, SIGHUP])
+            signals = try Signals.descriptor(for: [SIGTERM, SIGINT, SIGHUP])
         } catch {
             printError(error.description)
             exit(1)
@@ -107,7 +107,7 @@ struct WatchCommand {
     }
 
     private func exitIfAsked(_ entries: [pollfd], signals: Int32) {
-        if entries[0].revents != 0, !Client.Signals.read(signals).isEmpty { exit(0) }
+        if entries[0].revents != 0, !Signals.read(signals).isEmpty { exit(0) }
         if StandardOutput.readerIsGone(entries[1]) { exit(0) }
     }
 }

@@ -36,7 +36,7 @@ case .checkConfig(let path):
     }
 case .ask(let options):
     // A one-shot client handles no signals: Ctrl-C should just end it.
-    Client.Signals.unblock(serviceSignals)
+    Signals.unblock(serviceSignals)
     let path = SocketPath.resolve(explicit: options.socket, environment: environment).path
     do {
         let answer = try Client.ask(options.requestLine, socketPath: path)
