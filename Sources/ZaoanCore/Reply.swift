@@ -35,7 +35,5 @@ public struct Reply: Equatable, Sendable {
 
     /// A line break inside a value would end the answer early, and a control character
     /// could reach a terminal: every value goes out on its line, made visible-safe.
-    private static func oneLine(_ text: String) -> String {
-        SafeText.visible(text)
-    }
+    private static func oneLine(_ text: String) -> String { SafeText.visible(text) }
 }

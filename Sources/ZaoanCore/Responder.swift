@@ -48,13 +48,14 @@ public final class Responder {
     }
 
     /// Answers a request that needs no connection state. `session` and `quit` answers are
-    /// decided by the connection; `reload` and room changes by the server.
-    public func answer(_ request: Request, now: Date, counters: ServerCounters) -> Reply {
+    /// decided by the connection; `reload` and room changes by the server. `counters` is
+    /// only evaluated for `stats`, so the request path does not gather them.
+    public func answer(_ request: Request, now: Date, counters: @autoclosure () -> ServerCounters) -> Reply {
         if case .ping = request { return .pong }  // the benchmark's request: no work at all
-        if case .watch(let inner) = request { return answer(inner, now: now, counters: counters) }
+        if case .watch(let inner) = request { return answer(inner, now: now, counters: counters()) }
         let (inner, format) = request.withFormat
         guard let seconds = inner.renderPeriod else {
-            return render(inner, format: format, now: now, counters: counters)
+            return render(inner, format: format, now: now, counters: counters())
         }
         let period = Int(now.timeIntervalSince1970.rounded(.down)) / seconds
         // The same request again (a bar, a benchmark) is compared, not hashed.
@@ -63,16 +64,16 @@ public final class Responder {
             lastRendered = (request, period, hit.reply)
             return hit.reply
         }
-        let reply = render(inner, format: format, now: now, counters: counters)
+        let reply = render(inner, format: format, now: now, counters: counters())
         if rendered.count >= Self.renderedLimit { rendered.removeAll(keepingCapacity: true) }
         rendered[request] = (period, reply)
         lastRendered = (request, period, reply)
         return reply
     }
 
-    private func render(_ request: Request, format: OutputFormat, now: Date, counters: ServerCounters) -> Reply {
+    private func render(_ request: Request, format: OutputFormat, now: Date, counters: @autoclosure () -> ServerCounters) -> Reply {
         do {
-            let answer = try structured(request, now: now, counters: counters)
+            let answer = try structured(request, now: now, counters: counters())
             return format.encode(answer, name: request.commandWord, pangoMarkup: settings.i3barPango)
         } catch {
             return .error(error)
@@ -80,7 +81,7 @@ public final class Responder {
     }
 
     /// The answer with what bars want to know about it; `OutputFormat` writes it out.
-    public func structured(_ request: Request, now: Date, counters: ServerCounters) throws(ProtocolError) -> Answer {
+    public func structured(_ request: Request, now: Date, counters: @autoclosure () -> ServerCounters) throws(ProtocolError) -> Answer {
         switch request {
         case .ping: return Answer("pong")
         case .greeting(let city): return try greetingAnswer(city: city, now: now)
@@ -94,7 +95,7 @@ public final class Responder {
         case .help: return Answer(lines: Request.usage.map(\.text))
         case .session, .reload: return Answer("ok")
         case .quit: return Answer("bye")
-        case .stats: return Answer(lines: stats(now: now, counters: counters))
+        case .stats: return Answer(lines: stats(now: now, counters: counters()))
         case .countdown(let id): return try countdownAnswer(id: id, now: now)
         case .ticker(let skip): return tickerAnswer(now: now, skip: skip)
         case .status: return try statusAnswer(now: now)
@@ -103,7 +104,7 @@ public final class Responder {
         case .liveAdd, .liveRemove:
             throw ProtocolError(.badArgument, "\(request.commandWord) changes the rooms; the server applies it")
         case .watch(let inner), .formatted(_, let inner):
-            return try structured(inner, now: now, counters: counters)
+            return try structured(inner, now: now, counters: counters())
         }
     }
 

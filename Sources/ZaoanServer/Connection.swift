@@ -152,9 +152,9 @@ final class Connection: EventHandler {
             case .watch(let inner):
                 let (ticket, first) = server.watches.add(self, request: inner)
                 watch = ticket
-                server.watchesChanged()
+                server.statusChanged()
                 append(first)
-            case .liveAdd, .liveRemove, .reload:
+            case _ where request.isMutation:
                 append(server.change(request, from: self))
             default:
                 append(server.answer(request))
@@ -180,8 +180,7 @@ final class Connection: EventHandler {
             queuedFrame = reply
             return
         }
-        lastOutputProgress = server.monotonicNow
-        append(reply)
+        append(reply)  // resets lastOutputProgress: nothing was pending
         flush()
     }
 
@@ -190,7 +189,7 @@ final class Connection: EventHandler {
         server.watches.remove(self, ticket: ticket)
         watch = nil
         queuedFrame = nil
-        server.watchesChanged()
+        server.statusChanged()
     }
 
     /// Writes what is pending; asks for writability only while something is left.

@@ -16,22 +16,8 @@ public struct SystemError: Error, CustomStringConvertible {
     }
 }
 
-/// Thin wrappers over the C calls zaoan makes: retry on EINTR, report EAGAIN as nil,
-/// throw everything else with the operation named.
+/// Thin wrappers over the C calls zaoan makes, so the rest of the code reads as Swift.
 enum Posix {
-    /// Runs `call` until it is not interrupted. Returns nil on EAGAIN/EWOULDBLOCK.
-    @inline(__always)
-    static func retrying<T: BinaryInteger>(_ operation: @autoclosure () -> String, _ call: () -> T) throws(SystemError) -> T? {
-        while true {
-            let result = call()
-            if result >= 0 { return result }
-            let code = Glibc.errno
-            if code == EINTR { continue }
-            if code == EAGAIN || code == EWOULDBLOCK { return nil }
-            throw SystemError(errno: code, operation())
-        }
-    }
-
     static func close(_ fd: Int32) {
         _ = Glibc.close(fd)  // Linux releases the fd even when close reports EINTR
     }

@@ -73,7 +73,7 @@ public final class Server {
         self.monotonicNow = Posix.monotonicSeconds()
         self.wallNow = clock.now
         self.watches = try WatchHub(loop: loop) { [unowned self] request in
-            self.responder.answer(request, now: self.clock.now, counters: self.counters)
+            self.responder.answer(request, now: self.clock.now, counters: self.statistics)
         }
     }
 
@@ -133,20 +133,20 @@ public final class Server {
 
     // MARK: - Called by connections
 
-    var monotonic: Double { monotonicNow }
-
     func countRequest() { counters.requests += 1 }
 
     func answer(_ request: Request) -> Reply {
-        counters.connectionsOpen = connections.count
-        counters.clockChanges = watches.clockChanges
-        return responder.answer(request, now: wallNow, counters: counters)
+        responder.answer(request, now: wallNow, counters: statistics)
     }
 
-    func watchesChanged() {
-        counters.watches = watches.count
-        counters.timers = watches.count
-        statusChanged()
+    /// What `stats` reports: the running totals, and the rest read off where it lives.
+    private var statistics: ServerCounters {
+        var snapshot = counters
+        snapshot.connectionsOpen = connections.count
+        snapshot.watches = watches.count
+        snapshot.timers = watches.count  // each watch's timer registration
+        snapshot.clockChanges = watches.clockChanges
+        return snapshot
     }
 
     /// `live add`, `live rm`, `reload`: only for the service's own user and root. A room
@@ -299,8 +299,7 @@ public final class Server {
         monotonicNow = Posix.monotonicSeconds()
         shutdownDeadline = monotonicNow + Self.shutdownGrace
         if let listener, !acceptPaused { loop.unregister(listener.fd) }
-        _ = watches.removeAll()
-        watchesChanged()
+        watches.removeAll()
         for connection in Array(connections.values) {
             connection.finishSoon()
         }

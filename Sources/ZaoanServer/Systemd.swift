@@ -36,7 +36,6 @@ public enum Systemd {
 
     public enum NotifyState {
         case ready
-        case reloading
         case stopping
         case watchdog
         case status(String)
@@ -44,7 +43,6 @@ public enum Systemd {
         var assignment: String {
             switch self {
             case .ready: return "READY=1"
-            case .reloading: return "RELOADING=1"
             case .stopping: return "STOPPING=1"
             case .watchdog: return "WATCHDOG=1"
             case .status(let text): return "STATUS=" + text.filter { $0 != "\n" }

@@ -56,12 +56,10 @@ final class WatchHub {
     func refresh() { tick(clockWasSet: false) }
 
     /// Ends every watch (shutdown). Connections close themselves as their output drains.
-    func removeAll() -> [Connection] {
-        let connections = groups.values.flatMap { $0.watchers.values }
+    func removeAll() {
         groups.removeAll()
         count = 0
         timer.disarm()
-        return connections
     }
 
     private func tick(clockWasSet: Bool) {
