@@ -31,27 +31,11 @@ public enum Client {
     }
 
     public static func ask(_ line: String, socketPath: String, timeoutSeconds: Int = 5) throws(Failure) -> [UInt8] {
-        let fd: Int32
-        do {
-            fd = try UnixAddress(path: socketPath).connect()
-        } catch {
-            throw .unreachable(path: socketPath, error)
-        }
+        let fd = try connect(socketPath: socketPath)
         defer { Posix.close(fd) }
         var timeout = timeval(tv_sec: timeoutSeconds, tv_usec: 0)
         setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
-        var request = Array(line.utf8)
-        request.append(0x0A)
-        let sent = request.withUnsafeBytes { bytes in
-            var offset = 0
-            while offset < bytes.count {
-                let count = send(fd, bytes.baseAddress! + offset, bytes.count - offset, Int32(MSG_NOSIGNAL))
-                if count < 0 { if errno == EINTR { continue }; return false }
-                offset += count
-            }
-            return true
-        }
-        guard sent else { throw .io(SystemError(errno: errno, "sending the request to \(socketPath)")) }
+        try send(line, on: fd, socketPath: socketPath)
         shutdown(fd, Int32(SHUT_WR))
         var answer: [UInt8] = []
         var buffer = [UInt8](repeating: 0, count: 16 * 1024)
@@ -70,7 +54,7 @@ public enum Client {
     }
 }
 
-// MARK: - Long-lived clients (`zaoan watch`, `zaoan bar`)
+// MARK: - Connecting and sending, for `ask` and the long-lived clients (`zaoan watch`, `zaoan bar`)
 
 extension Client {
     /// Connects to the service and returns the socket (blocking, close-on-exec), for a
@@ -81,5 +65,24 @@ extension Client {
         } catch {
             throw .unreachable(path: socketPath, error)
         }
+    }
+
+    /// Sends one request line (LF added) on a connected, blocking socket.
+    public static func send(_ line: String, on fd: Int32, socketPath: String) throws(Failure) {
+        var request = Array(line.utf8)
+        request.append(0x0A)
+        let sent = request.withUnsafeBytes { bytes in
+            var offset = 0
+            while offset < bytes.count {
+                let count = Glibc.send(fd, bytes.baseAddress! + offset, bytes.count - offset, Int32(MSG_NOSIGNAL))
+                if count < 0 {
+                    if errno == EINTR { continue }
+                    return false
+                }
+                offset += count
+            }
+            return true
+        }
+        guard sent else { throw .io(SystemError(errno: errno, "sending the request to \(socketPath)")) }
     }
 }

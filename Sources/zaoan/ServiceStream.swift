@@ -15,24 +15,11 @@ final class WatchStream {
     /// Connects and sends `requestLine` (without its LF).
     init(socketPath: String, requestLine: String) throws(Client.Failure) {
         let fd = try Client.connect(socketPath: socketPath)
-        var request = Array(requestLine.utf8)
-        request.append(0x0A)
-        let sent = request.withUnsafeBytes { bytes -> Bool in
-            var offset = 0
-            while offset < bytes.count {
-                let count = send(fd, bytes.baseAddress! + offset, bytes.count - offset, Int32(MSG_NOSIGNAL))
-                if count < 0 {
-                    if errno == EINTR { continue }
-                    return false
-                }
-                offset += count
-            }
-            return true
-        }
-        guard sent else {
-            let code = errno
+        do {
+            try Client.send(requestLine, on: fd, socketPath: socketPath)
+        } catch {
             Glibc.close(fd)
-            throw .io(SystemError(errno: code, "sending the request to \(socketPath)"))
+            throw error
         }
         let flags = fcntl(fd, F_GETFL)
         _ = fcntl(fd, F_SETFL, flags | O_NONBLOCK)

@@ -3,10 +3,6 @@ import Glibc
 import ZaoanCore
 import ZaoanServer
 
-// Signals are delivered through the event loop (signalfd); block them before anything can
-// start a thread, so no other thread takes them.
-blockServiceSignals()
-
 let environment = ProcessInfo.processInfo.environment
 
 func fail(_ message: String, status: Int32) -> Never {
@@ -35,8 +31,6 @@ case .checkConfig(let path):
         fail(error.description, status: 1)
     }
 case .ask(let options):
-    // A one-shot client handles no signals: Ctrl-C should just end it.
-    Signals.unblock(serviceSignals)
     let path = SocketPath.resolve(explicit: options.socket, environment: environment).path
     do {
         let answer = try Client.ask(options.requestLine, socketPath: path)
@@ -60,6 +54,10 @@ case .bar(let options):
     }
     BarCommand(config: config, socketPath: SocketPath.resolve(explicit: options.socket, environment: environment).path).run()
 case .serve(let options):
+    // The service takes its signals through the event loop (signalfd): block them before
+    // anything can start a thread, so no other thread takes them. (The clients keep the
+    // default actions: Ctrl-C just ends `zaoan ask`.)
+    blockServiceSignals()
     Log.verbose = options.verbose
     let source = ConfigSource(path: options.config, overrides: options.overrides, environment: environment)
     let settings: Settings
