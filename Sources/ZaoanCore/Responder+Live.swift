@@ -115,7 +115,7 @@ extension Responder {
     /// Puts a saved schedule in force.
     public func commit(_ schedule: LiveSchedule) {
         self.schedule = schedule
-        rendered.removeAll(keepingCapacity: true)
+        forgetRendered()
     }
 
     private func room(_ id: String) throws(ProtocolError) -> LiveRoom {

@@ -24,12 +24,10 @@ public final class Responder {
     public internal(set) var schedule: LiveSchedule
     public let formatters: FormatterCache
     /// Answers that depend only on the clock, by request, with the period they were made in.
-    var rendered: [Request: (period: Int, reply: Reply)] = [:] {
-        didSet { if rendered.isEmpty { lastRendered = nil } }
-    }
+    private var rendered: [Request: (period: Int, reply: Reply)] = [:]
+    /// The last of them: the same request again (a bar, a benchmark) is compared, not hashed.
     private var lastRendered: (request: Request, period: Int, reply: Reply)?
     private static let renderedLimit = 256
-
 
     /// What `version` answers; the executable adds the commit it was built from.
     public var versionText = Version.describe(commit: nil)
@@ -44,7 +42,13 @@ public final class Responder {
     /// locale and zone, so old entries are simply not hit.
     public func apply(_ settings: Settings) {
         self.settings = settings
-        rendered.removeAll()
+        forgetRendered()
+    }
+
+    /// Settings or rooms changed: nothing rendered before is right any more.
+    func forgetRendered() {
+        rendered.removeAll(keepingCapacity: true)
+        lastRendered = nil
     }
 
     /// Answers a request that needs no connection state. `session` and `quit` answers are
@@ -58,7 +62,6 @@ public final class Responder {
             return render(inner, format: format, now: now, counters: counters())
         }
         let period = Int(now.timeIntervalSince1970.rounded(.down)) / seconds
-        // The same request again (a bar, a benchmark) is compared, not hashed.
         if let last = lastRendered, last.period == period, last.request == request { return last.reply }
         if let hit = rendered[request], hit.period == period {
             lastRendered = (request, period, hit.reply)
