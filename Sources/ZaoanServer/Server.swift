@@ -149,15 +149,16 @@ public final class Server {
         return snapshot
     }
 
-    /// `live add`, `live rm`, `reload`: only for the service's own user and root. A room
-    /// change is answered only once it is on disk.
+    /// `live add`, `live rm`, `reload`: only for the service's own user, root and members of
+    /// `admin_group`. A room change is answered only once it is on disk.
     func change(_ request: Request, from connection: Connection) -> Reply {
         guard let peer = connection.peer, peer.mayChange(adminGroup: adminGroupID) else {
-            let who = connection.peer.map { "pid \($0.pid), uid \($0.uid)" } ?? "unknown peer"
-            Log.notice("refused \(request.commandWord) from \(who): only uid \(geteuid()) and root may change zaoan",
+            let allowed = "the service's own user (uid \(geteuid()))"
+                + (responder.settings.adminGroup.map { ", root and members of group \($0)" } ?? " and root")
+            let who = connection.peer.map { "pid \($0.pid), uid \($0.uid)" } ?? "an unknown peer"
+            Log.notice("refused \(request.commandWord) from \(who): only \(allowed) may change zaoan",
                        event: .refused, fields: ["CLIENT_PID": "\(connection.peer?.pid ?? 0)", "CLIENT_UID": "\(connection.peer?.uid ?? 0)"])
-            let group = responder.settings.adminGroup.map { ", root and members of group \($0)" } ?? " and root"
-            return .error(ProtocolError(.forbidden, "only the service's own user\(group) may \(request.commandWord)"))
+            return .error(ProtocolError(.forbidden, "only \(allowed) may \(request.commandWord)"))
         }
         if case .reload = request { return reload() }
         do {
@@ -193,6 +194,7 @@ public final class Server {
         do {
             let settings = try options.config.load()
             responder.apply(settings)
+            watches.refresh()  // a new language, city or template shows at once, not on the next tick
             Log.info("configuration reloaded from \(options.config.path)")
             return .ok
         } catch {
