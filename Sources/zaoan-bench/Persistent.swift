@@ -87,12 +87,8 @@ private final class Worker: @unchecked Sendable {
     private func runBlocking(_ buffer: UnsafeMutableRawBufferPointer) {
         let fd = fds[0]
         let line = requestBytes(options.request, crlf: options.crlf)
-        let start = monotonicNanos()
-        let measureFrom = start + UInt64(options.warmup * 1e9)
-        let stopAt = measureFrom + UInt64(options.duration * 1e9)
+        var window = MeasurementWindow(warmup: options.warmup, duration: options.duration)
         var count = 0
-        var countAtMark = 0
-        var mark: UInt64 = 0
         line.withUnsafeBytes { request in
             while true {
                 guard Socket.sendAll(fd, request), Socket.readLines(fd, 1, buffer, spin: options.spin) else {
@@ -102,11 +98,9 @@ private final class Worker: @unchecked Sendable {
                 if count == 0 { sample = printable(UnsafeRawBufferPointer(buffer)) }
                 if isError(buffer[0]) { errors += 1 }
                 count += 1
-                let now = monotonicNanos()
-                if mark == 0 && now >= measureFrom { mark = now; countAtMark = count }
-                if now >= stopAt {
-                    requests = count - countAtMark
-                    seconds = Double(now - mark) / 1e9
+                if let (measured, elapsed) = window.check(count: count) {
+                    requests = measured
+                    seconds = elapsed
                     return
                 }
             }
@@ -120,12 +114,8 @@ private final class Worker: @unchecked Sendable {
         let epoll = options.usePoll ? nil : Epoll(capacity: fds.count)
         defer { epoll?.close() }
         var polls = fds.map { pollfd(fd: $0, events: Int16(POLLIN), revents: 0) }
-        let start = monotonicNanos()
-        let measureFrom = start + UInt64(options.warmup * 1e9)
-        let stopAt = measureFrom + UInt64(options.duration * 1e9)
+        var window = MeasurementWindow(warmup: options.warmup, duration: options.duration)
         var count = 0
-        var countAtMark = 0
-        var mark: UInt64 = 0
         line.withUnsafeBytes { request in
             /// Takes what arrived on one connection; sends its next request once the reply is whole.
             func service(_ fd: Int32) -> Bool {
@@ -177,15 +167,38 @@ private final class Worker: @unchecked Sendable {
                         guard service(polls[index].fd) else { return }
                     }
                 }
-                let now = monotonicNanos()
-                if mark == 0 && now >= measureFrom { mark = now; countAtMark = count }
-                if now >= stopAt {
-                    requests = count - countAtMark
-                    seconds = Double(now - mark) / 1e9
+                if let (measured, elapsed) = window.check(count: count) {
+                    requests = measured
+                    seconds = elapsed
                     return
                 }
             }
         }
+    }
+}
+
+/// Warm-up, then a measured stretch: counts only what completes inside it.
+struct MeasurementWindow {
+    private let measureFrom: UInt64
+    private let stopAt: UInt64
+    private var mark: UInt64 = 0
+    private var countAtMark = 0
+
+    init(warmup: Double, duration: Double) {
+        measureFrom = monotonicNanos() + UInt64(warmup * 1e9)
+        stopAt = measureFrom + UInt64(duration * 1e9)
+    }
+
+    /// Call after each completed request with the running count. Returns the requests and
+    /// seconds measured once the window is over, nil until then.
+    mutating func check(count: Int) -> (requests: Int, seconds: Double)? {
+        let now = monotonicNanos()
+        if mark == 0 && now >= measureFrom {
+            mark = now
+            countAtMark = count
+        }
+        guard now >= stopAt else { return nil }
+        return (count - countAtMark, Double(now - mark) / 1e9)
     }
 }
 
