@@ -13,6 +13,8 @@ public struct ConfigFile: Decodable, Sendable, Equatable {
     public var idleTimeout: Int?
     public var formatterCacheSize: Int?
     public var maxConnections: Int?
+    public var maxConnectionsPerUser: Int?
+    public var reservedConnections: Int?
     public var tickerPeriod: Int?
     public var maxRooms: Int?
     public var liveDefaultDuration: Int?
@@ -32,6 +34,8 @@ public struct ConfigFile: Decodable, Sendable, Equatable {
         case idleTimeout = "idle_timeout"
         case formatterCacheSize = "formatter_cache_size"
         case maxConnections = "max_connections"
+        case maxConnectionsPerUser = "max_connections_per_user"
+        case reservedConnections = "reserved_connections"
         case tickerPeriod = "ticker_period"
         case maxRooms = "max_rooms"
         case liveDefaultDuration = "live_default_duration"
@@ -57,7 +61,11 @@ public struct ConfigFile: Decodable, Sendable, Equatable {
             if let unknown = keys.first(where: { !knownKeys.contains($0) }) {
                 throw ConfigError(key: unknown, problem: "unknown key (known keys: \(knownKeys.joined(separator: ", ")))")
             }
-            return try decoder.decode(ConfigFile.self, from: data)
+            let file = try decoder.decode(ConfigFile.self, from: data)
+            if let duplicate = JSONDuplicateKeys.first(in: Array(data)) {
+                throw ConfigError(key: duplicate, problem: "appears twice in one object; keep one")
+            }
+            return file
         } catch let error as ConfigError {
             throw error
         } catch let error as DecodingError {

@@ -44,9 +44,9 @@ public enum RoomPhase: Equatable, Sendable {
         let end = room.end ?? room.start.addingTimeInterval(TimeInterval(defaultDuration))
         if now < room.start {
             // Round up: 0.4 s before the start still shows 00:00:01, never a premature 00:00:00.
-            self = .upcoming(seconds: Int(room.start.timeIntervalSince(now).rounded(.up)))
+            self = .upcoming(seconds: Int(clampingSeconds: room.start.timeIntervalSince(now).rounded(.up)))
         } else if now < end {
-            self = .live(seconds: Int(now.timeIntervalSince(room.start).rounded(.down)))
+            self = .live(seconds: Int(clampingSeconds: now.timeIntervalSince(room.start)))
         } else {
             self = .ended
         }

@@ -25,6 +25,11 @@ public struct LiveSchedule: Equatable, Sendable {
         rooms[room.id] = room
     }
 
+    /// Adds a room read from the state file (already checked; `max_rooms` applies to adds).
+    mutating func insertLoaded(_ room: LiveRoom) {
+        rooms[room.id] = room
+    }
+
     /// Drops every room that has ended.
     public mutating func removeEnded(now: Date, defaultDuration: Int) {
         rooms = rooms.filter { !RoomPhase(room: $0.value, now: now, defaultDuration: defaultDuration).isOver }
@@ -61,7 +66,7 @@ public struct LiveSchedule: Equatable, Sendable {
     /// the count. Every client and every restart agree, and after the last comes the first.
     public static func tickerIndex(now: Date, period: Int, count: Int) -> Int {
         precondition(period > 0 && count > 0)
-        let periods = Int((now.timeIntervalSince1970 / Double(period)).rounded(.down))
+        let periods = Int(clampingSeconds: now.timeIntervalSince1970 / Double(period))
         return ((periods % count) + count) % count
     }
 }

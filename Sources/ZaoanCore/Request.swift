@@ -67,6 +67,15 @@ public enum Request: Hashable, Sendable {
         }
     }
 
+    /// `live add` and `live rm`: saved to disk before they are answered, several read in one
+    /// loop turn with one write (the server's group commit).
+    public var isRoomChange: Bool {
+        switch self {
+        case .liveAdd, .liveRemove: return true
+        default: return false
+        }
+    }
+
     /// Every command word with its usage, in the order `help` lists them.
     public static let usage: [(command: String, text: String)] = [
         ("greeting", "greeting [CITY]         greeting for the time of day, e.g. 早安·北京"),

@@ -78,18 +78,19 @@ extension Responder {
         return lines
     }
 
-    /// The schedule as it would be after `live add` or `live rm`, and the answer to send once
-    /// the server has saved it. Nothing changes here until `commit`.
-    public func proposedChange(_ request: Request, now: Date) throws(ProtocolError) -> LiveSchedule {
-        var next = schedule
+    /// `base` (by default the schedule in force) as it would be after `live add` or `live rm`.
+    /// Nothing changes here until the server has saved it and calls `commit`; a group commit
+    /// applies several changes in turn, each to the result of the one before.
+    public func proposedChange(_ request: Request, to base: LiveSchedule? = nil, now: Date) throws(ProtocolError) -> LiveSchedule {
+        var next = base ?? schedule
         switch request {
         case .liveAdd(let draft):
             let zone = settings.zone
-            let start = try TimeExpression.parse(draft.start, now: now, zone: zone, lean: .future)
+            let start = try TimeExpression.parse(draft.start, now: now, zone: zone, lean: .future, within: AcceptedTimes.room)
             var end: Date?
             if let text = draft.end {
                 // A relative or time-of-day END counts from START: end=+90m lasts 90 minutes.
-                let resolved = try TimeExpression.parse(text, now: start, zone: zone, lean: .future)
+                let resolved = try TimeExpression.parse(text, now: start, zone: zone, lean: .future, within: AcceptedTimes.room)
                 guard resolved > start else {
                     throw ProtocolError(.badArgument, "end=\(RequestParser.shorten(text)) is not after the start \(isoTime(start))")
                 }

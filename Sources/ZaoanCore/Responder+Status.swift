@@ -28,7 +28,10 @@ extension Responder {
         var rest = Substring(template)
         while let open = rest.firstIndex(of: "{") {
             out += rest[..<open]
-            guard let close = rest[open...].firstIndex(of: "}") else { break }
+            guard let close = rest[open...].firstIndex(of: "}") else {
+                rest = rest[open...]  // an unclosed { is text, written once
+                break
+            }
             let name = String(rest[rest.index(after: open)..<close])
             out += parts[name] ?? String(rest[open...close])
             rest = rest[rest.index(after: close)...]

@@ -10,6 +10,17 @@ public struct ServerCounters: Sendable, Equatable {
     public var timers: Int = 0
     /// Times the wall clock was set while something was watched (each re-aligned every watch).
     public var clockChanges: Int = 0
+    /// Connections refused because every slot open to the peer was taken.
+    public var connectionsRefused: Int = 0
+    /// The same, by the peer's uid (-1: the kernel did not say).
+    public var refusedByUID: [Int64: Int] = [:]
+    /// Connections the service closed: past the hard output limit, above the soft limit
+    /// for too long or stuck, or with a line left unfinished.
+    public var closedOutputLimit: Int = 0
+    public var closedSlowReader: Int = 0
+    public var closedPartialLine: Int = 0
+    /// Log lines that could not be written without blocking (stderr not being read).
+    public var logLinesDropped: Int = 0
     public init(startedAt: Date) { self.startedAt = startedAt }
 }
 
@@ -61,7 +72,7 @@ public final class Responder {
         guard let seconds = inner.renderPeriod else {
             return render(inner, format: format, now: now, counters: counters())
         }
-        let period = Int(now.timeIntervalSince1970.rounded(.down)) / seconds
+        let period = Int(clampingSeconds: now.timeIntervalSince1970) / seconds
         if let last = lastRendered, last.period == period, last.request == request { return last.reply }
         if let hit = rendered[request], hit.period == period {
             lastRendered = (request, period, hit.reply)
@@ -121,7 +132,7 @@ public final class Responder {
         guard let zone = city == nil ? settings.zone : settings.zone(forCity: name) else {
             throw ProtocolError(.unknownCity, "unknown city '\(RequestParser.shorten(name))'; add it to \"cities\" in the config with its IANA zone")
         }
-        let local = Int(now.timeIntervalSince1970.rounded(.down)) + zone.secondsFromGMT(for: now)
+        let local = Int(clampingSeconds: now.timeIntervalSince1970) + zone.secondsFromGMT(for: now)
         let minuteOfDay = ((local % 86_400 + 86_400) % 86_400) / 60
         let period = settings.greetings.period(hour: minuteOfDay / 60, minute: minuteOfDay % 60)
         let word = period.text
@@ -144,10 +155,17 @@ public final class Responder {
         return formatters.string(from: now, pattern: ldml, locale: settings.language.localeIdentifier, zone: settings.zone)
     }
 
+    /// `65534=1200 1000=3`: the uids with the most refusals, at most eight, `-` for none.
+    static func topUIDs(_ counts: [Int64: Int]) -> String {
+        guard !counts.isEmpty else { return "-" }
+        return counts.sorted { ($0.value, $1.key) > ($1.value, $0.key) }.prefix(8)
+            .map { "\($0.key)=\($0.value)" }.joined(separator: " ")
+    }
+
     private func stats(now: Date, counters: ServerCounters) -> [String] {
         let cache = formatters.statistics
         return [
-            "uptime_seconds: \(Int(now.timeIntervalSince(counters.startedAt)))",
+            "uptime_seconds: \(Int(clampingSeconds: now.timeIntervalSince(counters.startedAt)))",
             "connections_open: \(counters.connectionsOpen)",
             "connections_total: \(counters.connectionsTotal)",
             "requests: \(counters.requests)",
@@ -155,6 +173,12 @@ public final class Responder {
             "timers: \(counters.timers)",
             "live_rooms: \(schedule.count)",
             "clock_changes: \(counters.clockChanges)",
+            "connections_refused: \(counters.connectionsRefused)",
+            "refused_by_uid: " + Self.topUIDs(counters.refusedByUID),
+            "closed_output_limit: \(counters.closedOutputLimit)",
+            "closed_slow_reader: \(counters.closedSlowReader)",
+            "closed_partial_line: \(counters.closedPartialLine)",
+            "log_lines_dropped: \(counters.logLinesDropped)",
             "formatter_cache_entries: \(cache.entries)",
             "formatter_cache_capacity: \(formatters.capacity)",
             "formatter_cache_hits: \(cache.hits)",

@@ -25,6 +25,11 @@ public struct Settings: Sendable {
     public var idleTimeout: Int
     public var formatterCacheSize: Int
     public var maxConnections: Int
+    /// Connections one uid may hold, unless it is the service's user, root or in
+    /// `admin_group`.
+    public var maxConnectionsPerUser: Int
+    /// Slots of `maxConnections` only the service's user, root and `admin_group` may take.
+    public var reservedConnections: Int
     /// Seconds each room stays on the ticker.
     public var tickerPeriod: Int
     public var maxRooms: Int
@@ -42,6 +47,10 @@ public struct Settings: Sendable {
     public static let defaultIdleTimeout = 300
     public static let defaultFormatterCacheSize = 64
     public static let defaultMaxConnections = 1024
+    public static let defaultReservedConnections = 32
+    /// The most rooms `max_rooms` allows: the biggest `live list` stays under a connection's
+    /// hard output limit.
+    public static let maxRoomsCeiling = 10_000
 
     /// Resolves a config file, flags and the environment into settings.
     /// - Parameters:
@@ -109,7 +118,7 @@ public struct Settings: Sendable {
             var rows: [GreetingPeriod] = []
             for (start, text) in table {
                 guard let minutes = parseClockTime(start) else {
-                    throw ConfigError(key: "greetings.\(start)", problem: "start must be a time of day HH:MM, 00:00 to 23:59")
+                    throw ConfigError(key: "greetings.\(start)", problem: "start must be a time of day written HH:MM with two digits each, 00:00 to 23:59 (e.g. \"05:00\")")
                 }
                 rows.append(GreetingPeriod(start: minutes, text: text))
             }
@@ -123,8 +132,12 @@ public struct Settings: Sendable {
         let idleTimeout = try positive(file.idleTimeout, default: defaultIdleTimeout, key: "idle_timeout", max: 86_400)
         let cacheSize = try positive(file.formatterCacheSize, default: defaultFormatterCacheSize, key: "formatter_cache_size", max: 10_000)
         let maxConnections = try positive(file.maxConnections, default: defaultMaxConnections, key: "max_connections", max: 65_536)
+        let perUser = try whole(file.maxConnectionsPerUser, default: min(maxConnections, max(16, maxConnections / 8)),
+                                key: "max_connections_per_user", in: 1...maxConnections)
+        let reserved = try whole(file.reservedConnections, default: min(defaultReservedConnections, maxConnections - 1),
+                                 key: "reserved_connections", in: 0...(maxConnections - 1))
         let tickerPeriod = try positive(file.tickerPeriod, default: 3, key: "ticker_period", max: 3_600)
-        let maxRooms = try positive(file.maxRooms, default: 1_000, key: "max_rooms", max: 100_000)
+        let maxRooms = try positive(file.maxRooms, default: 1_000, key: "max_rooms", max: maxRoomsCeiling)
         let liveDefaultDuration = try positive(file.liveDefaultDuration, default: 7_200, key: "live_default_duration", max: 7 * 86_400)
         let soonThreshold = try positive(file.soonThreshold, default: 600, key: "soon_threshold", max: 7 * 86_400)
         let statusTemplate = file.statusTemplate ?? "{greeting} {time} {countdown}"
@@ -158,7 +171,7 @@ public struct Settings: Sendable {
             language: language, city: city, zone: zone, cities: cities, greetings: greetings,
             separator: file.separator ?? (language == .zh ? "·" : " · "),
             timeFormat: timeFormat, idleTimeout: idleTimeout, formatterCacheSize: cacheSize,
-            maxConnections: maxConnections, tickerPeriod: tickerPeriod, maxRooms: maxRooms,
+            maxConnections: maxConnections, maxConnectionsPerUser: perUser, reservedConnections: reserved, tickerPeriod: tickerPeriod, maxRooms: maxRooms,
             liveDefaultDuration: liveDefaultDuration, soonThreshold: soonThreshold,
             statusTemplate: statusTemplate, i3barPango: i3barPango,
             adminGroup: file.adminGroup.flatMap { $0.isEmpty ? nil : $0 })
@@ -181,19 +194,30 @@ public struct Settings: Sendable {
     }
 
     private static func positive(_ value: Int?, default fallback: Int, key: String, max: Int) throws(ConfigError) -> Int {
+        try whole(value, default: fallback, key: key, in: 1...max)
+    }
+
+    private static func whole(_ value: Int?, default fallback: Int, key: String, in range: ClosedRange<Int>) throws(ConfigError) -> Int {
         guard let value else { return fallback }
-        guard value >= 1, value <= max else {
-            throw ConfigError(key: key, problem: "must be between 1 and \(max), got \(value)")
+        guard range.contains(value) else {
+            throw ConfigError(key: key, problem: "must be between \(range.lowerBound) and \(range.upperBound), got \(value)")
         }
         return value
     }
 
-    /// "HH:MM" → minutes after midnight.
+    /// "HH:MM" → minutes after midnight. Only the canonical form: two ASCII digits each, so
+    /// one minute has one spelling (`5:00`, `+5:00` and `05:00` cannot all name 05:00).
     static func parseClockTime(_ text: String) -> Int? {
-        let parts = text.split(separator: ":", omittingEmptySubsequences: false)
-        guard parts.count == 2, parts[0].count <= 2, parts[1].count == 2,
-              let hour = Int(parts[0]), let minute = Int(parts[1]),
-              (0..<24).contains(hour), (0..<60).contains(minute) else { return nil }
+        let bytes = Array(text.utf8)
+        func digit(_ index: Int) -> Int? {
+            let byte = bytes[index]
+            return byte >= 0x30 && byte <= 0x39 ? Int(byte - 0x30) : nil
+        }
+        guard bytes.count == 5, bytes[2] == UInt8(ascii: ":"),
+              let h1 = digit(0), let h2 = digit(1), let m1 = digit(3), let m2 = digit(4) else { return nil }
+        let hour = h1 * 10 + h2
+        let minute = m1 * 10 + m2
+        guard hour < 24, minute < 60 else { return nil }
         return hour * 60 + minute
     }
 }

@@ -8,16 +8,30 @@ public enum TimeExpression {
     /// the last one for `ago`.
     public enum Lean: Sendable { case future, past }
 
-    public static func parse(_ text: String, now: Date, zone: TimeZone, lean: Lean) throws(ProtocolError) -> Date {
+    /// - Parameter window: where the result must lie (`AcceptedTimes`); outside it is
+    ///   `ERR bad-argument` naming the range.
+    public static func parse(_ text: String, now: Date, zone: TimeZone, lean: Lean,
+                             within window: AcceptedTimes.Window = AcceptedTimes.instant) throws(ProtocolError) -> Date {
+        let date = try parseUnchecked(text, now: now, zone: zone, lean: lean)
+        guard window.contains(date) else {
+            throw ProtocolError(.badArgument, "'\(RequestParser.shorten(text))' is outside the accepted times, \(window.description)")
+        }
+        return date
+    }
+
+    private static func parseUnchecked(_ text: String, now: Date, zone: TimeZone, lean: Lean) throws(ProtocolError) -> Date {
         let trimmed = text.trimmingCharacters(in: .whitespaces)
         let bad = ProtocolError(.badArgument, "'\(RequestParser.shorten(trimmed))' is not a time; use 2026-12-01T20:00+08:00, 2026-12-01 20:00, 20:00, +90m or @UNIX-SECONDS")
         guard let first = trimmed.first else { throw bad }
         if first == "@" {
-            guard let seconds = Int(trimmed.dropFirst()), seconds.magnitude < 1 << 40 else { throw bad }
+            guard let seconds = Int(trimmed.dropFirst()) else { throw bad }
+            guard AcceptedTimes.instant.contains(seconds) else {
+                throw ProtocolError(.badArgument, "'\(RequestParser.shorten(trimmed))' is outside the accepted times, \(AcceptedTimes.instant.description)")
+            }
             return Date(timeIntervalSince1970: TimeInterval(seconds))
         }
         if first == "+" || first == "-" || (first.isNumber && trimmed.last.map({ "dhms".contains($0) }) == true) {
-            guard let offset = relativeSeconds(trimmed) else { throw bad }
+            guard let offset = try relativeSeconds(trimmed) else { throw bad }
             return Date(timeIntervalSince1970: (now.timeIntervalSince1970 + TimeInterval(offset)).rounded(.down))
         }
         if let (hour, minute, second) = timeOfDay(Substring(trimmed)) {
@@ -39,8 +53,9 @@ public enum TimeExpression {
         return date
     }
 
-    /// `+1h30m`, `-90m`, `45s`, `2d` → seconds.
-    static func relativeSeconds(_ text: String) -> Int? {
+    /// `+1h30m`, `-90m`, `45s`, `2d` → seconds; nil when it is not such a text.
+    /// - Throws: when it is, but longer than `AcceptedTimes.maxOffsetSeconds`.
+    static func relativeSeconds(_ text: String) throws(ProtocolError) -> Int? {
         var sign = 1
         var rest = Substring(text)
         if rest.first == "+" { rest = rest.dropFirst() } else if rest.first == "-" { sign = -1; rest = rest.dropFirst() }
@@ -54,12 +69,18 @@ public enum TimeExpression {
                 continue
             }
             guard let value = Int(number) else { return nil }
+            let scale: Int
             switch character {
-            case "d": total += value * 86_400
-            case "h": total += value * 3_600
-            case "m": total += value * 60
-            case "s": total += value
+            case "d": scale = 86_400
+            case "h": scale = 3_600
+            case "m": scale = 60
+            case "s": scale = 1
             default: return nil
+            }
+            // value < 10^9 and scale ≤ 86,400, and total stays ≤ the limit: nothing overflows.
+            total += value * scale
+            guard total <= AcceptedTimes.maxOffsetSeconds else {
+                throw ProtocolError(.badArgument, "'\(RequestParser.shorten(text))' is more than 100 years (36525d) away; relative times reach at most 100 years")
             }
             number = ""
             sawUnit = true
@@ -106,6 +127,14 @@ public enum TimeExpression {
             resolvedZone = fixed
         }
         guard (1...12).contains(month), (1...31).contains(day), hour < 24, minute < 60, second < 60 else { return nil }
+        if year < 1600 {
+            // Foundation's Gregorian calendar switches to the Julian one before 1582; dates are
+            // proleptic Gregorian here (ISO 8601), counted directly.
+            guard day <= daysInMonth(year: year, month: month) else { return nil }
+            let local = civilDays(year: year, month: month, day: day) * 86_400 + hour * 3600 + minute * 60 + second
+            let guess = Date(timeIntervalSince1970: TimeInterval(local))
+            return Date(timeIntervalSince1970: TimeInterval(local - resolvedZone.secondsFromGMT(for: guess)))
+        }
         var calendar = Calendar(identifier: .gregorian)
         calendar.timeZone = resolvedZone
         let components = DateComponents(year: year, month: month, day: day, hour: hour, minute: minute, second: second)
@@ -113,6 +142,24 @@ public enum TimeExpression {
               calendar.component(.day, from: date) == day
         else { return nil }  // 2026-02-30 rolls into March: refuse it
         return date
+    }
+
+    /// Days from 1970-01-01 to a proleptic-Gregorian date (H. Hinnant's days_from_civil).
+    static func civilDays(year: Int, month: Int, day: Int) -> Int {
+        let y = month <= 2 ? year - 1 : year
+        let era = (y >= 0 ? y : y - 399) / 400
+        let yearOfEra = y - era * 400
+        let dayOfYear = (153 * (month > 2 ? month - 3 : month + 9) + 2) / 5 + day - 1
+        let dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear
+        return era * 146_097 + dayOfEra - 719_468
+    }
+
+    static func daysInMonth(year: Int, month: Int) -> Int {
+        switch month {
+        case 2: return (year % 4 == 0 && year % 100 != 0) || year % 400 == 0 ? 29 : 28
+        case 4, 6, 9, 11: return 30
+        default: return 31
+        }
     }
 
     static func offsetSeconds(_ text: String) -> Int? {

@@ -36,24 +36,36 @@ public struct ConfigSource: Sendable {
         return home + "/.config/zaoan/config.json"
     }
 
+    /// The largest config file read.
+    public static let maxBytes = 1 << 20
+
     public func load() throws(ConfigError) -> Settings {
         let file: ConfigFile
-        if FileManager.default.fileExists(atPath: path) {
-            guard let data = FileManager.default.contents(atPath: path) else {
-                throw ConfigError(key: nil, problem: "cannot read \(path); check its permissions")
-            }
-            guard data.count <= 1 << 20 else {
-                throw ConfigError(key: nil, problem: "\(path) is larger than 1 MiB; is it the right file?")
-            }
+        do {
+            let data = try Files.readRegular(path, limit: Self.maxBytes)
             do {
                 file = try ConfigFile.decode(data)
             } catch {
                 throw ConfigError(key: error.key, problem: error.problem + " (in \(path))")
             }
-        } else if required {
-            throw ConfigError(key: nil, problem: "\(path) does not exist; create it or leave out --config")
-        } else {
-            file = ConfigFile()
+        } catch let error as ConfigError {
+            throw error
+        } catch let failure as Files.ReadFailure {
+            switch failure {
+            case .missing:
+                guard !required else {
+                    throw ConfigError(key: nil, problem: "\(path) does not exist; create it or leave out --config")
+                }
+                file = ConfigFile()
+            case .notRegular(let kind):
+                throw ConfigError(key: nil, problem: "\(path) is a \(kind), not a file; point --config at a JSON file")
+            case .tooLarge(let bytes):
+                throw ConfigError(key: nil, problem: "\(path) is \(bytes) bytes, larger than the 1 MiB a config may be; is it the right file?")
+            case .system(let error):
+                throw ConfigError(key: nil, problem: "cannot read \(path) (\(error)); check its permissions")
+            }
+        } catch {
+            throw ConfigError(key: nil, problem: "cannot read \(path): \(error)")
         }
         let settings = try Settings.resolve(file, overrides: overrides, environment: environment)
         if let group = settings.adminGroup, getgrnam(group) == nil {

@@ -3,21 +3,45 @@ import Glibc
 import ZaoanCore
 
 /// One client. Bytes in → lines (LineFramer) → requests (RequestParser) → replies
-/// (Responder, through the server) → bytes out, all on the loop's thread.
+/// (Responder, through the server) → bytes out (OutputQueue), all on the loop's thread.
 ///
 /// One-shot by default: once every complete line read so far is answered and nothing more
 /// is buffered, the connection closes after its output is written. `session` keeps it open.
+///
+/// What one client can cost is bounded by construction (`Limits`): it reads at most
+/// `readChunk` bytes per event and holds at most one partial line; it stops taking lines
+/// while `highWater` bytes of answers are unread, and is closed past the soft or hard
+/// output limit; and it writes at most `writeBudget` bytes per event, then the loop serves
+/// the others.
 final class Connection: EventHandler {
     enum Mode { case oneShot, session }
 
-    /// Output beyond this stops reading from the client until it catches up (backpressure).
-    static let outputHighWater = 256 * 1024
+    enum Limits {
+        /// Bytes read per readable event (Redis reads 16 KiB per client per event).
+        static let readChunk = 16 * 1024
+        /// Bytes written per writable event (Redis writes at most 64 KiB).
+        static let writeBudget = 64 * 1024
+        /// Unread answers beyond this: take no more lines until the client reads.
+        static let highWater = 64 * 1024
+        /// Unread answers above this for `softSeconds` in a row: closed.
+        static let softLimit = 1 << 20
+        static let softSeconds = 10.0
+        /// Unread answers above this: closed at once. The largest single answer (`live list`
+        /// of 10,000 rooms with the longest titles, about 9 MiB) fits below it.
+        static let hardLimit = 16 << 20
+        /// A line started must be finished within this many seconds.
+        static let partialLineSeconds = 10.0
+    }
+
+    /// Why the service closed a connection, for the log and `stats`.
+    enum CloseReason {
+        case outputHardLimit, outputSoftLimit, stuck, partialLine
+    }
 
     let fd: Int32
     private unowned(unsafe) let server: Server
     private var framer = LineFramer()
-    private var output: [UInt8] = []
-    private var outputSent = 0
+    private var output = OutputQueue()
     private(set) var mode = Mode.oneShot
     /// Close once the pending output is written; read nothing more.
     private(set) var closing = false
@@ -27,33 +51,55 @@ final class Connection: EventHandler {
     private var answeredAny = false
     /// Lines wait in the framer until the client reads what it was sent.
     private var pausedForOutput = false
+    /// Room changes sent to the server's next group commit and not yet answered.
+    private var changesInFlight = 0
+    /// Its changes are answered; the lines after them are taken on the next loop turn
+    /// (`resumeAfterCommit`), so one client gets at most one commit per turn.
+    private var resumePending = false
+    /// Waiting for a commit, or for the turn after it.
+    private var waitingForCommit: Bool { changesInFlight > 0 || resumePending }
+    /// What came after a room change in the same read: answered once the change is, so it
+    /// sees the change and its answer comes after the change's.
+    private var heldFrame: HeldFrame?
+    private enum HeldFrame { case line([UInt8]), tooLong }
+    /// When a complete line was last taken (a partial line is not activity).
     private(set) var lastActivity: Double
+    /// Since when an unfinished line has waited for its end; nil when none does.
+    private(set) var partialLineSince: Double?
+    /// Since when unread output has stayed above the soft limit.
+    private(set) var overSoftLimitSince: Double?
     let acceptedAt: Double
     private var interest: UInt32
-    /// The uid of the peer process (SO_PEERCRED), for rights on changes.
+    /// The peer process (SO_PEERCRED), for rights on changes and per-user limits.
     let peer: PeerCredentials?
     /// Set while this connection watches a request.
     private(set) var watch: WatchHub.Ticket?
     /// A watcher that cannot keep up keeps only the newest frame waiting here.
     private var queuedFrame: Reply?
-    /// When output last made progress (or was empty), to close a stuck watcher.
+    /// When output last made progress (or was empty), to close a stuck client.
     private(set) var lastOutputProgress: Double
 
-    init(fd: Int32, server: Server, now: Double) {
+    init(fd: Int32, server: Server, peer: PeerCredentials?, now: Double) {
         self.fd = fd
         self.server = server
         self.lastActivity = now
         self.acceptedAt = now
         self.lastOutputProgress = now
         self.interest = EventLoop.readable
-        self.peer = PeerCredentials(socket: fd)
+        self.peer = peer
     }
 
-    var hasPendingOutput: Bool { outputSent < output.count }
+    var hasPendingOutput: Bool { !output.isEmpty }
+    var pendingOutputBytes: Int { output.count }
 
     /// The client, for debug lines.
     private var who: String {
         peer.map { "client pid \($0.pid) uid \($0.uid)" } ?? "client on fd \(fd)"
+    }
+
+    /// Whether the next line may be taken now.
+    private var takingLines: Bool {
+        !closing && !pausedForOutput && !waitingForCommit
     }
 
     func handle(events: UInt32) {
@@ -65,14 +111,14 @@ final class Connection: EventHandler {
         }
     }
 
-    /// Reads once (level-triggered: the loop calls again if more is waiting), answers the
-    /// complete lines, then writes.
+    /// Reads once, at most `Limits.readChunk` bytes (level-triggered: the loop calls again
+    /// if more is waiting, after serving the others), answers the complete lines, then writes.
     func readInput() {
+        guard !waitingForCommit else { return }  // the rest waits for the commit
         let buffer = server.readBuffer
-        let count = read(fd, buffer.baseAddress, buffer.count)
+        let count = read(fd, buffer.baseAddress, min(buffer.count, Limits.readChunk))
         if count > 0 {
-            lastActivity = server.monotonicNow
-            framer.feed(UnsafeRawBufferPointer(rebasing: buffer[0..<count])) { handle($0) }
+            framer.feed(UnsafeRawBufferPointer(rebasing: buffer[0..<count])) { take($0) }
         } else if count == 0 {
             inputEnded = true
         } else {
@@ -81,19 +127,30 @@ final class Connection: EventHandler {
             close()
             return
         }
+        afterLines()
+    }
+
+    /// After lines were taken: note an unfinished line, decide whether to close, write.
+    private func afterLines() {
+        if takingLines && framer.hasBufferedInput {
+            if partialLineSince == nil { partialLineSince = server.monotonicNow }
+        } else {
+            partialLineSince = nil
+        }
         decideAfterInput()
         flush()
     }
 
-    /// After lines were taken: end of input answers an unterminated last line and closes; a
-    /// one-shot connection closes once everything read so far is answered.
+    /// End of input answers an unterminated last line and closes; a one-shot connection
+    /// closes once everything read so far is answered.
     private func decideAfterInput() {
-        guard !closing, !pausedForOutput else { return }
+        guard takingLines else { return }
         if inputEnded {
             if watch != nil {
                 endWatch()  // closing the input ends a watch
             } else {
-                framer.finish { handle($0) }
+                framer.finish { take($0) }
+                guard takingLines else { return }  // the last line was a change: close after its answer
             }
             closing = true
         } else if mode == .oneShot && answeredAny && !framer.hasBufferedInput && watch == nil {
@@ -101,17 +158,27 @@ final class Connection: EventHandler {
         }
     }
 
-    /// Answers one frame. Returns whether to take the next line: not when closing, and not
-    /// while a client that does not read has `outputHighWater` bytes waiting (the rest of its
-    /// input waits in the framer, and reading stops, until it catches up).
-    private func handle(_ frame: LineFramer.Frame) -> Bool {
+    /// Takes one frame. Returns whether to take the next line now.
+    private func take(_ frame: LineFramer.Frame) -> Bool {
+        if waitingForCommit {
+            // A room change waits for the group commit: more changes join it (same peer, same
+            // rights); anything else waits until they are answered, so it sees them.
+            if case .line(let bytes) = frame, let request = try? RequestParser.parse(bytes), request.isRoomChange {
+                server.countRequest()
+                queueChange(request)
+                return true
+            }
+            if case .line(let bytes) = frame { heldFrame = .line(Array(bytes)) } else { heldFrame = .tooLong }
+            return false
+        }
+        lastActivity = server.monotonicNow
         answeredAny = true
-        let keepGoing = answer(frame)
-        if keepGoing && output.count - outputSent >= Self.outputHighWater {
+        guard answer(frame) else { return false }
+        if output.count >= Limits.highWater {
             pausedForOutput = true
             return false
         }
-        return keepGoing
+        return true
     }
 
     private func answer(_ frame: LineFramer.Frame) -> Bool {
@@ -121,55 +188,102 @@ final class Connection: EventHandler {
             closing = true
             return false
         case .line(let bytes):
-            if watch != nil {
-                // Any further line ends the watch; in a session it is then answered as usual.
-                endWatch()
-                if mode == .oneShot {
-                    closing = true
-                    return false
-                }
-            }
-            let request: Request
-            do {
-                guard let parsed = try RequestParser.parse(bytes) else { return true }
-                request = parsed
-            } catch {
-                server.countRequest()
-                Log.debug("\(self.who): \(error)")
-                append(.error(error))
-                return true
-            }
-            server.countRequest()
-            Log.debug("\(self.who): \(request.commandWord)")
-            switch request {
-            case .session:
-                mode = .session
-                append(.ok)
-            case .quit:
-                append(server.answer(request))
-                closing = true
-                return false
-            case .watch(let inner):
-                let (ticket, first) = server.watches.add(self, request: inner)
-                watch = ticket
-                server.statusChanged()
-                append(first)
-            case _ where request.isMutation:
-                append(server.change(request, from: self))
-            default:
-                append(server.answer(request))
-            }
-            return true
+            return answer(line: bytes)
         }
     }
 
-    private func append(_ reply: Reply) {
-        if outputSent == output.count {
-            output.removeAll(keepingCapacity: true)
-            outputSent = 0
-            lastOutputProgress = server.monotonicNow
+    private func answer(line bytes: UnsafeRawBufferPointer) -> Bool {
+        if watch != nil {
+            // Any further line ends the watch; in a session it is then answered as usual.
+            endWatch()
+            if mode == .oneShot {
+                closing = true
+                return false
+            }
         }
-        output.append(contentsOf: reply.bytes)
+        let request: Request
+        do {
+            guard let parsed = try RequestParser.parse(bytes) else { return true }
+            request = parsed
+        } catch {
+            server.countRequest()
+            Log.debug("\(self.who): \(error)")
+            append(.error(error))
+            return true
+        }
+        server.countRequest()
+        Log.debug("\(self.who): \(request.commandWord)")
+        switch request {
+        case .session:
+            mode = .session
+            append(.ok)
+        case .quit:
+            append(server.answer(request))
+            closing = true
+            return false
+        case .watch(let inner):
+            let (ticket, first) = server.watches.add(self, request: inner)
+            watch = ticket
+            server.statusChanged()
+            append(first)
+        case _ where request.isRoomChange:
+            if let refusal = server.refusal(of: request, from: self) {
+                append(refusal)
+            } else {
+                queueChange(request)  // answered by the group commit at the end of this loop turn
+            }
+        case _ where request.isMutation:
+            append(server.change(request, from: self))
+        default:
+            append(server.answer(request))
+        }
+        return true
+    }
+
+    private func queueChange(_ request: Request) {
+        changesInFlight += 1
+        server.queueChange(request, from: self)
+    }
+
+    /// The server's group commit answered one of this connection's changes. When the last
+    /// is answered, the connection asks to be resumed on the next loop turn.
+    func changeAnswered(_ reply: Reply) {
+        guard !closed else { return }
+        changesInFlight -= 1
+        append(reply)
+        if changesInFlight == 0 && !closed {
+            resumePending = true
+            server.resumeNextTurn(self)
+        }
+        flush()
+    }
+
+    /// Takes what waited behind the changes: the held frame, then the buffered lines.
+    func resumeAfterCommit() {
+        guard resumePending, !closed else { return }
+        resumePending = false
+        if let held = heldFrame {
+            heldFrame = nil
+            let keepGoing: Bool
+            switch held {
+            case .line(let bytes): keepGoing = bytes.withUnsafeBytes { take(.line($0)) }
+            case .tooLong: keepGoing = take(.tooLong)
+            }
+            if keepGoing && takingLines { framer.resume { take($0) } }
+        } else if takingLines {
+            framer.resume { take($0) }
+        }
+        afterLines()
+    }
+
+    private func append(_ reply: Reply) {
+        if output.isEmpty { lastOutputProgress = server.monotonicNow }
+        output.append(reply.bytes)
+        if output.count > Limits.hardLimit {
+            close(for: .outputHardLimit)
+        } else if output.count > Limits.softLimit {
+            if overSoftLimitSince == nil { overSoftLimitSince = server.monotonicNow }
+        }
     }
 
     /// A watch update. If the client has not read the last one yet, only the newest waits:
@@ -180,7 +294,7 @@ final class Connection: EventHandler {
             queuedFrame = reply
             return
         }
-        append(reply)  // resets lastOutputProgress: nothing was pending
+        append(reply)
         flush()
     }
 
@@ -192,45 +306,49 @@ final class Connection: EventHandler {
         server.statusChanged()
     }
 
-    /// Writes what is pending; asks for writability only while something is left.
+    /// Writes what is pending, at most `Limits.writeBudget` bytes; asks for writability only
+    /// while something is left.
     func flush() {
-        while outputSent < output.count || queuedFrame != nil {
-            if outputSent == output.count, let frame = queuedFrame {
-                queuedFrame = nil
-                append(frame)
-            }
-            let sent = output.withUnsafeBytes { bytes in
-                send(fd, bytes.baseAddress! + outputSent, bytes.count - outputSent, Int32(MSG_NOSIGNAL | MSG_DONTWAIT))
-            }
-            if sent > 0 {
-                outputSent += sent
-                lastOutputProgress = server.monotonicNow
-                continue
-            }
-            let code = errno
-            if sent < 0 && code == EINTR { continue }
-            if sent < 0 && (code == EAGAIN || code == EWOULDBLOCK) { break }
-            close()  // EPIPE, ECONNRESET: the client went away without reading
-            return
+        guard !closed else { return }
+        if output.isEmpty, let frame = queuedFrame {
+            queuedFrame = nil
+            append(frame)
         }
-        if pausedForOutput && output.count - outputSent < Self.outputHighWater / 2 {
+        if !output.isEmpty {
+            let sent = output.send(to: fd, budget: Limits.writeBudget)
+            if sent > 0 {
+                lastOutputProgress = server.monotonicNow
+            } else if sent < 0 {
+                let code = errno
+                if code != EAGAIN && code != EWOULDBLOCK && code != EINTR {
+                    close()  // EPIPE, ECONNRESET: the client went away without reading
+                    return
+                }
+            }
+            if output.count <= Limits.softLimit { overSoftLimitSince = nil }
+        }
+        if pausedForOutput && output.count < Limits.highWater / 2 {
             // Caught up: answer the lines that waited, then write again.
             pausedForOutput = false
-            framer.resume { handle($0) }
-            decideAfterInput()
-            flush()
+            if takingLines { framer.resume { take($0) } }
+            afterLines()
             return
         }
-        if !hasPendingOutput && closing {
+        if output.isEmpty && queuedFrame == nil && closing && !waitingForCommit {
             close()
             return
         }
         var wanted: UInt32 = 0
-        if hasPendingOutput { wanted |= EventLoop.writable }
-        if !closing && !pausedForOutput { wanted |= EventLoop.readable }
+        if !output.isEmpty || queuedFrame != nil { wanted |= EventLoop.writable }
+        if !closing && !pausedForOutput && !waitingForCommit { wanted |= EventLoop.readable }
         if wanted != interest {
-            interest = wanted
-            do { try server.loop.modify(fd, events: wanted) } catch { close() }
+            do {
+                try server.loop.modify(fd, events: wanted)
+                interest = wanted
+            } catch {
+                Log.warning("\(error); closing the connection of \(who)")
+                close()
+            }
         }
     }
 
@@ -241,6 +359,13 @@ final class Connection: EventHandler {
         flush()
     }
 
+    /// Closed by the service for breaking a limit: counted and logged.
+    func close(for reason: CloseReason) {
+        guard !closed else { return }
+        server.closedForLimit(self, reason: reason)
+        close()
+    }
+
     func close() {
         guard !closed else { return }
         closed = true
@@ -248,6 +373,7 @@ final class Connection: EventHandler {
         server.loop.unregister(fd)
         drainUnreadInput()
         Posix.close(fd)
+        output = OutputQueue()
         server.connectionClosed(self)
     }
 

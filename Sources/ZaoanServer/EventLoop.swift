@@ -3,21 +3,37 @@ import Glibc
 
 /// Something that owns a descriptor registered with the loop.
 protocol EventHandler: AnyObject {
-    /// Called with the epoll event bits that fired.
+    /// Called with the epoll event bits that fired, limited to what it registered for
+    /// (plus hang-up and error, which epoll always reports).
     func handle(events: UInt32)
 }
 
-/// One thread, one epoll instance. Handlers are kept in an array indexed by descriptor, so
-/// dispatching an event is an array load, not a hash lookup.
+/// One thread, one epoll instance.
+///
+/// Every registration gets an identity, packed with the descriptor into `epoll_data`
+/// (as swift-nio's `SelectorEpoll` does): a handler earlier in a batch may close a
+/// descriptor and a new connection may get the same number before the batch ends, and an
+/// event meant for the old registration must not reach the new one. Delivered events are
+/// masked by the interest registered now, so a stale `EPOLLOUT` is not acted on either.
 final class EventLoop {
+    private struct Registration {
+        let id: UInt32
+        var interest: UInt32
+        let handler: EventHandler
+    }
+
     private let epoll: Int32
-    private var handlers: [EventHandler?] = []
+    /// By descriptor number, so dispatching an event is an array load, not a hash lookup.
+    private var registrations: [Registration?] = []
+    private var nextID: UInt32 = 1
     private var events: [epoll_event]
     private(set) var running = false
 
     static let readable = EPOLLIN.rawValue
     static let writable = EPOLLOUT.rawValue
     static let hangup = EPOLLHUP.rawValue | EPOLLERR.rawValue | EPOLLRDHUP.rawValue
+    /// Reported whatever the interest.
+    private static let alwaysReported = EPOLLHUP.rawValue | EPOLLERR.rawValue
 
     init(maxEventsPerWait: Int = 256) throws(SystemError) {
         epoll = epoll_create1(Int32(EPOLL_CLOEXEC))
@@ -28,40 +44,58 @@ final class EventLoop {
     deinit { Posix.close(epoll) }
 
     func register(_ fd: Int32, events mask: UInt32, handler: EventHandler) throws(SystemError) {
-        try control(EPOLL_CTL_ADD, fd, mask)
+        precondition(fd >= 0, "registering a closed descriptor")
+        let id = nextID
+        nextID = nextID == UInt32.max ? 1 : nextID + 1
+        try control(EPOLL_CTL_ADD, fd, mask, id: id)
         let index = Int(fd)
-        if index >= handlers.count {
-            handlers.append(contentsOf: repeatElement(nil, count: index + 1 - handlers.count))
+        if index >= registrations.count {
+            registrations.append(contentsOf: repeatElement(nil, count: index + 1 - registrations.count))
         }
-        handlers[index] = handler
+        registrations[index] = Registration(id: id, interest: mask, handler: handler)
     }
 
     func modify(_ fd: Int32, events mask: UInt32) throws(SystemError) {
-        try control(EPOLL_CTL_MOD, fd, mask)
+        let index = Int(fd)
+        guard index < registrations.count, let registration = registrations[index] else {
+            throw SystemError(errno: ENOENT, "changing the events of descriptor \(fd), which is not registered")
+        }
+        try control(EPOLL_CTL_MOD, fd, mask, id: registration.id)
+        registrations[index]?.interest = mask
     }
 
-    /// Removes the descriptor from the loop (the caller closes it).
+    /// Removes the descriptor from the loop (the caller closes it). Events already fetched
+    /// for it in this batch are dropped.
     func unregister(_ fd: Int32) {
+        let index = Int(fd)
+        guard index >= 0, index < registrations.count, registrations[index] != nil else { return }
+        registrations[index] = nil
         var event = epoll_event()
-        _ = epoll_ctl(epoll, EPOLL_CTL_DEL, fd, &event)
-        if Int(fd) < handlers.count { handlers[Int(fd)] = nil }
+        if epoll_ctl(epoll, EPOLL_CTL_DEL, fd, &event) != 0 {
+            // Only a bug can cause this (the descriptor was closed first): say so, go on.
+            Log.warning("removing descriptor \(fd) from the event loop failed: \(SystemError(errno: Glibc.errno, "epoll_ctl"))")
+        }
     }
 
-    private func control(_ operation: Int32, _ fd: Int32, _ mask: UInt32) throws(SystemError) {
+    private func control(_ operation: Int32, _ fd: Int32, _ mask: UInt32, id: UInt32) throws(SystemError) {
         var event = epoll_event()
         event.events = mask
-        event.data.fd = fd
+        event.data.u64 = UInt64(id) << 32 | UInt64(UInt32(bitPattern: fd))
         guard epoll_ctl(epoll, operation, fd, &event) == 0 else {
             throw SystemError(errno: Glibc.errno, "registering descriptor \(fd) with epoll")
         }
     }
 
-    /// Runs until `stop()`; `afterWake` runs each time epoll returns, before the handlers.
-    func run(afterWake: () -> Void) {
+    /// Runs until `stop()`. `afterWake` runs each time epoll returns, before the handlers;
+    /// `afterBatch` after every handler of the batch has run, and returns whether work is
+    /// left for the next turn (then epoll only polls instead of sleeping).
+    func run(afterWake: () -> Void, afterBatch: () -> Bool = { false }) {
         running = true
+        var moreWork = false
         while running {
+            let timeout: Int32 = moreWork ? 0 : -1
             let count = events.withUnsafeMutableBufferPointer { buffer in
-                epoll_wait(epoll, buffer.baseAddress, Int32(buffer.count), -1)
+                epoll_wait(epoll, buffer.baseAddress, Int32(buffer.count), timeout)
             }
             if count < 0 {
                 if Glibc.errno == EINTR { continue }
@@ -72,11 +106,13 @@ final class EventLoop {
             afterWake()
             for index in 0..<Int(count) {
                 let event = events[index]
-                let fd = Int(event.data.fd)
-                // A handler earlier in this batch may have closed this descriptor.
-                guard fd < handlers.count, let handler = handlers[fd] else { continue }
-                handler.handle(events: event.events)
+                let fd = Int(Int32(bitPattern: UInt32(truncatingIfNeeded: event.data.u64)))
+                let id = UInt32(truncatingIfNeeded: event.data.u64 >> 32)
+                guard fd >= 0, fd < registrations.count, let registration = registrations[fd], registration.id == id else { continue }
+                let fired = event.events & (registration.interest | Self.alwaysReported)
+                if fired != 0 { registration.handler.handle(events: fired) }
             }
+            moreWork = afterBatch()
         }
     }
 

@@ -45,11 +45,19 @@ final class Listener {
             guard (info.st_mode & S_IFMT) == S_IFSOCK else {
                 throw SystemError(errno: EEXIST, "\(path) exists and is not a socket; remove it or pass --socket with another path")
             }
-            if let probe = try? address.connect() {
+            // Only a refused connection means nobody listens there; anything else is not ours
+            // to remove.
+            switch Result(catching: { () throws(SystemError) in try address.connect(blocking: false) }) {
+            case .success(let probe):
                 Posix.close(probe)
                 throw SystemError(errno: EADDRINUSE, "another zaoan is already serving on \(path); stop it first (systemctl --user stop zaoan.socket zaoan.service) or pass --socket with another path")
+            case .failure(let error) where error.errno == ECONNREFUSED:
+                unlink(path)  // stale: the socket file is there but nobody listens on it
+            case .failure(let error) where error.errno == EAGAIN:
+                throw SystemError(errno: EADDRINUSE, "another server is listening on \(path) with a full queue; stop it first or pass --socket with another path")
+            case .failure(let error):
+                throw SystemError(errno: error.errno, "\(path) exists and could not be checked (\(error)); remove it if no server uses it, or pass --socket with another path")
             }
-            unlink(path)  // stale: nobody is listening
         }
         let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_NONBLOCK.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
         guard fd >= 0 else { throw SystemError(errno: Glibc.errno, "creating the listening socket") }

@@ -4,8 +4,8 @@ import Glibc
 /// Logging. Quiet by default: one line at start, one at stop, one per error; per-request
 /// lines only with --verbose (debug).
 ///
-/// When stderr is the journal (JOURNAL_STREAM names it), entries go through
-/// `sd_journal_sendv` with structured fields — priority, a stable MESSAGE_ID per kind of
+/// When stderr is the journal (JOURNAL_STREAM names it), entries go to journald's socket
+/// with structured fields — priority, a stable MESSAGE_ID per kind of
 /// event, and for refused requests the client's pid and uid. Otherwise plain lines on stderr,
 /// with sd-daemon `<N>` prefixes when stderr is not a terminal (journald or a supervisor
 /// reading it files them at the right level).
@@ -32,6 +32,17 @@ public enum Log {
     nonisolated(unsafe) public static var verbose = false
     private static let prefixed = isatty(2) == 0
     private static let toJournal = stderrIsJournal()
+    /// Written from the loop's thread only (the service is one thread).
+    nonisolated(unsafe) private static var sink = LogSink(fd: 2)
+
+    /// Ignores SIGPIPE for the process, before anything is logged: a log write to a reader
+    /// that is gone then fails with EPIPE (and is dropped) instead of killing the service.
+    public static func ignoreBrokenPipes() {
+        signal(SIGPIPE, SIG_IGN)
+    }
+
+    /// Lines that could not be written without blocking and were dropped.
+    public static var droppedLines: Int { sink.dropped + journal.dropped }
 
     public static func error(_ message: String, event: Event? = nil, fields: [String: String] = [:]) {
         write(.error, message, event: event, fields: fields)
@@ -56,27 +67,38 @@ public enum Log {
             for (key, value) in fields.sorted(by: { $0.key < $1.key }) { entries.append(key + "=" + value) }
             if sendToJournal(entries) { return }
         }
-        let line = (prefixed ? "<\(level.rawValue)>" : "") + "zaoan: " + message + "\n"
-        _ = Posix.writeAll(2, line)
+        sink.write((prefixed ? "<\(level.rawValue)>" : "") + "zaoan: " + message + "\n")
     }
 
+    /// Sends one entry in the journal's native protocol (`KEY=value` lines; a value holding
+    /// a line break as `KEY`, LF, its length as 64-bit little-endian, the bytes, LF) on a
+    /// non-blocking datagram socket of our own: when journald falls behind, the entry is
+    /// dropped and counted instead of stopping the loop (libsystemd's sd_journal_sendv
+    /// would block).
     private static func sendToJournal(_ entries: [String]) -> Bool {
-        let buffers = entries.map { Array($0.utf8) }
-        var vectors: [iovec] = []
-        var pointers: [UnsafeMutableRawPointer] = []
-        defer { pointers.forEach { $0.deallocate() } }
-        for bytes in buffers {
-            let pointer = UnsafeMutableRawPointer.allocate(byteCount: max(bytes.count, 1), alignment: 1)
-            bytes.withUnsafeBytes { pointer.copyMemory(from: $0.baseAddress!, byteCount: bytes.count) }
-            pointers.append(pointer)
-            vectors.append(iovec(iov_base: pointer, iov_len: bytes.count))
+        var datagram: [UInt8] = []
+        for entry in entries {
+            let bytes = Array(entry.utf8.prefix(LogSink.maxLine))
+            guard let equals = bytes.firstIndex(of: UInt8(ascii: "=")) else { continue }
+            if bytes.contains(0x0A) {
+                datagram += bytes[..<equals]
+                datagram.append(0x0A)
+                let value = bytes[(equals + 1)...]
+                withUnsafeBytes(of: UInt64(value.count).littleEndian) { datagram += $0 }
+                datagram += value
+            } else {
+                datagram += bytes
+            }
+            datagram.append(0x0A)
         }
-        return sd_journal_sendv(vectors, Int32(vectors.count)) >= 0
+        return journal.send(datagram)
     }
+
+    nonisolated(unsafe) private static var journal = JournalSocket()
 
     /// systemd sets JOURNAL_STREAM to "device:inode" of the stream it connected to stderr.
-    /// The journal's socket must be there too: without it sd_journal_sendv reports success
-    /// and drops the entry (a service with a private /run, for one).
+    /// The journal's socket must be there too (a service with a private /run has none);
+    /// if sending to it fails later, lines go to stderr.
     private static func stderrIsJournal() -> Bool {
         guard access("/run/systemd/journal/socket", F_OK) == 0 else { return false }
         guard let value = getenv("JOURNAL_STREAM").map({ String(cString: $0) }) else { return false }
@@ -85,5 +107,32 @@ public enum Log {
         guard parts.count == 2, fstat(2, &info) == 0,
               let device = UInt64(parts[0]), let inode = UInt64(parts[1]) else { return false }
         return UInt64(info.st_dev) == device && UInt64(info.st_ino) == inode
+    }
+}
+
+/// A datagram socket to journald, never blocking.
+private struct JournalSocket {
+    /// A fixed path well under the 108-byte limit: building the address cannot fail.
+    private static let address = try? UnixAddress(path: "/run/systemd/journal/socket")
+    private var fd: Int32 = -1
+    private(set) var dropped = 0
+
+    /// Returns false when journald cannot be reached (the caller writes to stderr instead);
+    /// true when the entry was sent or dropped because journald is behind.
+    mutating func send(_ datagram: [UInt8]) -> Bool {
+        if fd < 0 {
+            fd = socket(AF_UNIX, Int32(SOCK_DGRAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue) | Int32(SOCK_NONBLOCK.rawValue), 0)
+            guard fd >= 0 else { return false }
+        }
+        guard let address = Self.address else { return false }
+        let sent = datagram.withUnsafeBytes { bytes in
+            address.withSockaddr { sendto(fd, bytes.baseAddress, bytes.count, Int32(MSG_DONTWAIT | MSG_NOSIGNAL), $0, $1) }
+        }
+        if sent >= 0 { return true }
+        if errno == EAGAIN || errno == EWOULDBLOCK || errno == ENOBUFS {
+            dropped += 1
+            return true
+        }
+        return false
     }
 }

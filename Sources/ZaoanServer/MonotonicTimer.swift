@@ -1,5 +1,6 @@
 import CLinux
 import Glibc
+import ZaoanCore
 
 /// A timer on the monotonic clock, one-shot or repeating, armed only while it has work so
 /// an idle service does not wake up.
@@ -15,12 +16,14 @@ final class MonotonicTimer: EventHandler {
         try loop.register(timer.fd, events: EventLoop.readable, handler: self)
     }
 
-    /// Fires after `seconds`, then every `seconds` if `repeating`. Re-arming restarts it.
+    /// Fires after `seconds` (taken between 1 ns and a year), then every `seconds` if
+    /// `repeating`. Re-arming restarts it.
     func arm(after seconds: Double, repeating: Bool) {
         armed = true
         self.repeating = repeating
-        let whole = Int(seconds.rounded(.down))
-        let value = timespec(tv_sec: whole, tv_nsec: max(1, Int((seconds - Double(whole)) * 1e9)))
+        let bounded = seconds.isFinite ? min(max(seconds, 0), 365 * 86_400) : 365 * 86_400
+        let whole = Int(clampingSeconds: bounded)
+        let value = timespec(tv_sec: whole, tv_nsec: max(1, Int(clampingSeconds: (bounded - Double(whole)) * 1e9)))
         timer.set(itimerspec(it_interval: repeating ? value : timespec(), it_value: value))
     }
 

@@ -1,11 +1,38 @@
 import CSystemd
 import Glibc
 
+/// Where the service is in its life. One value, so that "may we accept?", "are we
+/// stopping?" and "why did we stop?" are all read off the same place.
+enum Lifecycle: Equatable {
+    /// Set up, not yet accepting.
+    case starting
+    case serving
+    /// No client for the idle time under socket activation: stopped accepting, exiting now.
+    case idleExiting(after: Double)
+    /// SIGTERM or SIGINT: accepting stopped, answers in flight are written until `deadline`.
+    case draining(reason: String, deadline: Double)
+    case stopped
+
+    /// The stop message for the log.
+    var stopReason: String {
+        switch self {
+        case .idleExiting(let seconds):
+            return "exited after \(seconds) s with no clients (the next connection starts zaoan again)"
+        case .draining(let reason, _):
+            return "stopped (\(reason))"
+        case .starting, .serving, .stopped:
+            return "stopped"
+        }
+    }
+}
+
 /// What a socket-activated service owes systemd: idle exit, the watchdog, and a status line.
 extension Server {
     /// Idle exit is refused below this: each exit costs a socket trigger on the next
     /// connection, and systemd fails the socket past 20 triggers in 2 s (TriggerLimitBurst=).
     public static let minimumExitIdleTime = 0.5
+    /// And refused above this (a year): nobody means more, and timers take whole seconds.
+    public static let maximumExitIdleTime = 365.0 * 86_400
 
     func startLifecycleTimers(listener: Listener) throws(SystemError) {
         if let idle = options.exitIdleTime {
@@ -52,19 +79,24 @@ extension Server {
     /// the listening socket stay there; systemd holds the socket and starts zaoan again for
     /// them, so none is lost or reset.
     private func idleExpired() {
-        guard connections.isEmpty, watches.count == 0, shutdownDeadline == nil, let listener else { return }
-        stopReason = "exited after \(options.exitIdleTime ?? 0) s with no clients (the next connection starts zaoan again)"
+        guard connections.isEmpty, watches.count == 0, case .serving = lifecycle, let listener else { return }
+        lifecycle = .idleExiting(after: options.exitIdleTime ?? 0)
         notify(.stopping)
-        shutdownDeadline = monotonicNow
         if !acceptPaused { loop.unregister(listener.fd) }
         loop.stop()
     }
-}
 
-extension Server {
-    /// The gid of `admin_group`, looked up when asked (groups can change while zaoan runs).
-    var adminGroupID: gid_t? {
-        guard let name = responder.settings.adminGroup, let group = getgrnam(name) else { return nil }
-        return group.pointee.gr_gid
+    /// Stop accepting, let answers in flight be written, then stop (or at the deadline).
+    func beginShutdown(reason: String) {
+        guard case .serving = lifecycle else { return }
+        notify(.stopping)
+        monotonicNow = Posix.monotonicSeconds()
+        lifecycle = .draining(reason: reason, deadline: monotonicNow + Self.shutdownGrace)
+        if let listener, !acceptPaused { loop.unregister(listener.fd) }
+        watches.removeAll()
+        for connection in Array(connections.values) {
+            connection.finishSoon()
+        }
+        if connections.isEmpty { loop.stop() } else { sweeper?.arm(after: 0.1, repeating: true) }
     }
 }

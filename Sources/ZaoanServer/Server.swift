@@ -6,6 +6,9 @@ import ZaoanCore
 
 /// The service: one event loop that owns the listener, every connection, the responder and
 /// the counters. Nothing here is shared with another thread, so nothing needs a lock.
+///
+/// Accepting and per-user limits: Server+Accept.swift. Rights, room changes and their group
+/// commit: Server+Changes.swift. Lifecycle, idle exit, watchdog: Server+Lifecycle.swift.
 public final class Server {
     public struct Options: Sendable {
         public var socketPath: String?
@@ -28,7 +31,6 @@ public final class Server {
 
     /// A client whose pending output has not moved for this long is closed.
     static let stuckClientTimeout = 30.0
-
     /// How long a one-shot connection may take to send its first complete line.
     static let oneShotTimeout = 10.0
     /// How long shutdown waits for answers still being written.
@@ -39,35 +41,42 @@ public final class Server {
     let options: Options
     let responder: Responder
     var listener: Listener?
-    private var listenerHandler: ListenerHandler?
+    var listenerHandler: ListenerHandler?
     var connections: [Int32: Connection] = [:]
+    /// Open connections by the peer's uid (-1 when the kernel did not say).
+    var connectionsByUID: [Int64: Int] = [:]
     var counters: ServerCounters
+    var lifecycle = Lifecycle.starting
     private var signals: SignalHandler?
-    private var sweeper: MonotonicTimer?
+    var sweeper: MonotonicTimer?
     private(set) var watches: WatchHub!
-    private let store: StateStore
+    let store: StateStore
+    /// Room changes read in this loop turn, saved together after it (group commit).
+    var pendingChanges: [(request: Request, connection: Connection)] = []
+    /// Connections whose changes were answered, to take their next lines on the next turn.
+    var resumeQueue: [Connection] = []
+    var refusals: RefusalLog!
     var acceptPaused = false
-    var shutdownDeadline: Double?
-    var stopReason = "stopped"
     var idleTimer: MonotonicTimer?
     var watchdogTimer: MonotonicTimer?
     var statusTimer: MonotonicTimer?
     var listeningOn = ""
-    private let clock: TimeSource
-    private(set) var monotonicNow: Double
+    let clock: TimeSource
+    var monotonicNow: Double
     /// The wall clock when epoll last returned: the time requests read in this batch are
     /// answered for (one clock read per batch, not per request).
-    private var wallNow: Date
+    private(set) var wallNow: Date
 
+    /// - Throws: when the loop cannot be made, or the state directory is unsafe.
     public init(options: Options, settings: Settings, clock: TimeSource = SystemTimeSource()) throws(SystemError) {
         self.options = options
         self.clock = clock
         self.loop = try EventLoop()
         self.readBuffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 64 * 1024, alignment: 16)
         self.store = StateStore(directory: options.stateDirectory)
-        let (schedule, problem) = store.load(now: clock.now)
-        if let problem { Log.error(problem) }
-        self.responder = Responder(settings: settings, schedule: schedule)
+        let loaded = try store.load(now: clock.now)
+        for problem in loaded.problems { Log.error(problem, event: .stateProblem) }
+        self.responder = Responder(settings: settings, schedule: loaded.schedule)
         self.responder.versionText = options.versionText
         self.counters = ServerCounters(startedAt: clock.now)
         self.monotonicNow = Posix.monotonicSeconds()
@@ -75,12 +84,14 @@ public final class Server {
         self.watches = try WatchHub(loop: loop) { [unowned self] request in
             self.responder.answer(request, now: self.clock.now, counters: self.statistics)
         }
+        self.refusals = try RefusalLog(loop: loop)
     }
 
     deinit { readBuffer.deallocate() }
 
     /// Serves until SIGTERM or SIGINT. Returns the process exit status.
     public func run() throws(SystemError) -> Int32 {
+        Log.ignoreBrokenPipes()
         raiseDescriptorLimit()
         signals = try SignalHandler(server: self, signals: serviceSignals)
         let listener = try openListener()
@@ -93,15 +104,21 @@ public final class Server {
 
         let settings = responder.settings
         listeningOn = listener.description
+        lifecycle = .serving
         Log.info("serving on \(listener.description); city \(settings.city), zone \(settings.zone.identifier), language \(settings.language.rawValue), \(responder.schedule.count) live rooms",
                  event: .started)
         notify(.ready, .status(statusLine))
-        loop.run { [unowned self] in
+        loop.run(afterWake: { [unowned self] in
             self.monotonicNow = Posix.monotonicSeconds()
             self.wallNow = self.clock.now
-        }
+        }, afterBatch: { [unowned self] in
+            self.finishTurn()
+        })
         listener.close()
-        Log.info("\(stopReason); answered \(counters.requests) requests", event: stopReason.hasPrefix("exited after") ? .idleExit : .stopped)
+        refusals.flush(all: true)
+        let reason = lifecycle.stopReason
+        lifecycle = .stopped
+        Log.info("\(reason); answered \(counters.requests) requests", event: reason.hasPrefix("exited after") ? .idleExit : .stopped)
         return 0
     }
 
@@ -146,46 +163,41 @@ public final class Server {
         snapshot.watches = watches.count
         snapshot.timers = watches.count  // each watch's timer registration
         snapshot.clockChanges = watches.clockChanges
+        snapshot.logLinesDropped = Log.droppedLines
         return snapshot
-    }
-
-    /// `live add`, `live rm`, `reload`: only for the service's own user, root and members of
-    /// `admin_group`. A room change is answered only once it is on disk.
-    func change(_ request: Request, from connection: Connection) -> Reply {
-        guard let peer = connection.peer, peer.mayChange(adminGroup: adminGroupID) else {
-            let allowed = "the service's own user (uid \(geteuid()))"
-                + (responder.settings.adminGroup.map { ", root and members of group \($0)" } ?? " and root")
-            let who = connection.peer.map { "pid \($0.pid), uid \($0.uid)" } ?? "an unknown peer"
-            Log.notice("refused \(request.commandWord) from \(who): only \(allowed) may change zaoan",
-                       event: .refused, fields: ["CLIENT_PID": "\(connection.peer?.pid ?? 0)", "CLIENT_UID": "\(connection.peer?.uid ?? 0)"])
-            return .error(ProtocolError(.forbidden, "only \(allowed) may \(request.commandWord)"))
-        }
-        if case .reload = request { return reload() }
-        do {
-            let next = try responder.proposedChange(request, now: clock.now)
-            do {
-                try store.save(next)
-            } catch {
-                Log.error("could not save the live rooms, change refused: \(error); check that \(store.directory) is writable and the disk not full")
-                return .error(ProtocolError(.storage, "could not save the change (\(error)); nothing was changed"))
-            }
-            responder.commit(next)
-            watches.refresh()
-            statusChanged()
-            return .ok
-        } catch {
-            return .error(error)
-        }
     }
 
     func connectionClosed(_ connection: Connection) {
         connections.removeValue(forKey: connection.fd)
+        let uid = Self.uidKey(connection.peer)
+        if let open = connectionsByUID[uid], open > 1 { connectionsByUID[uid] = open - 1 } else { connectionsByUID[uid] = nil }
         if acceptPaused { resumeAccepting() }
         statusChanged()
         if connections.isEmpty {
-            sweeper?.disarm()
-            if shutdownDeadline != nil { loop.stop() } else { becameIdle() }
+            if !acceptPaused { sweeper?.disarm() }
+            if case .draining = lifecycle { loop.stop() } else { becameIdle() }
         }
+    }
+
+    /// A connection broke a limit and is being closed: count it, and say so in the log.
+    func closedForLimit(_ connection: Connection, reason: Connection.CloseReason) {
+        let what: String
+        switch reason {
+        case .outputHardLimit:
+            counters.closedOutputLimit += 1
+            what = "had more than \(Connection.Limits.hardLimit >> 20) MiB of answers unread"
+        case .outputSoftLimit:
+            counters.closedSlowReader += 1
+            what = "kept more than \(Connection.Limits.softLimit >> 20) MiB of answers unread for \(Int(Connection.Limits.softSeconds)) s"
+        case .stuck:
+            counters.closedSlowReader += 1
+            what = "read none of its answers for \(Int(Self.stuckClientTimeout)) s"
+        case .partialLine:
+            counters.closedPartialLine += 1
+            what = "left a line unfinished for \(Int(Connection.Limits.partialLineSeconds)) s"
+        }
+        refusals.note(uid: Self.uidKey(connection.peer), pid: connection.peer?.pid,
+                      message: "closed a connection that \(what)", event: nil)
     }
 
     /// Re-reads the config; a bad file is rejected and the settings in force are kept.
@@ -198,82 +210,32 @@ public final class Server {
             Log.info("configuration reloaded from \(options.config.path)")
             return .ok
         } catch {
-            Log.error("reload rejected, keeping the previous settings: \(error)")
+            Log.error("reload rejected, keeping the previous settings: \(error)", event: .configRejected)
             return .error(ProtocolError(.badConfig, "\(error); the previous settings stay in force"))
         }
     }
 
-    // MARK: - Accepting
-
-    func acceptConnections() {
-        guard let listener, shutdownDeadline == nil else { return }
-        monotonicNow = Posix.monotonicSeconds()
-        for _ in 0..<64 {
-            let fd = zaoan_accept_nonblocking(listener.fd)
-            if fd < 0 {
-                let code = errno
-                if code == EINTR || code == ECONNABORTED { continue }
-                if code == EMFILE || code == ENFILE || code == ENOBUFS || code == ENOMEM {
-                    Log.warning("cannot accept more connections (\(SystemError(errno: code, "accept"))); pausing until one closes. Raise LimitNOFILE= or lower max_connections")
-                    pauseAccepting()
-                }
-                return
-            }
-            guard connections.count < responder.settings.maxConnections else {
-                refuseBusy(fd)
-                continue
-            }
-            let connection = Connection(fd: fd, server: self, now: monotonicNow)
-            do {
-                try loop.register(fd, events: EventLoop.readable, handler: connection)
-            } catch {
-                Posix.close(fd)
-                continue
-            }
-            connections[fd] = connection
-            counters.connectionsTotal += 1
-            idleTimer?.disarm()
-            statusChanged()
-            if connections.count == 1 { sweeper?.arm(after: 1, repeating: true) }
-            // The request is usually already there: answer without another trip through epoll.
-            connection.readInput()
-        }
-    }
-
-    private func refuseBusy(_ fd: Int32) {
-        let reply = Reply.error(ProtocolError(.busy, "too many connections (max_connections is \(responder.settings.maxConnections)); try again shortly"))
-        _ = reply.bytes.withUnsafeBytes { send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL | MSG_DONTWAIT)) }
-        Posix.close(fd)
-    }
-
-    private func pauseAccepting() {
-        guard let listener, !acceptPaused else { return }
-        acceptPaused = true
-        loop.unregister(listener.fd)
-    }
-
-    private func resumeAccepting() {
-        guard let listener, let listenerHandler, acceptPaused, shutdownDeadline == nil else { return }
-        acceptPaused = false
-        try? loop.register(listener.fd, events: EventLoop.readable, handler: listenerHandler)
-    }
-
     // MARK: - Time and signals
 
-    /// Once a second while connections are open: close idle ones, enforce the shutdown deadline.
+    /// Once a second while connections are open: enforce the shutdown deadline, close
+    /// connections past a time limit.
     private func sweep() {
         monotonicNow = Posix.monotonicSeconds()
-        if let deadline = shutdownDeadline, monotonicNow >= deadline {
+        if case .draining(_, let deadline) = lifecycle, monotonicNow >= deadline {
             loop.stop()
             return
         }
+        if acceptPaused { resumeAccepting() }
         let sessionLimit = Double(responder.settings.idleTimeout)
         for connection in Array(connections.values) {
-            if connection.hasPendingOutput {
+            if let since = connection.overSoftLimitSince, monotonicNow - since >= Connection.Limits.softSeconds {
+                connection.close(for: .outputSoftLimit)
+            } else if connection.hasPendingOutput {
                 if monotonicNow - connection.lastOutputProgress >= Self.stuckClientTimeout {
-                    Log.notice("closing a client that has not read its answers for \(Int(Self.stuckClientTimeout)) s")
-                    connection.close()
+                    connection.close(for: .stuck)
                 }
+            } else if let since = connection.partialLineSince, monotonicNow - since >= Connection.Limits.partialLineSeconds {
+                connection.close(for: .partialLine)
             } else if connection.watch != nil {
                 continue  // a watcher waits for the server, not the other way round
             } else if connection.mode == .session {
@@ -293,30 +255,21 @@ public final class Server {
         }
     }
 
-    /// Stop accepting, let answers in flight be written, then stop (or at the deadline).
-    private func beginShutdown(reason: String) {
-        guard shutdownDeadline == nil else { return }
-        stopReason = "stopped (\(reason))"
-        notify(.stopping)
-        monotonicNow = Posix.monotonicSeconds()
-        shutdownDeadline = monotonicNow + Self.shutdownGrace
-        if let listener, !acceptPaused { loop.unregister(listener.fd) }
-        watches.removeAll()
-        for connection in Array(connections.values) {
-            connection.finishSoon()
-        }
-        if connections.isEmpty { loop.stop() } else { sweeper?.arm(after: 0.1, repeating: true) }
-    }
-
     func notify(_ states: Systemd.NotifyState...) {
         for state in states {
             do { try Systemd.notify(state) } catch { Log.warning("\(error)") }
         }
     }
+
+    /// The key of `connectionsByUID` and the refusal counts: the uid, or -1 for a peer the
+    /// kernel did not name (never 0, which would read as root).
+    static func uidKey(_ peer: PeerCredentials?) -> Int64 {
+        peer.map { Int64($0.uid) } ?? -1
+    }
 }
 
 /// Accepts on the listening socket.
-private final class ListenerHandler: EventHandler {
+final class ListenerHandler: EventHandler {
     unowned let server: Server
     init(server: Server) { self.server = server }
     func handle(events: UInt32) { server.acceptConnections() }

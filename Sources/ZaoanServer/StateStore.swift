@@ -2,13 +2,24 @@ import Foundation
 import Glibc
 import ZaoanCore
 
-/// The live rooms on disk. A change is acknowledged only after `save` returns: the new
-/// state is written to a temporary file, fsynced, renamed over `state.json`, and the
-/// directory fsynced, so a crash at any moment leaves the old or the new file, never a mix.
+/// The live rooms on disk, in `state.json` (format: `StateFile`).
+///
+/// A save writes a new file under an unpredictable name (`O_CREAT|O_EXCL|O_NOFOLLOW`),
+/// fsyncs it, renames it over `state.json` and fsyncs the directory. **The rename is the
+/// commit point**: a failure before it leaves the old file and changes nothing; once it has
+/// happened the new rooms are the state, on disk and in memory, even if the directory sync
+/// then fails (that is reported as `SaveOutcome.savedNotSynced`: a power loss in the next
+/// seconds could still undo it).
+///
+/// The directory must belong to the service's user and be closed to writes by others:
+/// anyone who can write there could replace `state.json` or plant a link where the
+/// temporary file goes. Every file operation is relative to the directory opened and
+/// checked once per operation, so a path swapped meanwhile is not followed.
 public struct StateStore: Sendable {
-    public static let formatVersion = 1
     public let directory: String
     public var path: String { directory + "/state.json" }
+    private static let fileName = "state.json"
+    private static let temporaryPrefix = "state.json.tmp-"
 
     public init(directory: String) {
         self.directory = directory
@@ -26,84 +37,128 @@ public struct StateStore: Sendable {
         return (environment["HOME"] ?? NSHomeDirectory()) + "/.local/state/zaoan"
     }
 
-    private struct File: Codable {
-        var version: Int
-        var rooms: [LiveRoom]
+    public struct Loaded {
+        public var schedule = LiveSchedule()
+        /// Rooms that were dropped and files moved aside, one line each, for the log.
+        public var problems: [String] = []
     }
 
-    /// Reads the rooms. A missing file is an empty schedule; a corrupt, unreadable or
-    /// too-new file is moved aside (`state.json.corrupt-<time>`) and reported in `problem`,
-    /// so the service starts empty instead of failing on its own state every restart.
-    public func load(now: Date = Date()) -> (schedule: LiveSchedule, problem: String?) {
-        removeAbandonedTemporaryFiles()
-        var info = stat()
-        guard stat(path, &info) == 0 else {
-            return (LiveSchedule(), errno == ENOENT ? nil : "cannot read \(path): \(String(cString: strerror(errno)))")
-        }
+    /// Checks the directory without creating it, so `serve` refuses an unsafe one at start.
+    public func checkDirectory() throws(SystemError) {
+        let fd = try openDirectory(create: false)
+        if fd >= 0 { Posix.close(fd) }
+    }
+
+    /// Reads the rooms. A missing file is an empty schedule. A file that is unreadable, not a
+    /// state file, too large or of another version is moved aside
+    /// (`state.json.corrupt-<time>`), so the service starts instead of failing on its own
+    /// state at every restart; rooms that break the rules are dropped one by one.
+    /// - Throws: when the directory itself is unsafe (see the type's comment).
+    public func load(now: Date = Date()) throws(SystemError) -> Loaded {
+        let directoryFD = try openDirectory(create: false)
+        guard directoryFD >= 0 else { return Loaded() }
+        defer { Posix.close(directoryFD) }
+        removeAbandonedTemporaryFiles(in: directoryFD)
         let problem: String
-        if let data = FileManager.default.contents(atPath: path) {
-            do {
-                let decoder = JSONDecoder()
-                decoder.dateDecodingStrategy = .secondsSince1970
-                let file = try decoder.decode(File.self, from: data)
-                if file.version == Self.formatVersion {
-                    return (LiveSchedule(rooms: file.rooms), nil)
-                }
-                problem = "\(path) has format version \(file.version); this zaoan reads version \(Self.formatVersion)"
-            } catch {
-                problem = "\(path) is not a valid state file (\(error))"
+        do {
+            let data = try Files.readRegular(Self.fileName, in: directoryFD, limit: StateFile.maxBytes, followLinks: false)
+            let decoded = try StateFile.decode(data)
+            return Loaded(schedule: decoded.schedule, problems: decoded.dropped.map { "\(path): dropped \($0)" })
+        } catch let failure as Files.ReadFailure {
+            switch failure {
+            case .missing: return Loaded()
+            case .notRegular(let kind): problem = "\(path) is a \(kind), not a file"
+            case .tooLarge(let bytes): problem = "\(path) is \(bytes) bytes, more than the \(StateFile.maxBytes >> 20) MiB a state file may be"
+            case .system(let error): problem = "cannot read \(path): \(error)"
             }
-        } else {
-            problem = "cannot read \(path)"
+        } catch let failure as StateFile.Failure {
+            problem = "\(path) \(failure)"
+        } catch {
+            problem = "\(path): \(error)"
         }
-        let aside = path + ".corrupt-" + String(Int(now.timeIntervalSince1970))
-        if rename(path, aside) == 0 {
-            return (LiveSchedule(), "\(problem); moved it to \(aside) and started with no live rooms. Inspect it, and re-add the rooms you need with live add")
+        let aside = Self.fileName + ".corrupt-" + String(Int(clampingSeconds: now.timeIntervalSince1970))
+        if renameat(directoryFD, Self.fileName, directoryFD, aside) == 0 {
+            return Loaded(problems: ["\(problem); moved it to \(directory)/\(aside) and started with no live rooms. Inspect it, and re-add the rooms you need with live add"])
         }
-        return (LiveSchedule(), "\(problem); could not move it aside (\(String(cString: strerror(errno)))), starting with no live rooms; fix or remove it by hand")
+        return Loaded(problems: ["\(problem); could not move it aside (\(String(cString: strerror(errno)))), starting with no live rooms; fix or remove it by hand"])
     }
 
-    /// Writes the rooms durably. Throws without touching the existing file on any failure.
-    public func save(_ schedule: LiveSchedule) throws(SystemError) {
-        try makeDirectory()
-        let encoder = JSONEncoder()
-        encoder.dateEncodingStrategy = .secondsSince1970
-        encoder.outputFormatting = [.sortedKeys, .prettyPrinted]
-        let data: Data
-        do {
-            data = try encoder.encode(File(version: Self.formatVersion, rooms: schedule.sorted))
-        } catch {
-            throw SystemError(errno: EINVAL, "encoding the live rooms: \(error)")
-        }
-        let temporary = path + ".tmp-\(getpid())"
-        let fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
-        guard fd >= 0 else { throw SystemError(errno: errno, "creating \(temporary)") }
+    public enum SaveOutcome: Equatable {
+        case saved
+        /// `state.json` holds the new rooms but the directory could not be synced.
+        case savedNotSynced(String)
+    }
+
+    /// Writes the rooms durably.
+    /// - Throws: when the change did not reach `state.json` (the old file is untouched).
+    public func save(_ schedule: LiveSchedule) throws(SystemError) -> SaveOutcome {
+        let directoryFD = try openDirectory(create: true)
+        defer { Posix.close(directoryFD) }
+        let data = StateFile.encode(schedule)
+        let temporary = Self.temporaryPrefix + "\(getpid())-" + Files.randomHex()
+        let fd = openat(directoryFD, temporary, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
+        guard fd >= 0 else { throw SystemError(errno: errno, "creating \(directory)/\(temporary)") }
         let written = data.withUnsafeBytes { Posix.writeAll(fd, $0) }
         if !written || fsync(fd) != 0 {
             let code = errno
             Posix.close(fd)
-            unlink(temporary)
-            throw SystemError(errno: code, "writing \(temporary)")
+            unlinkat(directoryFD, temporary, 0)
+            throw SystemError(errno: code, "writing \(directory)/\(temporary)")
         }
         Posix.close(fd)
-        guard rename(temporary, path) == 0 else {
+        guard renameat(directoryFD, temporary, directoryFD, Self.fileName) == 0 else {
             let code = errno
-            unlink(temporary)
+            unlinkat(directoryFD, temporary, 0)
             throw SystemError(errno: code, "replacing \(path)")
         }
-        let directoryFD = open(directory, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
-        guard directoryFD >= 0 else { throw SystemError(errno: errno, "opening \(directory) to sync it") }
-        defer { Posix.close(directoryFD) }
-        guard fsync(directoryFD) == 0 else { throw SystemError(errno: errno, "syncing \(directory)") }
+        // Committed: from here on, state.json holds the new rooms.
+        guard fsync(directoryFD) == 0 else {
+            return .savedNotSynced(SystemError(errno: errno, "syncing \(directory)").description)
+        }
+        return .saved
     }
 
-    /// A save interrupted by a crash leaves `state.json.tmp-<pid>`; the state file itself is
-    /// whole (old or new), so the leftovers are only clutter.
-    private func removeAbandonedTemporaryFiles() {
-        guard let names = try? FileManager.default.contentsOfDirectory(atPath: directory) else { return }
-        for name in names where name.hasPrefix("state.json.tmp-") && name != "state.json.tmp-\(getpid())" {
-            unlink(directory + "/" + name)
+    /// Opens the state directory, creating it (and missing parents, mode 0700) if asked, and
+    /// checks that it is ours and that no one else can write to it.
+    /// - Returns: the descriptor, or -1 when it does not exist and `create` is false.
+    private func openDirectory(create: Bool) throws(SystemError) -> Int32 {
+        if create { try makeDirectory() }
+        let fd = open(directory, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        guard fd >= 0 else {
+            if errno == ENOENT && !create { return -1 }
+            throw SystemError(errno: errno, "opening the state directory \(directory)")
         }
+        var info = stat()
+        guard fstat(fd, &info) == 0 else {
+            let code = errno
+            Posix.close(fd)
+            throw SystemError(errno: code, "checking the state directory \(directory)")
+        }
+        guard info.st_uid == geteuid(), info.st_mode & 0o022 == 0 else {
+            Posix.close(fd)
+            throw SystemError(errno: EPERM, "the state directory \(directory) must belong to uid \(geteuid()) and be writable by no one else (it is owned by uid \(info.st_uid), mode \(String(info.st_mode & 0o7777, radix: 8))); fix it with chown and chmod 700, or point XDG_STATE_HOME elsewhere")
+        }
+        return fd
+    }
+
+    /// A save interrupted by a crash leaves `state.json.tmp-<pid>-<random>`; the state file
+    /// itself is whole (old or new), so a leftover whose process is gone is only clutter.
+    private func removeAbandonedTemporaryFiles(in directoryFD: Int32) {
+        let copy = dup(directoryFD)
+        guard copy >= 0, let handle = fdopendir(copy) else {
+            if copy >= 0 { Posix.close(copy) }
+            return
+        }
+        defer { closedir(handle) }
+        var leftovers: [String] = []
+        while let entry = readdir(handle) {
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix(while: { $0 != 0 }), as: UTF8.self) }
+            guard name.hasPrefix(Self.temporaryPrefix) else { continue }
+            let owner = name.dropFirst(Self.temporaryPrefix.count).split(separator: "-").first.flatMap { pid_t($0) }
+            if let owner, owner == getpid() || kill(owner, 0) == 0 || errno == EPERM { continue }  // a live save
+            leftovers.append(name)
+        }
+        for name in leftovers { unlinkat(directoryFD, name, 0) }
     }
 
     private func makeDirectory() throws(SystemError) {

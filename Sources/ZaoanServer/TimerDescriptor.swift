@@ -11,9 +11,13 @@ struct TimerDescriptor {
         guard fd >= 0 else { throw SystemError(errno: errno, "creating \(purpose) (timerfd_create)") }
     }
 
+    /// Arms or clears the timer. It fails only on values zaoan never passes; if it does, the
+    /// log says so (a timer that never fires would otherwise fail silently).
     func set(_ spec: itimerspec, flags: Int32 = 0) {
         var spec = spec
-        timerfd_settime(fd, flags, &spec, nil)
+        if timerfd_settime(fd, flags, &spec, nil) != 0 {
+            Log.error("setting a timer failed: \(SystemError(errno: errno, "timerfd_settime")); timed work (watches, timeouts) may stall")
+        }
     }
 
     func clear() { set(itimerspec()) }

@@ -109,8 +109,10 @@ enum Options {
     }
 
     /// systemd-style durations: `300` (seconds), `90s`, `500ms`, `5min`, `1h`, `1h30min`.
+    /// Finite and not negative (`inf`, `nan`, `1e400` are not durations); the caller checks
+    /// the range.
     static func parseDuration(_ text: String) -> Double? {
-        if let plain = Double(text), plain >= 0 { return plain }
+        if let plain = Double(text) { return plain.isFinite && plain >= 0 ? plain : nil }
         let units: [(String, Double)] = [("ms", 0.001), ("min", 60), ("s", 1), ("m", 60), ("h", 3600)]
         var total = 0.0
         var rest = Substring(text)
@@ -122,7 +124,7 @@ enum Options {
             rest = rest.dropFirst(unit.count)
             total += value * scale
         }
-        return text.isEmpty ? nil : total
+        return text.isEmpty || !total.isFinite ? nil : total
     }
 
     private static func parseServe(_ arguments: [String]) throws(UsageError) -> ServeOptions {
@@ -141,6 +143,9 @@ enum Options {
                 }
                 guard seconds >= Server.minimumExitIdleTime else {
                     throw UsageError("--exit-idle-time must be at least \(Server.minimumExitIdleTime)s: each exit costs a socket trigger, and systemd fails the socket past 20 in 2 s")
+                }
+                guard seconds <= Server.maximumExitIdleTime else {
+                    throw UsageError("--exit-idle-time must be at most \(Int(Server.maximumExitIdleTime / 86_400)) days; to never exit when idle, leave the option out")
                 }
                 options.exitIdleTime = seconds
             case (_, let value?):  // --language
@@ -214,13 +219,24 @@ enum Options {
     }
 
     /// `--name VALUE` or `--name=VALUE`. Returns the value and how many arguments it used.
+    /// Every option's value is a non-empty word on one line.
     private static func value(of name: String, in arguments: [String], at index: Int) throws(UsageError) -> (String, Int) {
         let argument = arguments[index]
+        let value: String
+        let used: Int
         if argument.hasPrefix(name + "=") {
-            return (String(argument.dropFirst(name.count + 1)), 1)
+            value = String(argument.dropFirst(name.count + 1))
+            used = 1
+        } else {
+            guard argument == name else { throw UsageError("unknown option '\(argument)'; run zaoan --help") }
+            guard index + 1 < arguments.count else { throw UsageError("\(name) needs a value") }
+            value = arguments[index + 1]
+            used = 2
         }
-        guard argument == name else { throw UsageError("unknown option '\(argument)'; run zaoan --help") }
-        guard index + 1 < arguments.count else { throw UsageError("\(name) needs a value") }
-        return (arguments[index + 1], 2)
+        guard !value.isEmpty else { throw UsageError("\(name) needs a value; it was given an empty one") }
+        guard !value.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F }) else {
+            throw UsageError("\(name) must not hold control characters or line breaks")
+        }
+        return (value, used)
     }
 }

@@ -58,13 +58,14 @@ case .serve(let options):
     // anything can start a thread, so no other thread takes them. (The clients keep the
     // default actions: Ctrl-C just ends `zaoan ask`.)
     blockServiceSignals()
+    Log.ignoreBrokenPipes()
     Log.verbose = options.verbose
     let source = ConfigSource(path: options.config, overrides: options.overrides, environment: environment)
     let settings: Settings
     do {
         settings = try source.load()
     } catch {
-        Log.error("\(error); fix it and start again (zaoan check-config checks a file)")
+        Log.error("\(error); fix it and start again (zaoan check-config checks a file)", event: .configRejected)
         exit(78)  // EX_CONFIG
     }
     do {

@@ -140,7 +140,7 @@ import Testing
     }
 
     @Test func customGreetingsAndSeparator() throws {
-        let settings = try makeSettings(greetings: ["6:00": "Rise", "21:30": "Sleep"], separator: " / ")
+        let settings = try makeSettings(greetings: ["06:00": "Rise", "21:30": "Sleep"], separator: " / ")
         #expect(settings.greetings.periods == [GreetingPeriod(start: 360, text: "Rise"), GreetingPeriod(start: 1290, text: "Sleep")])
         #expect(settings.separator == " / ")
     }
@@ -216,7 +216,9 @@ import Testing
     }
 
     @Test(arguments: [
-        ("00:00", 0), ("5:00", 300), ("05:00", 300), ("23:59", 1439), ("12:30", 750),
+        ("00:00", 0), ("05:00", 300), ("23:59", 1439), ("12:30", 750),
+        // One spelling per minute: the canonical HH:MM only.
+        ("5:00", nil), ("+5:00", nil), ("+05:00", nil), ("05:+0", nil), ("０５:００", nil), ("05:00 ", nil),
         ("24:00", nil), ("12:60", nil), ("12", nil), ("12:0", nil), ("123:00", nil), ("-1:00", nil), ("", nil), ("12:00:00", nil),
     ] as [(String, Int?)])
     func clockTimes(text: String, minutes: Int?) {

@@ -112,7 +112,7 @@ import Testing
         "25:00", "24:00", "12:60", "12:5", "123:00", "12:00:60", "1:2:3", ":30", "12:", "12:00:", "１２:００",
         "garbage", "", "   ", "now", "yesterday",
         "+", "-", "+5", "+5x", "+m", "+5mm5", "5", "5 m", "+5 m", "m5", "+1.5h", "+٣m",
-        "@", "@abc", "@1e9", "@1.5", "@ 5", "@1099511627776",
+        "@", "@abc", "@1e9", "@1.5", "@ 5",
     ])
     func invalidInputsAreBadArguments(text: String) throws {
         let error = protocolError { () throws(ProtocolError) in
@@ -155,6 +155,55 @@ import Testing
             }
             #expect(error?.code == .badArgument, "\(text)")
         }
-        #expect(try parse("+999999999d", now: "1970-01-01T00:00:00Z") == Date(timeIntervalSince1970: 999_999_999 * 86_400))
+        for text in ["+999999999d", "+999999999d999999999d999999999d", "-999999999d", "+99999999h99999999h"] {
+            let error = protocolError { () throws(ProtocolError) in
+                try TimeExpression.parse(text, now: Date(timeIntervalSince1970: 0), zone: .gmt, lean: .past)
+            }
+            #expect(error?.message.contains("at most 100 years") == true, "\(text): \(String(describing: error))")
+        }
+    }
+
+    /// The error `body` threw, or nil (no issue recorded either way).
+    private func outcome(_ body: () throws(ProtocolError) -> Date) -> ProtocolError? {
+        do throws(ProtocolError) {
+            _ = try body()
+            return nil
+        } catch {
+            return error
+        }
+    }
+
+    @Test func proleptic() throws {
+        #expect(try parse("0001-01-01T00:00:00Z", now: "2026-01-01T00:00:00Z") == Date(timeIntervalSince1970: -62_135_596_800))
+        #expect(try parse("1582-10-10T00:00:00Z", now: "2026-01-01T00:00:00Z") == Date(timeIntervalSince1970: -12_219_724_800))
+        #expect(try parse("1600-02-29T00:00:00Z", now: "2026-01-01T00:00:00Z") == Date(timeIntervalSince1970: -11_670_998_400))
+    }
+
+    /// The one table of accepted times (AcceptedTimes): instants in years 0001–9999, relative
+    /// offsets up to 100 years (36,525 days), rooms from 1970.
+    @Test(arguments: [
+        ("@-62135596800", true), ("@-62135596801", false), ("@253402300799", true), ("@253402300800", false),
+        ("@1099511627776", false), ("0001-01-01T00:00:00Z", true), ("0000-12-31T23:59:59Z", false),
+        ("9999-12-31T23:59:59Z", true), ("+36525d", true), ("+36526d", false), ("-36525d", true), ("-36525d1s", false),
+    ])
+    func acceptedInstants(text: String, accepted: Bool) {
+        let now = Date(timeIntervalSince1970: 1_781_524_800)
+        let error = outcome { () throws(ProtocolError) in
+            try TimeExpression.parse(text, now: now, zone: .gmt, lean: .past)
+        }
+        #expect((error == nil) == accepted, "\(text): \(String(describing: error))")
+        if let error, !text.hasPrefix("+"), !text.hasPrefix("-") {
+            #expect(error.message.contains("0001-01-01 to 9999-12-31 UTC"), "names the range: \(error)")
+        }
+    }
+
+    @Test(arguments: [("@0", true), ("@-1", false), ("@253402300799", true), ("1969-12-31T23:59:59Z", false)])
+    func acceptedRoomTimes(text: String, accepted: Bool) {
+        let error = outcome { () throws(ProtocolError) in
+            try TimeExpression.parse(text, now: Date(timeIntervalSince1970: 1_781_524_800), zone: .gmt, lean: .future,
+                                     within: AcceptedTimes.room)
+        }
+        #expect((error == nil) == accepted, "\(text): \(String(describing: error))")
+        if let error { #expect(error.message.contains("1970-01-01 to 9999-12-31 UTC"), "\(error)") }
     }
 }

@@ -78,7 +78,7 @@ struct LiveStateTests {
     /// and restarted on the same socket and state. Every `ok` must survive; the file must parse.
     @Test("SIGKILL at random moments during concurrent adds: every acknowledged add survives")
     func crashes() throws {
-        let world = try LiveWorld(config: #"{"max_rooms": 100000}"#)
+        let world = try LiveWorld(config: #"{"max_rooms": 10000}"#)
         let acknowledged = LiveLocked<Set<String>>([])
         let attempts = LiveLocked(0)
         let running = LiveLocked(true)
