@@ -15,6 +15,9 @@ public struct ConfigFile: Decodable, Sendable, Equatable {
     public var maxConnections: Int?
     public var maxConnectionsPerUser: Int?
     public var reservedConnections: Int?
+    public var outputSoftLimit: Int?
+    public var outputSoftSeconds: Int?
+    public var outputHardLimit: Int?
     public var tickerPeriod: Int?
     public var maxRooms: Int?
     public var liveDefaultDuration: Int?
@@ -36,6 +39,9 @@ public struct ConfigFile: Decodable, Sendable, Equatable {
         case maxConnections = "max_connections"
         case maxConnectionsPerUser = "max_connections_per_user"
         case reservedConnections = "reserved_connections"
+        case outputSoftLimit = "output_soft_limit"
+        case outputSoftSeconds = "output_soft_seconds"
+        case outputHardLimit = "output_hard_limit"
         case tickerPeriod = "ticker_period"
         case maxRooms = "max_rooms"
         case liveDefaultDuration = "live_default_duration"

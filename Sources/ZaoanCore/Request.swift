@@ -118,11 +118,13 @@ extension Request {
     }
 
     /// For answers that depend only on the clock and the rooms: how many seconds one
-    /// rendering stays good. The greeting changes on the minute; the rest on the second.
+    /// rendering stays good (a room change forgets them all). The greeting changes on the
+    /// minute; the rest on the second. `live list` over 1,000 rooms takes milliseconds to
+    /// render: a client asking for it in a loop costs one rendering a second.
     var renderPeriod: Int? {
         switch self {
         case .greeting: return 60
-        case .time, .countdown, .ticker, .status: return 1
+        case .time, .countdown, .ticker, .status, .liveList, .liveShow: return 1
         default: return nil
         }
     }

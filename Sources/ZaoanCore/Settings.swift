@@ -30,6 +30,8 @@ public struct Settings: Sendable {
     public var maxConnectionsPerUser: Int
     /// Slots of `maxConnections` only the service's user, root and `admin_group` may take.
     public var reservedConnections: Int
+    /// How much unread output one connection may hold.
+    public var outputLimits: OutputLimits
     /// Seconds each room stays on the ticker.
     public var tickerPeriod: Int
     public var maxRooms: Int
@@ -134,6 +136,12 @@ public struct Settings: Sendable {
         let maxConnections = try positive(file.maxConnections, default: defaultMaxConnections, key: "max_connections", max: 65_536)
         let perUser = try whole(file.maxConnectionsPerUser, default: min(maxConnections, max(16, maxConnections / 8)),
                                 key: "max_connections_per_user", in: 1...maxConnections)
+        let hard = try whole(file.outputHardLimit, default: OutputLimits.standard.hard, key: "output_hard_limit",
+                             in: OutputLimits.smallest...OutputLimits.largest)
+        let soft = try whole(file.outputSoftLimit, default: min(OutputLimits.standard.soft, hard), key: "output_soft_limit",
+                             in: OutputLimits.highWater...hard)
+        let softSeconds = try positive(file.outputSoftSeconds, default: OutputLimits.standard.softSeconds,
+                                       key: "output_soft_seconds", max: 3_600)
         let reserved = try whole(file.reservedConnections, default: min(defaultReservedConnections, maxConnections - 1),
                                  key: "reserved_connections", in: 0...(maxConnections - 1))
         let tickerPeriod = try positive(file.tickerPeriod, default: 3, key: "ticker_period", max: 3_600)
@@ -171,7 +179,8 @@ public struct Settings: Sendable {
             language: language, city: city, zone: zone, cities: cities, greetings: greetings,
             separator: file.separator ?? (language == .zh ? "·" : " · "),
             timeFormat: timeFormat, idleTimeout: idleTimeout, formatterCacheSize: cacheSize,
-            maxConnections: maxConnections, maxConnectionsPerUser: perUser, reservedConnections: reserved, tickerPeriod: tickerPeriod, maxRooms: maxRooms,
+            maxConnections: maxConnections, maxConnectionsPerUser: perUser, reservedConnections: reserved,
+            outputLimits: OutputLimits(soft: soft, softSeconds: softSeconds, hard: hard), tickerPeriod: tickerPeriod, maxRooms: maxRooms,
             liveDefaultDuration: liveDefaultDuration, soonThreshold: soonThreshold,
             statusTemplate: statusTemplate, i3barPango: i3barPango,
             adminGroup: file.adminGroup.flatMap { $0.isEmpty ? nil : $0 })
@@ -219,5 +228,29 @@ public struct Settings: Sendable {
         let minute = m1 * 10 + m2
         guard hour < 24, minute < 60 else { return nil }
         return hour * 60 + minute
+    }
+}
+
+/// Redis's `client-output-buffer-limit` for zaoan's clients: answers a client has not read
+/// yet may pass `soft` bytes for at most `softSeconds` in a row, and never `hard` bytes.
+/// Past either, the service closes the connection (and counts it in `stats`).
+public struct OutputLimits: Sendable, Equatable {
+    public var soft: Int
+    public var softSeconds: Int
+    public var hard: Int
+
+    /// Unread answers beyond this stop a connection taking more lines until it reads.
+    public static let highWater = 64 * 1024
+    /// The defaults: the largest answer (`live list` of `Settings.maxRoomsCeiling` rooms with
+    /// the longest titles, about 9 MiB) fits under `hard`.
+    public static let standard = OutputLimits(soft: 1 << 20, softSeconds: 10, hard: 16 << 20)
+    /// Bounds of `output_hard_limit`.
+    public static let smallest = 2 * highWater
+    public static let largest = 1 << 30
+
+    public init(soft: Int, softSeconds: Int, hard: Int) {
+        self.soft = soft
+        self.softSeconds = softSeconds
+        self.hard = hard
     }
 }

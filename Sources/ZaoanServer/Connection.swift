@@ -21,14 +21,9 @@ final class Connection: EventHandler {
         static let readChunk = 16 * 1024
         /// Bytes written per writable event (Redis writes at most 64 KiB).
         static let writeBudget = 64 * 1024
-        /// Unread answers beyond this: take no more lines until the client reads.
-        static let highWater = 64 * 1024
-        /// Unread answers above this for `softSeconds` in a row: closed.
-        static let softLimit = 1 << 20
-        static let softSeconds = 10.0
-        /// Unread answers above this: closed at once. The largest single answer (`live list`
-        /// of 10,000 rooms with the longest titles, about 9 MiB) fits below it.
-        static let hardLimit = 16 << 20
+        /// Unread answers beyond this: take no more lines until the client reads. Past the
+        /// soft and hard limits (`OutputLimits`, configurable) the connection is closed.
+        static let highWater = OutputLimits.highWater
         /// A line started must be finished within this many seconds.
         static let partialLineSeconds = 10.0
     }
@@ -279,9 +274,9 @@ final class Connection: EventHandler {
     private func append(_ reply: Reply) {
         if output.isEmpty { lastOutputProgress = server.monotonicNow }
         output.append(reply.bytes)
-        if output.count > Limits.hardLimit {
+        if output.count > server.outputLimits.hard {
             close(for: .outputHardLimit)
-        } else if output.count > Limits.softLimit {
+        } else if output.count > server.outputLimits.soft {
             if overSoftLimitSince == nil { overSoftLimitSince = server.monotonicNow }
         }
     }
@@ -325,7 +320,7 @@ final class Connection: EventHandler {
                     return
                 }
             }
-            if output.count <= Limits.softLimit { overSoftLimitSince = nil }
+            if output.count <= server.outputLimits.soft { overSoftLimitSince = nil }
         }
         if pausedForOutput && output.count < Limits.highWater / 2 {
             // Caught up: answer the lines that waited, then write again.

@@ -43,6 +43,9 @@ public final class Server {
     var listener: Listener?
     var listenerHandler: ListenerHandler?
     var connections: [Int32: Connection] = [:]
+    /// The settings' output limits, kept here so that connections read them without copying
+    /// the settings on every answer.
+    private(set) var outputLimits: OutputLimits
     /// Open connections by the peer's uid (-1 when the kernel did not say).
     var connectionsByUID: [Int64: Int] = [:]
     var counters: ServerCounters
@@ -77,6 +80,7 @@ public final class Server {
         let loaded = try store.load(now: clock.now)
         for problem in loaded.problems { Log.error(problem, event: .stateProblem) }
         self.responder = Responder(settings: settings, schedule: loaded.schedule)
+        self.outputLimits = settings.outputLimits
         self.responder.versionText = options.versionText
         self.counters = ServerCounters(startedAt: clock.now)
         self.monotonicNow = Posix.monotonicSeconds()
@@ -185,10 +189,10 @@ public final class Server {
         switch reason {
         case .outputHardLimit:
             counters.closedOutputLimit += 1
-            what = "had more than \(Connection.Limits.hardLimit >> 20) MiB of answers unread"
+            what = "had more than \(outputLimits.hard) bytes of answers unread (output_hard_limit)"
         case .outputSoftLimit:
             counters.closedSlowReader += 1
-            what = "kept more than \(Connection.Limits.softLimit >> 20) MiB of answers unread for \(Int(Connection.Limits.softSeconds)) s"
+            what = "kept more than \(outputLimits.soft) bytes of answers unread for \(outputLimits.softSeconds) s (output_soft_limit)"
         case .stuck:
             counters.closedSlowReader += 1
             what = "read none of its answers for \(Int(Self.stuckClientTimeout)) s"
@@ -206,6 +210,7 @@ public final class Server {
         do {
             let settings = try options.config.load()
             responder.apply(settings)
+            outputLimits = settings.outputLimits
             watches.refresh()  // a new language, city or template shows at once, not on the next tick
             Log.info("configuration reloaded from \(options.config.path)")
             return .ok
@@ -228,7 +233,7 @@ public final class Server {
         if acceptPaused { resumeAccepting() }
         let sessionLimit = Double(responder.settings.idleTimeout)
         for connection in Array(connections.values) {
-            if let since = connection.overSoftLimitSince, monotonicNow - since >= Connection.Limits.softSeconds {
+            if let since = connection.overSoftLimitSince, monotonicNow - since >= Double(outputLimits.softSeconds) {
                 connection.close(for: .outputSoftLimit)
             } else if connection.hasPendingOutput {
                 if monotonicNow - connection.lastOutputProgress >= Self.stuckClientTimeout {

@@ -31,6 +31,9 @@ final class TestService: @unchecked Sendable {
         /// Run zaoan under `faketime TIME` (Debian's faketime): the clock starts at TIME, read
         /// in the zone of `TZ`, and keeps running.
         var fakeTime: String?
+        /// Run zaoan under this command, e.g. `["strace", "-f", "-o", LOG]`: the wrapper
+        /// starts zaoan as its child (like faketime), so signals go to the child.
+        var wrapper: [String]?
         /// Variables added to (or replacing) the test environment.
         var environment: [String: String] = [:]
         /// Runs zaoan under systemd-socket-activate listening on these paths (relative
@@ -121,6 +124,13 @@ final class TestService: @unchecked Sendable {
             }
             executable = faketime
             arguments = [fakeTime, zaoan, "serve"]
+            wrapped = true
+        } else if let wrapper = configuration.wrapper, let first = wrapper.first {
+            guard let tool = first.hasPrefix("/") ? first : Locations.tool(first) else {
+                throw TestFailure("\(first) not found; scripts/test installs what the tests use")
+            }
+            executable = tool
+            arguments = Array(wrapper.dropFirst()) + [zaoan, "serve"]
             wrapped = true
         }
         if let activation = configuration.activation {

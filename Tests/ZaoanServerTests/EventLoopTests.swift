@@ -1,0 +1,61 @@
+import Glibc
+import Testing
+@testable import ZaoanServer
+
+/// The loop's registrations have an identity: an event fetched for a descriptor that a
+/// handler earlier in the same batch closed must not reach the connection that got the same
+/// descriptor number next.
+@Suite("Event loop registrations")
+struct EventLoopTests {
+    final class Recorder: EventHandler {
+        var calls = 0
+        var onEvent: (() -> Void)?
+        func handle(events: UInt32) {
+            calls += 1
+            onEvent?()
+        }
+    }
+
+    private func socketPair() -> (Int32, Int32) {
+        var fds: [Int32] = [0, 0]
+        let result = socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0, &fds)
+        precondition(result == 0)
+        return (fds[0], fds[1])
+    }
+
+    @Test("a descriptor closed and reused within one batch does not receive the old registration's event")
+    func reuseWithinBatch() throws {
+        let loop = try EventLoop()
+        let (a, aPeer) = socketPair()
+        let (b, bPeer) = socketPair()
+        defer { [aPeer, bPeer].forEach { close($0) } }
+        // Both readable before the wait, so both events arrive in one batch.
+        _ = write(aPeer, "x", 1)
+        _ = write(bPeer, "x", 1)
+        let first = Recorder()
+        let second = Recorder()
+        let newcomer = Recorder()
+        var replacement: Int32 = -1
+        // Whichever handler runs first closes the other's descriptor and registers a new one
+        // that gets the same number (the lowest free), which is not readable yet.
+        func takeOver(_ victim: Int32) {
+            guard replacement < 0 else { return }
+            loop.unregister(victim)
+            close(victim)
+            let (fresh, freshPeer) = socketPair()
+            close(freshPeer)  // hang-up pending: only reported if the registration mixes up
+            replacement = fresh
+            #expect(fresh == victim, "the kernel reuses the lowest free number")
+            try? loop.register(fresh, events: EventLoop.writable, handler: newcomer)
+        }
+        first.onEvent = { takeOver(b) }
+        second.onEvent = { takeOver(a) }
+        try loop.register(a, events: EventLoop.readable, handler: first)
+        try loop.register(b, events: EventLoop.readable, handler: second)
+        loop.run(afterWake: {}, afterBatch: { loop.stop(); return false })
+        #expect(first.calls + second.calls == 1, "the closed descriptor's handler is not called")
+        #expect(newcomer.calls == 0, "the stale event did not reach the new registration")
+        if replacement >= 0 { close(replacement) }
+        close(first.calls == 1 ? a : b)
+    }
+}
