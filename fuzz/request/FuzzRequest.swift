@@ -1,0 +1,68 @@
+// libFuzzer target: one request line through the parser and the responder, against a fixed
+// clock and a schedule that fuzzed `live add` / `live rm` keep changing. Nothing may trap,
+// and every answer must be one line (or a multi-line answer ending in an empty line).
+// Build and run: fuzz/run.sh (see its header). Without -DFUZZING this builds a replayer:
+// `fuzz-request FILE...` runs each file once (how regression inputs are checked).
+import Foundation
+import ZaoanCore
+
+nonisolated(unsafe) private var responder: Responder = {
+    var file = ConfigFile()
+    file.city = "北京"
+    file.maxRooms = 50
+    file.cities = ["Kathmandu": "Asia/Kathmandu", "Chatham": "Pacific/Chatham"]
+    let settings = try! Settings.resolve(file, systemZone: TimeZone(identifier: "UTC")!)
+    return Responder(settings: settings)
+}()
+private let now = Date(timeIntervalSince1970: 1_796_000_000.25)
+
+@_cdecl("LLVMFuzzerTestOneInput")
+public func fuzzRequest(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
+    let line = UnsafeRawBufferPointer(start: data, count: size)
+    guard size <= LineFramer.maxLineLength, !line.contains(0x0A) else { return 0 }
+    let request: Request
+    do {
+        guard let parsed = try RequestParser.parse(line) else { return 0 }
+        request = parsed
+    } catch {
+        check(Reply.error(error))
+        return 0
+    }
+    if request.isRoomChange {
+        do { responder.commit(try responder.proposedChange(request, now: now)) } catch { check(Reply.error(error)) }
+    }
+    check(responder.answer(request, now: now, counters: ServerCounters(startedAt: now.addingTimeInterval(-5))))
+    return 0
+}
+
+/// An answer is UTF-8, its lines hold no CR, and it ends with LF.
+private func check(_ reply: Reply) {
+    precondition(reply.bytes.last == 0x0A, "an answer without its final LF")
+    precondition(String(validating: reply.bytes, as: UTF8.self) != nil, "an answer that is not UTF-8")
+    precondition(!reply.bytes.contains(0x0D), "a CR in an answer")
+}
+
+#if FUZZING
+@_silgen_name("LLVMFuzzerRunDriver")
+func runFuzzer(_ argc: UnsafeMutablePointer<CInt>, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?>,
+               _ test: @convention(c) (UnsafePointer<UInt8>, Int) -> CInt) -> CInt
+
+/// SwiftPM links an executable's entry point under the module's name; hand it to libFuzzer.
+@_cdecl("fuzz_request_main")
+func entry(_ argc: CInt, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> CInt {
+    var count = argc
+    var vector = argv
+    return runFuzzer(&count, &vector, fuzzRequest)
+}
+#else
+/// The replayer: runs each file given once.
+@main
+struct ReplayRequest {
+    static func main() {
+        for path in CommandLine.arguments.dropFirst() {
+            let bytes = [UInt8](FileManager.default.contents(atPath: path) ?? Data())
+            _ = bytes.withUnsafeBufferPointer { fuzzRequest($0.baseAddress ?? UnsafePointer(bitPattern: 1)!, $0.count) }
+        }
+    }
+}
+#endif
