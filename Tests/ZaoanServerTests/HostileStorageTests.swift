@@ -10,7 +10,7 @@ struct HostileStorageTests {
     static var strace: String? { Locations.tool("strace") }
 
     @Test("1,000 pipelined live add: a few group commits (one write and fsync each), every add answered after it",
-          .enabled(if: strace != nil, "strace is missing"))
+          .enabled(if: strace != nil, "strace is missing"), Sanitizer.skipped("it runs the service under strace"))
     func groupCommit() throws {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
@@ -56,7 +56,7 @@ struct HostileStorageTests {
         FailureCase(injection: "fsync:error=EIO:when=2", answered: "ok", changed: true),
     ]
 
-    @Test("a failing save: the answer, memory and the disk agree", .enabled(if: strace != nil, "strace is missing"),
+    @Test("a failing save: the answer, memory and the disk agree", .enabled(if: strace != nil, "strace is missing"), Sanitizer.skipped("it runs the service under strace"),
           arguments: failures)
     func failingSave(failure: FailureCase) throws {
         var configuration = TestService.Configuration()

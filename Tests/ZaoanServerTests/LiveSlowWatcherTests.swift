@@ -8,7 +8,7 @@ import Testing
 /// with 600 rooms with long titles is about 180 KB and changes every second.
 @Suite("Live rooms: a watcher that stops reading")
 struct LiveSlowWatcherTests {
-    @Test("memory stays flat, other clients are served, and the stuck watcher is closed", .timeLimit(.minutes(2)))
+    @Test("memory stays flat, other clients are served, and the stuck watcher is closed", .timeLimit(.minutes(2)), Sanitizer.skipped("it bounds the resident memory, which the sanitizer's shadow memory and quarantine inflate"))
     func stuckWatcherIsBoundedAndClosed() throws {
         let service = try TestService.start()
         defer { try? service.stop() }

@@ -112,14 +112,22 @@ struct SystemdJournalTests {
             return 1
         }
 
-        # 1. stderr is a journal stream and JOURNAL_STREAM names it, as under systemd. A client
-        #    running as uid 65534 sends reload, which only the service's user and root may send.
+        # 1. stderr is a journal stream and JOURNAL_STREAM names it, as under systemd. The state
+        #    file is corrupt (moved aside: a state problem); a client running as uid 65534 sends
+        #    reload, which only the service's user and root may send; then the owner reloads a
+        #    broken config (rejected).
+        mkdir -p "$work/state/zaoan" "$work/config/zaoan"
+        chmod 0700 "$work/state/zaoan"
+        echo 'not json' >"$work/state/zaoan/state.json"
         systemd-cat -t zaoan-native bash -c 'export JOURNAL_STREAM=$(stat -L -c %d:%i /proc/self/fd/2); exec "$0" serve --socket "$1"' \
             "$zaoan" "$work/native.sock" &
         native=$!
         wait_for_socket "$work/native.sock"
         chmod 0666 "$work/native.sock"
         setpriv --reuid=65534 --regid=65534 --clear-groups "$zaoan" ask --socket "$work/native.sock" reload >"$work/refused.out" 2>&1 || true
+        echo '{' >"$work/config/zaoan/config.json"
+        "$zaoan" ask --socket "$work/native.sock" reload >"$work/rejected.out" 2>&1 || true
+        rm "$work/config/zaoan/config.json"
         kill -TERM "$native"
         wait "$native" || true
 
@@ -161,12 +169,16 @@ struct SystemdJournalTests {
         let started = native.first { $0["MESSAGE_ID"] == Log.Event.started.rawValue }
         let refused = native.first { $0["MESSAGE_ID"] == Log.Event.refused.rawValue }
         let stopped = native.first { $0["MESSAGE_ID"] == Log.Event.stopped.rawValue }
+        let rejected = native.first { $0["MESSAGE_ID"] == Log.Event.configRejected.rawValue }
+        let stateProblem = native.first { $0["MESSAGE_ID"] == Log.Event.stateProblem.rawValue }
+        #expect(rejected?["PRIORITY"] == "3" && rejected?["MESSAGE"]?.contains("reload rejected") == true, "\(String(describing: rejected)); all: \(entries)")
+        #expect(stateProblem?["PRIORITY"] == "3" && stateProblem?["MESSAGE"]?.contains("moved it to") == true, "\(String(describing: stateProblem))")
         #expect(started?["PRIORITY"] == "6" && started?["_TRANSPORT"] == "journal" && started?["MESSAGE"]?.hasPrefix("serving on") == true,
                 "\(String(describing: started)); all: \(entries)")
         #expect(refused?["PRIORITY"] == "5" && refused?["CLIENT_UID"] == "65534" && Int(refused?["CLIENT_PID"] ?? "") != nil,
                 "\(String(describing: refused)); all: \(entries)")
         #expect(stopped?["PRIORITY"] == "6" && stopped?["_TRANSPORT"] == "journal", "\(String(describing: stopped))")
-        #expect(native.count == 3, "quiet: start, the refusal, stop; got \(native.map { $0["MESSAGE"] ?? "" })")
+        #expect(native.count == 5, "quiet: the state problem, start, the refusal, the rejected reload, stop; got \(native.map { $0["MESSAGE"] ?? "" })")
         // Nothing of the native instance went through its stderr stream as well.
         #expect(!entries.contains { $0["SYSLOG_IDENTIFIER"] == "zaoan-native" }, "\(entries)")
 

@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import Testing
 
 /// A test precondition or observation that did not hold, said so a reader can act on it.
 struct TestFailure: Error, CustomStringConvertible {
@@ -159,5 +160,18 @@ func eventually(timeout: Double = 5, interval: Double = 0.01, _ condition: () th
         if try condition() { return true }
         if Date() >= deadline { return false }
         usleep(UInt32(interval * 1_000_000))
+    }
+}
+
+/// Set by scripts/sanitize when the suite runs under AddressSanitizer or ThreadSanitizer.
+/// A test whose point is the service's resident memory, or that runs the service under
+/// strace (ptrace and the sanitizers' shadow memory do not mix), cannot mean anything there
+/// and skips itself, saying why; no test is loosened instead.
+enum Sanitizer {
+    static let active: String? = ProcessInfo.processInfo.environment["ZAOAN_SANITIZER"].flatMap { $0.isEmpty ? nil : $0 }
+
+    /// `.disabled` under a sanitizer, with the reason printed in the test output.
+    static func skipped(_ why: String) -> ConditionTrait {
+        .disabled(if: active != nil, "skipped under \(active ?? "a") sanitizer: \(why)")
     }
 }
