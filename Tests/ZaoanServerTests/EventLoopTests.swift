@@ -36,6 +36,7 @@ struct EventLoopTests {
         let second = Recorder()
         let newcomer = Recorder()
         var replacement: Int32 = -1
+        var replacementPeer: Int32 = -1
         // Whichever handler runs first closes the other's descriptor and registers a new one
         // that gets the same number (the lowest free), which is not readable yet.
         func takeOver(_ victim: Int32) {
@@ -43,10 +44,11 @@ struct EventLoopTests {
             loop.unregister(victim)
             close(victim)
             let (fresh, freshPeer) = socketPair()
-            close(freshPeer)  // hang-up pending: only reported if the registration mixes up
             replacement = fresh
+            replacementPeer = freshPeer
             #expect(fresh == victim, "the kernel reuses the lowest free number")
-            try? loop.register(fresh, events: EventLoop.writable, handler: newcomer)
+            // Interested in reading, and nothing to read: only the stale event could call it.
+            try? loop.register(fresh, events: EventLoop.readable, handler: newcomer)
         }
         first.onEvent = { takeOver(b) }
         second.onEvent = { takeOver(a) }
@@ -56,6 +58,46 @@ struct EventLoopTests {
         #expect(first.calls + second.calls == 1, "the closed descriptor's handler is not called")
         #expect(newcomer.calls == 0, "the stale event did not reach the new registration")
         if replacement >= 0 { close(replacement) }
+        if replacementPeer >= 0 { close(replacementPeer) }
         close(first.calls == 1 ? a : b)
+    }
+
+    @Test("an event is masked by the interest registered now: a writable event fetched before the interest dropped it is not delivered")
+    func interestMask() throws {
+        let loop = try EventLoop()
+        let (a, aPeer) = socketPair()
+        let (b, bPeer) = socketPair()
+        defer { [a, b, aPeer, bPeer].forEach { close($0) } }
+        _ = write(aPeer, "x", 1)
+        let first = Recorder()
+        let second = Recorder()
+        var seen: [UInt32] = []
+        final class Capturing: EventHandler {
+            var onEvent: ((UInt32) -> Void)?
+            func handle(events: UInt32) { onEvent?(events) }
+        }
+        let capture = Capturing()
+        // a is readable and b writable: one batch. Whichever runs first takes b's interest
+        // in writing away; b must then see no writable event from that batch.
+        var dropped = false
+        func dropWritable() {
+            guard !dropped else { return }
+            dropped = true
+            try? loop.modify(b, events: EventLoop.readable)
+        }
+        first.onEvent = { dropWritable() }
+        capture.onEvent = { events in
+            seen.append(events)
+            dropWritable()
+        }
+        _ = second
+        try loop.register(a, events: EventLoop.readable, handler: first)
+        try loop.register(b, events: EventLoop.writable, handler: capture)
+        loop.run(afterWake: {}, afterBatch: { loop.stop(); return false })
+        if first.calls == 1 {
+            #expect(seen.isEmpty, "b's writable event came after its interest was dropped: \(seen)")
+        } else {
+            #expect(seen.count == 1 && seen[0] & EventLoop.writable != 0, "b ran first with its writable event: \(seen)")
+        }
     }
 }

@@ -73,7 +73,7 @@ struct HostileInputTests {
             }
         }
         let service = try TestService.start(configuration)
-        #expect(service.waitForExit(timeout: 10))
+        try #require(service.waitForExit(timeout: 10), "zaoan should refuse to start; stderr: \(service.stderrText)")
         #expect(service.process.terminationStatus == 1)
         #expect(service.stderrText.contains("must belong to uid \(geteuid()) and be writable by no one else"), "\(service.stderrText)")
     }
@@ -174,7 +174,7 @@ struct HostileInputTests {
         let dropped = stats.split(separator: "\n").first { $0.hasPrefix("log_lines_dropped: ") }.flatMap { Int($0.dropFirst(19)) } ?? 0
         #expect(dropped > 1_000, "about 5,000 debug lines cannot all fit in a 64 KiB pipe: \(stats)")
         kill(process.processIdentifier, SIGTERM)
-        #expect(eventually(timeout: 5) { !process.isRunning })
+        try #require(eventually(timeout: 5) { !process.isRunning })
         #expect(process.terminationStatus == 0)
     }
 
