@@ -18,8 +18,14 @@ let package = Package(
             providers: [.apt(["libsystemd-dev"])]
         ),
         .target(name: "CLinux"),
-        .target(name: "ZaoanCore", swiftSettings: hotPath),
-        .target(name: "ZaoanServer", dependencies: ["ZaoanCore", "CSystemd", "CLinux"], swiftSettings: hotPath),
+        // Glibc only (no Foundation, no libsystemd): what the service and the clients share
+        // of the system — errors, sockets, the socket path, signals.
+        .target(name: "ZaoanSystem", dependencies: ["CLinux"]),
+        // Pure text, no Foundation: safe text for every target and the bar block encoder,
+        // shared by the service's formats and the clients.
+        .target(name: "ZaoanText"),
+        .target(name: "ZaoanCore", dependencies: ["ZaoanText"], swiftSettings: hotPath),
+        .target(name: "ZaoanServer", dependencies: ["ZaoanCore", "ZaoanSystem", "CSystemd", "CLinux"], swiftSettings: hotPath),
         .executableTarget(name: "zaoan", dependencies: ["ZaoanCore", "ZaoanServer"], plugins: ["GitCommit"]),
         .plugin(name: "GitCommit", capability: .buildTool()),
         .executableTarget(name: "zaoan-bench"),

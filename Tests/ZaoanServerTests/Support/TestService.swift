@@ -115,6 +115,11 @@ final class TestService: @unchecked Sendable {
 
         var executable = zaoan
         var arguments = ["serve"]
+        if configuration.fakeTime != nil, let sanitizer = Sanitizer.active {
+            // libfaketime's LD_PRELOAD and the sanitizer runtime both intercept the clock.
+            print("skipped under \(sanitizer) sanitizer: the service would run under faketime, whose LD_PRELOAD the sanitizer runtime does not allow")
+            try Test.cancel("skipped under \(sanitizer) sanitizer: faketime's LD_PRELOAD and the sanitizer runtime do not mix")
+        }
         if let fakeTime = configuration.fakeTime {
             // The wrapper rather than LD_PRELOAD=libfaketime.so by hand: preloaded without the
             // wrapper's FAKETIME_SHARED, libfaketime 0.9.10 leaves a Swift program with an

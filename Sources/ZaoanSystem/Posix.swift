@@ -17,25 +17,25 @@ public struct SystemError: Error, CustomStringConvertible {
 }
 
 /// Thin wrappers over the C calls zaoan makes, so the rest of the code reads as Swift.
-enum Posix {
-    static func close(_ fd: Int32) {
+public enum Posix {
+    public static func close(_ fd: Int32) {
         _ = Glibc.close(fd)  // Linux releases the fd even when close reports EINTR
     }
 
-    static func setNonBlocking(_ fd: Int32) throws(SystemError) {
+    public static func setNonBlocking(_ fd: Int32) throws(SystemError) {
         let flags = fcntl(fd, F_GETFL)
         guard flags >= 0, fcntl(fd, F_SETFL, flags | O_NONBLOCK) == 0 else {
             throw SystemError(errno: Glibc.errno, "making descriptor \(fd) non-blocking")
         }
     }
 
-    static func setCloseOnExec(_ fd: Int32) {
+    public static func setCloseOnExec(_ fd: Int32) {
         let flags = fcntl(fd, F_GETFD)
         if flags >= 0 { _ = fcntl(fd, F_SETFD, flags | FD_CLOEXEC) }
     }
 
     /// Writes all of `bytes` to a blocking descriptor (stdout, stderr, a client socket).
-    static func writeAll(_ fd: Int32, _ bytes: UnsafeRawBufferPointer) -> Bool {
+    public static func writeAll(_ fd: Int32, _ bytes: UnsafeRawBufferPointer) -> Bool {
         var offset = 0
         while offset < bytes.count {
             let written = Glibc.write(fd, bytes.baseAddress! + offset, bytes.count - offset)
@@ -48,13 +48,13 @@ enum Posix {
         return true
     }
 
-    static func writeAll(_ fd: Int32, _ text: String) -> Bool {
+    public static func writeAll(_ fd: Int32, _ text: String) -> Bool {
         var copy = text
         return copy.withUTF8 { writeAll(fd, UnsafeRawBufferPointer($0)) }
     }
 
     /// The current time on the monotonic clock, in seconds.
-    static func monotonicSeconds() -> Double {
+    public static func monotonicSeconds() -> Double {
         var now = timespec()
         clock_gettime(CLOCK_MONOTONIC, &now)
         return Double(now.tv_sec) + Double(now.tv_nsec) / 1e9

@@ -1,13 +1,12 @@
-import CSystemd
 import CLinux
 import Glibc
 
 /// A `sockaddr_un` for a filesystem path, checked against the 108-byte limit.
-struct UnixAddress {
+public struct UnixAddress: Sendable {
     private var storage = sockaddr_un()
-    let path: String
+    public let path: String
 
-    init(path: String) throws(SystemError) {
+    public init(path: String) throws(SystemError) {
         let bytes = Array(path.utf8)
         let capacity = MemoryLayout.size(ofValue: storage.sun_path)
         guard !bytes.isEmpty, bytes.count < capacity else {
@@ -21,7 +20,7 @@ struct UnixAddress {
         }
     }
 
-    func withSockaddr<T>(_ body: (UnsafePointer<sockaddr>, socklen_t) -> T) -> T {
+    public func withSockaddr<T>(_ body: (UnsafePointer<sockaddr>, socklen_t) -> T) -> T {
         withUnsafePointer(to: storage) { pointer in
             pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) {
                 body($0, socklen_t(MemoryLayout<sockaddr_un>.size))
@@ -30,7 +29,7 @@ struct UnixAddress {
     }
 
     /// Opens a stream socket and connects it here. Returns the fd, or throws with errno.
-    func connect(blocking: Bool = true) throws(SystemError) -> Int32 {
+    public func connect(blocking: Bool = true) throws(SystemError) -> Int32 {
         let type = Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue) | (blocking ? 0 : Int32(SOCK_NONBLOCK.rawValue))
         let fd = socket(AF_UNIX, type, 0)
         guard fd >= 0 else { throw SystemError(errno: Glibc.errno, "creating a socket") }

@@ -1,0 +1,38 @@
+import CLinux
+import Glibc
+
+/// Signals delivered as readable data (signalfd), so the service's event loop and the
+/// clients' poll(2) loops wait for them beside their sockets, on their own thread.
+public enum Signals {
+    /// Blocks `signals` for the calling thread (and threads it starts later).
+    public static func block(_ signals: [Int32]) {
+        var set = mask(signals)
+        pthread_sigmask(SIG_BLOCK, &set, nil)
+    }
+
+    /// Blocks `signals` and returns a non-blocking signalfd that receives them.
+    public static func descriptor(for signals: [Int32]) throws(SystemError) -> Int32 {
+        block(signals)
+        var set = mask(signals)
+        let fd = signalfd(-1, &set, Int32(SFD_NONBLOCK | SFD_CLOEXEC))
+        guard fd >= 0 else { throw SystemError(errno: errno, "creating a signalfd") }
+        return fd
+    }
+
+    /// The signals waiting on a descriptor from `descriptor(for:)`, oldest first.
+    public static func read(_ fd: Int32) -> [Int32] {
+        var received: [Int32] = []
+        var info = signalfd_siginfo()
+        while Glibc.read(fd, &info, MemoryLayout<signalfd_siginfo>.size) == MemoryLayout<signalfd_siginfo>.size {
+            received.append(Int32(info.ssi_signo))
+        }
+        return received
+    }
+
+    private static func mask(_ signals: [Int32]) -> sigset_t {
+        var set = sigset_t()
+        sigemptyset(&set)
+        for signal in signals { sigaddset(&set, signal) }
+        return set
+    }
+}

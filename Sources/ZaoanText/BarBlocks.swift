@@ -1,0 +1,89 @@
+/// The JSON objects bars read, written in one place for the service's formats and the
+/// clients alike: an i3bar/swaybar block and a waybar custom-module object.
+///
+/// Fields hold text ready to show (made visible-safe, and Pango-escaped where the markup
+/// says so); encoding only writes JSON. Reading one back (`init?(json:)`) keeps only the
+/// fields zaoan writes, so whatever else a server sends never reaches the bar.
+public struct I3barBlock: Equatable, Sendable {
+    public var name = "zaoan"
+    public var instance: String
+    public var fullText: String
+    public var shortText: String?
+    public var urgent = false
+    /// `pango` or `none`.
+    public var markup: String
+
+    public init(instance: String, fullText: String, shortText: String? = nil, urgent: Bool = false, pango: Bool) {
+        self.instance = instance
+        self.fullText = fullText
+        self.shortText = shortText
+        self.urgent = urgent
+        self.markup = pango ? "pango" : "none"
+    }
+
+    /// `{"name","instance","full_text","short_text","urgent","markup"}` in this order.
+    public var encoded: String {
+        var fields = [("name", SafeText.jsonString(name)), ("instance", SafeText.jsonString(instance)),
+                      ("full_text", SafeText.jsonString(fullText))]
+        if let shortText { fields.append(("short_text", SafeText.jsonString(shortText))) }
+        fields.append(("urgent", urgent ? "true" : "false"))
+        fields.append(("markup", SafeText.jsonString(markup)))
+        return JSONObjectText.write(fields)
+    }
+
+    /// A block as another program sent it, reduced to the fields zaoan knows, with its text
+    /// made safe for `pango` (the markup the reader's config asks for, whatever the block
+    /// says): no control characters, and with Pango markup only entities, never a tag.
+    public init?(json: String, pango: Bool) {
+        guard case .object(let fields)? = JSON.parse(json), let full = fields["full_text"]?.string else { return nil }
+        self.init(instance: fields["instance"]?.string ?? "", fullText: Self.safe(full, pango: pango),
+                  shortText: fields["short_text"]?.string.map { Self.safe($0, pango: pango) },
+                  urgent: fields["urgent"]?.bool ?? false, pango: pango)
+    }
+
+    private static func safe(_ text: String, pango: Bool) -> String {
+        pango ? SafeText.pangoEntitiesOnly(SafeText.visible(text)) : SafeText.visible(text)
+    }
+}
+
+/// waybar's `return-type: json` object: `{"text","tooltip","class","alt"}`. waybar renders
+/// `text` and `tooltip` as Pango markup.
+public struct WaybarObject: Equatable, Sendable {
+    public var text: String
+    public var tooltip: String?
+    /// The CSS class (and `alt`): the greeting's part of day, a room's state, or `error`.
+    public var state: String?
+
+    public init(text: String, tooltip: String? = nil, state: String? = nil) {
+        self.text = text
+        self.tooltip = tooltip
+        self.state = state
+    }
+
+    public var encoded: String {
+        var fields = [("text", SafeText.jsonString(text))]
+        if let tooltip { fields.append(("tooltip", SafeText.jsonString(tooltip))) }
+        if let state {
+            fields.append(("class", SafeText.jsonString(state)))
+            fields.append(("alt", SafeText.jsonString(state)))
+        }
+        return JSONObjectText.write(fields)
+    }
+
+    /// An object as another program sent it, reduced to the fields zaoan writes, its texts
+    /// safe for Pango (entities only) and free of control characters.
+    public init?(json: String) {
+        guard case .object(let fields)? = JSON.parse(json), let text = fields["text"]?.string else { return nil }
+        let state = fields["class"]?.string.map { String($0.unicodeScalars.filter { $0.properties.isAlphabetic || $0 == "-" || $0 == "_" }.prefix(32)) }
+        self.init(text: SafeText.pangoEntitiesOnly(SafeText.visibleLines(text)),
+                  tooltip: fields["tooltip"]?.string.map { SafeText.pangoEntitiesOnly(SafeText.visibleLines($0)) },
+                  state: state)
+    }
+}
+
+enum JSONObjectText {
+    /// `{"key":value,...}` from keys and already-encoded values.
+    static func write(_ fields: [(String, String)]) -> String {
+        "{" + fields.map { "\"\($0.0)\":\($0.1)" }.joined(separator: ",") + "}"
+    }
+}

@@ -1,0 +1,222 @@
+/// Text from users and scripts (room titles, descriptions, city names, a server the clients
+/// do not trust) ends up in terminals, bars and prompts. Every answer, and everything the
+/// clients print, passes through here on its way out.
+///
+/// Everything is decided per Unicode scalar, never per `Character`: a grapheme cluster can
+/// hide a `<` behind a prepended concatenation mark or in front of a combining mark, and a
+/// comparison of Characters would let it through.
+///
+/// What `visible` does, by class (docs/protocol.md, "Safe text", has the same table):
+///
+/// | scalars | becomes |
+/// |---|---|
+/// | C0 controls U+0000–U+001F except TAB | their Control Picture (ESC → ␛, LF → ␊) |
+/// | DEL U+007F | ␡ |
+/// | C1 controls U+0080–U+009F (8-bit CSI, NEL) | U+FFFD |
+/// | bidirectional controls: U+061C, U+200E, U+200F, U+202A–U+202E, U+2066–U+2069 | U+FFFD |
+/// | line and paragraph separators U+2028, U+2029 | ␤ (U+2424) |
+/// | interlinear annotation U+FFF9–U+FFFB | U+FFFD |
+/// | zero-width space U+200B, word joiner U+2060, BOM U+FEFF, soft hyphen U+00AD | removed |
+/// | zero-width joiner U+200D | kept between two pictographs (emoji sequences), else removed |
+/// | zero-width non-joiner U+200C | kept between two letters (Persian, Indic scripts), else removed |
+/// | tag characters U+E0000–U+E007F | kept after a 🏴 or another tag (subdivision flags), else removed |
+/// | everything else (combining marks, variation selectors, TAB) | kept |
+public enum SafeText {
+    /// The text with every scalar of the table above replaced or removed.
+    public static func visible(_ text: String) -> String {
+        guard text.unicodeScalars.contains(where: needsAttention) else { return text }
+        let scalars = Array(text.unicodeScalars)
+        var out = String.UnicodeScalarView()
+        for (index, scalar) in scalars.enumerated() {
+            switch treatment(of: scalar, before: index > 0 ? scalars[index - 1] : nil,
+                             after: index + 1 < scalars.count ? scalars[index + 1] : nil) {
+            case .keep: out.append(scalar)
+            case .replace(let replacement): out.append(replacement)
+            case .remove: break
+            }
+        }
+        return String(out)
+    }
+
+    /// `visible` for each line, keeping the line breaks (multi-line JSON texts, tooltips).
+    public static func visibleLines(_ text: String) -> String {
+        text.split(separator: "\n", omittingEmptySubsequences: false).map { visible(String($0)) }.joined(separator: "\n")
+    }
+
+    enum Treatment: Equatable {
+        case keep
+        case replace(Unicode.Scalar)
+        case remove
+    }
+
+    /// A cheap first look: could this scalar need anything done?
+    @inline(__always)
+    static func needsAttention(_ scalar: Unicode.Scalar) -> Bool {
+        let value = scalar.value
+        if value < 0x20 { return value != 0x09 }
+        if value < 0x7F { return false }
+        return value <= 0x9F || value == 0xAD || value == 0x061C || (value >= 0x200B && value <= 0x200F)
+            || (value >= 0x2028 && value <= 0x202E) || (value >= 0x2060 && value <= 0x2069)
+            || value == 0xFEFF || (value >= 0xFFF9 && value <= 0xFFFB) || (value >= 0xE0000 && value <= 0xE007F)
+    }
+
+    static func treatment(of scalar: Unicode.Scalar, before: Unicode.Scalar?, after: Unicode.Scalar?) -> Treatment {
+        let value = scalar.value
+        switch value {
+        case 0x09: return .keep
+        case 0x00..<0x20: return .replace(Unicode.Scalar(0x2400 + value)!)
+        case 0x7F: return .replace("\u{2421}")
+        case 0x80...0x9F: return .replace("\u{FFFD}")
+        case 0x061C, 0x200E, 0x200F, 0x202A...0x202E, 0x2066...0x2069: return .replace("\u{FFFD}")
+        case 0x2028, 0x2029: return .replace("\u{2424}")
+        case 0xFFF9...0xFFFB: return .replace("\u{FFFD}")
+        case 0x00AD, 0x200B, 0x2060, 0xFEFF: return .remove
+        case 0x200D:
+            guard let before, let after, isPictograph(before) || isEmojiModifierOrSelector(before), isPictograph(after) else { return .remove }
+            return .keep
+        case 0x200C:
+            guard let before, let after, before.properties.isAlphabetic || before.properties.generalCategory == .nonspacingMark,
+                  after.properties.isAlphabetic else { return .remove }
+            return .keep
+        case 0xE0000...0xE007F:
+            guard let before, before.value == 0x1F3F4 || (0xE0020...0xE007F).contains(before.value) else { return .remove }
+            return .keep
+        default:
+            return .keep
+        }
+    }
+
+    private static func isPictograph(_ scalar: Unicode.Scalar) -> Bool {
+        scalar.properties.isEmoji && scalar.value > 0x2000
+    }
+
+    /// What may sit between a pictograph and a ZWJ in an emoji sequence.
+    private static func isEmojiModifierOrSelector(_ scalar: Unicode.Scalar) -> Bool {
+        scalar.value == 0xFE0F || (0x1F3FB...0x1F3FF).contains(scalar.value)
+    }
+
+    /// Escapes for Pango markup (waybar, i3bar with markup): `&`, `<`, `>`, quotes, each
+    /// scalar on its own.
+    public static func pango(_ text: String) -> String {
+        escaping(text) { scalar in
+            switch scalar {
+            case "&": return "&amp;"
+            case "<": return "&lt;"
+            case ">": return "&gt;"
+            case "'": return "&#39;"
+            case "\"": return "&quot;"
+            default: return nil
+            }
+        }
+    }
+
+    /// Text that is to be read as Pango markup but comes from someone else: character
+    /// entities (`&amp;`, `&#39;`, `&#x263A;`) are kept, every other `&`, `<` and `>` is
+    /// escaped, so it can show text but never open a tag.
+    public static func pangoEntitiesOnly(_ text: String) -> String {
+        guard text.unicodeScalars.contains(where: { $0 == "&" || $0 == "<" || $0 == ">" }) else { return text }
+        let scalars = Array(text.unicodeScalars)
+        var out = ""
+        var index = 0
+        while index < scalars.count {
+            let scalar = scalars[index]
+            switch scalar {
+            case "<": out += "&lt;"
+            case ">": out += "&gt;"
+            case "&":
+                if let length = entityLength(scalars, at: index) {
+                    out.unicodeScalars.append(contentsOf: scalars[index..<(index + length)])
+                    index += length
+                    continue
+                }
+                out += "&amp;"
+            default:
+                out.unicodeScalars.append(scalar)
+            }
+            index += 1
+        }
+        return out
+    }
+
+    /// The length of the entity starting at `index` (`&name;`, `&#123;`, `&#x7B;`), or nil.
+    private static func entityLength(_ scalars: [Unicode.Scalar], at index: Int) -> Int? {
+        var end = index + 1
+        var body = ""
+        while end < scalars.count, end - index <= 10, scalars[end] != ";" {
+            body.unicodeScalars.append(scalars[end])
+            end += 1
+        }
+        guard end < scalars.count, scalars[end] == ";" else { return nil }
+        let named = ["amp", "lt", "gt", "quot", "apos"]
+        if named.contains(body) { return end - index + 1 }
+        // A numeric entity may name only what `visible` would keep: no control through a back door.
+        func harmless(_ value: UInt32?) -> Bool {
+            guard let value, let scalar = Unicode.Scalar(value) else { return false }
+            return value != 0x09 && !needsAttention(scalar)
+        }
+        if body.hasPrefix("#x") || body.hasPrefix("#X"), (3...8).contains(body.count), body.dropFirst(2).allSatisfy({ $0.isHexDigit }),
+           harmless(UInt32(body.dropFirst(2), radix: 16)) {
+            return end - index + 1
+        }
+        if body.hasPrefix("#"), (2...8).contains(body.count), body.dropFirst().allSatisfy({ $0.isASCII && $0.isNumber }),
+           harmless(UInt32(body.dropFirst())) {
+            return end - index + 1
+        }
+        return nil
+    }
+
+    /// For tmux's status line: tmux reads `#` as the start of a format (`#[fg=red]`,
+    /// `#(command)`), and `##` as one `#`.
+    public static func tmux(_ text: String) -> String {
+        escaping(text) { $0 == "#" ? "##" : nil }
+    }
+
+    /// For polybar: it reads `%{` as the start of a formatting tag (and `%{A1:cmd:}` as a
+    /// click action that runs a command) and has no escape for it; the `%` of every `%{`
+    /// becomes the fullwidth ％ (U+FF05), which looks the same and means nothing to polybar.
+    public static func polybar(_ text: String) -> String {
+        guard text.unicodeScalars.contains("%") else { return text }
+        var out = String.UnicodeScalarView()
+        var scalars = text.unicodeScalars.makeIterator()
+        var current = scalars.next()
+        while let scalar = current {
+            let next = scalars.next()
+            out.append(scalar == "%" && next == "{" ? "\u{FF05}" : scalar)
+            current = next
+        }
+        return String(out)
+    }
+
+    /// A JSON string literal, quotes included. Control characters are escaped, and so are
+    /// U+2028/U+2029, which some JavaScript-based consumers treat as line breaks.
+    public static func jsonString(_ text: String) -> String {
+        var out = "\""
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "\"": out += "\\\""
+            case "\\": out += "\\\\"
+            case "\n": out += "\\n"
+            case "\r": out += "\\r"
+            case "\t": out += "\\t"
+            default:
+                if scalar.value < 0x20 || scalar.value == 0x7F || scalar.value == 0x2028 || scalar.value == 0x2029 {
+                    let hex = String(scalar.value, radix: 16)
+                    out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+                } else {
+                    out.unicodeScalars.append(scalar)
+                }
+            }
+        }
+        return out + "\""
+    }
+
+    /// Replaces the scalars `replacement` names, scalar by scalar.
+    private static func escaping(_ text: String, _ replacement: (Unicode.Scalar) -> String?) -> String {
+        guard text.unicodeScalars.contains(where: { replacement($0) != nil }) else { return text }
+        var out = ""
+        for scalar in text.unicodeScalars {
+            if let replaced = replacement(scalar) { out += replaced } else { out.unicodeScalars.append(scalar) }
+        }
+        return out
+    }
+}
