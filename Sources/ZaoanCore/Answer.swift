@@ -30,43 +30,28 @@ public struct Answer: Equatable, Sendable {
     public var text: String { lines.joined(separator: "\n") }
 }
 
-/// How an answer is written: `plain` text, a waybar `json` object, or an `i3bar` block.
-public enum OutputFormat: String, Hashable, Sendable, CaseIterable {
-    case plain
-    case json
-    case i3bar
-
+extension OutputFormat {
     /// Encodes an answer. Every format first makes user text visible-safe (no control
     /// characters); json escapes it for Pango markup (waybar renders markup and does not
-    /// escape by default) and JSON; i3bar blocks say `markup: none` unless `pangoMarkup`.
+    /// escape by default) and JSON; i3bar blocks say `markup: none` unless `pangoMarkup`;
+    /// tmux doubles `#` and polybar defuses `%{`, which each reads as formatting.
     public func encode(_ answer: Answer, name: String, pangoMarkup: Bool) -> Reply {
         switch self {
-        case .plain:
-            return answer.isMultiLine ? .lines(answer.lines) : .line(answer.lines.first ?? "")
+        case .plain, .tmux, .polybar:
+            let lines = answer.lines.map { escaped(SafeText.visible($0)) }
+            return answer.isMultiLine ? .lines(lines) : .line(lines.first ?? "")
         case .json:
-            var fields: [(String, String)] = [("text", SafeText.pango(SafeText.visibleLines(answer.text)))]
-            if let tooltip = answer.tooltip { fields.append(("tooltip", SafeText.pango(SafeText.visibleLines(tooltip)))) }
-            if let state = answer.state {
-                fields.append(("class", state))
-                fields.append(("alt", state))
-            }
-            return .line(Self.object(fields.map { ($0.0, SafeText.jsonString($0.1)) }))
+            let object = WaybarObject(text: SafeText.pango(SafeText.visibleLines(answer.text)),
+                                      tooltip: answer.tooltip.map { SafeText.pango(SafeText.visibleLines($0)) },
+                                      state: answer.state)
+            return .line(object.encoded)
         case .i3bar:
             func escape(_ text: String) -> String {
                 pangoMarkup ? SafeText.pango(SafeText.visible(text)) : SafeText.visible(text)
             }
-            var fields: [(String, String)] = [
-                ("name", SafeText.jsonString("zaoan")), ("instance", SafeText.jsonString(name)),
-                ("full_text", SafeText.jsonString(escape(answer.text))),
-            ]
-            if let short = answer.shortText { fields.append(("short_text", SafeText.jsonString(escape(short)))) }
-            fields.append(("urgent", answer.urgent ? "true" : "false"))
-            fields.append(("markup", SafeText.jsonString(pangoMarkup ? "pango" : "none")))
-            return .line(Self.object(fields))
+            let block = I3barBlock(instance: name, fullText: escape(answer.text), shortText: answer.shortText.map(escape),
+                                   urgent: answer.urgent, pango: pangoMarkup)
+            return .line(block.encoded)
         }
-    }
-
-    private static func object(_ fields: [(String, String)]) -> String {
-        "{" + fields.map { "\"\($0.0)\":\($0.1)" }.joined(separator: ",") + "}"
     }
 }

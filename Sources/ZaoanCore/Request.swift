@@ -95,7 +95,7 @@ public enum Request: Hashable, Sendable {
         ("live", "live add ID START [TITLE...] [end=END] [desc=TEXT] [viewers=N]"),
         ("live", "live rm ID | live list | live show ID"),
         ("watch", "watch REQUEST           send REQUEST's answer now and whenever it changes"),
-        ("--format", "--format=plain|json|i3bar REQUEST   answer as text, a waybar object or an i3bar block"),
+        ("--format", "--format=FMT REQUEST    plain text, json (waybar), i3bar, or text for tmux or polybar"),
     ]
 }
 

@@ -103,7 +103,7 @@ public enum RequestParser {
     /// `--format=FMT REQUEST...`; `--format=json watch X` means `watch --format=json X`.
     private static func formatted(_ name: String, _ arguments: [String]) throws(ProtocolError) -> Request {
         guard let format = OutputFormat(rawValue: name.lowercased()) else {
-            throw ProtocolError(.badArgument, "unknown format '\(shorten(name))'; use --format=plain, --format=json or --format=i3bar")
+            throw ProtocolError(.badArgument, "unknown format '\(shorten(name))'; use --format= with \(OutputFormat.names)")
         }
         guard let first = arguments.first else {
             throw ProtocolError(.badArgument, "--format=\(format.rawValue) needs a request after it, e.g. --format=\(format.rawValue) greeting")

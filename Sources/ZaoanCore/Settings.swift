@@ -156,6 +156,10 @@ public struct Settings: Sendable {
             if let list, list.isEmpty || list.contains(where: { $0.trimmingCharacters(in: .whitespaces).isEmpty }) {
                 throw ConfigError(key: key, problem: "needs at least one entry, and no empty ones")
             }
+            // A line break in an entry would send a second request with the user's rights.
+            if let list, let bad = list.first(where: { $0.unicodeScalars.contains(where: { $0.value < 0x20 || (0x7F...0x9F).contains($0.value) || $0.value == 0x2028 || $0.value == 0x2029 }) }) {
+                throw ConfigError(key: key, problem: "'\(RequestParser.shorten(bad))' holds a control character or line break; one request per entry")
+            }
         }
         if let blocks = file.barBlocks {
             for block in blocks {

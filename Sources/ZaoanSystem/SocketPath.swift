@@ -38,6 +38,12 @@ public enum SocketPath {
         if mkdir(directory, 0o700) != 0 && Glibc.errno != EEXIST {
             throw SystemError(errno: Glibc.errno, "creating the socket directory \(directory)")
         }
+        try checkPrivateDirectory(directory)
+    }
+
+    /// Checks that `directory` is a directory (not a link) owned by the user with no access
+    /// for anyone else. Throws ENOENT when it does not exist.
+    public static func checkPrivateDirectory(_ directory: String) throws(SystemError) {
         var info = stat()
         guard lstat(directory, &info) == 0 else {
             throw SystemError(errno: Glibc.errno, "checking the socket directory \(directory)")

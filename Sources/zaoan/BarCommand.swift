@@ -1,6 +1,7 @@
 import Glibc
+import ZaoanClient
 import ZaoanCore
-import ZaoanServer
+import ZaoanSystem
 
 /// One block of `zaoan bar`: what it asks the service, its `watch` connection, and what it
 /// shows now.
@@ -18,7 +19,9 @@ final class BarBlock {
     /// The request's command word: with the index, the block's i3bar `instance`.
     let kind: String
     var source: Source
-    var stream: WatchStream?
+    var stream: ServiceConnection?
+    /// Until the service has answered on this connection: the deadline for it.
+    var answerBy: Deadline?
     /// The current connection has delivered a block, so the service accepted the request.
     var answered = false
     /// The service answered the request with an error; it closes such a connection.
@@ -27,13 +30,15 @@ final class BarBlock {
     var backoff = Backoff()
     /// The block as written to the bar; nil until there is something to show.
     var shown: String?
+    /// `shown` says the service is down or busy: the bar shows that once, not per block.
+    var showsOutage = false
 
     var instance: String { "\(index)-\(kind)" }
 
     var requestLine: String {
         switch source {
         case .ticker(let skip): return skip == 0 ? "ticker" : "ticker \(skip)"
-        case .clock(_, let pattern): return Client.requestLine(["time", pattern])
+        case .clock(_, let pattern): return Self.line(["time", pattern])
         case .request(let line): return line
         }
     }
@@ -46,7 +51,7 @@ final class BarBlock {
         var line = entry
         if let first = words.first, first.lowercased().hasPrefix("--format=") {
             words.removeFirst()
-            line = Client.requestLine(words)
+            line = Self.line(words)
         }
         let request = (try? RequestParser.parse(line)) ?? nil
         switch request {
@@ -64,6 +69,12 @@ final class BarBlock {
             kind = request?.commandWord ?? "block"
             source = .request(line)
         }
+    }
+
+    /// Words as a request line. Blocks come from a checked config (`bar_blocks`, and
+    /// `bar_clock_formats` hold no control characters), so this cannot fail there.
+    private static func line(_ words: [String]) -> String {
+        (try? RequestWords.line(words)) ?? ""
     }
 
     /// Acts on a click. Returns whether the request changed (and must be watched anew).
@@ -103,8 +114,10 @@ final class BarBlock {
 /// the whole line is written whenever any block changes. One thread polls the block
 /// sockets, stdin (click events), a signalfd and stdout's hangup.
 ///
-/// If the service is down, every block says so and reconnects every 2 s; the bar never exits
-/// on its own. SIGUSR1 pauses the output (i3bar sends it when the bar is hidden), SIGUSR2
+/// If the service is down, the bar says so once (the first block that cannot connect; the
+/// others are left out) and reconnects every 2 s; it never exits on its own. What the
+/// service sends is filtered: only the block fields zaoan writes pass, with `markup` as
+/// zaoan's config says (`i3bar_markup`) and the text made safe for it. SIGUSR1 pauses the output (i3bar sends it when the bar is hidden), SIGUSR2
 /// resumes it with the current line.
 final class BarCommand {
     private let config: BarConfig
@@ -141,8 +154,9 @@ final class BarCommand {
 
         while true {
             var deadline = flushAt
-            for block in blocks where block.stream == nil {
-                if let retry = block.retryAt { deadline = min(deadline ?? retry, retry) }
+            for block in blocks {
+                if block.stream == nil, let retry = block.retryAt { deadline = min(deadline ?? retry, retry) }
+                if block.stream != nil, let answerBy = block.answerBy { deadline = min(deadline ?? answerBy.at, answerBy.at) }
             }
             var entries = [pollfd(fd: signals, events: Int16(POLLIN), revents: 0), StandardOutput.hangupEntry,
                            pollfd(fd: stdinOpen ? 0 : -1, events: Int16(POLLIN), revents: 0)]
@@ -159,6 +173,7 @@ final class BarCommand {
                 read(block)
             }
             let now = monotonicSeconds()
+            checkAnswerDeadlines(now: now)
             for block in blocks where block.stream == nil {
                 if let retry = block.retryAt, retry <= now { watch(block, now: now) }
             }
@@ -175,21 +190,35 @@ final class BarCommand {
         block.answered = false
         block.refused = false
         block.retryAt = nil
+        let deadline = Deadline(after: ClientLimits.defaultTimeout)
         do {
-            block.stream = try WatchStream(socketPath: socketPath, requestLine: "watch --format=i3bar " + block.requestLine)
+            let connection = try ServiceConnection(path: socketPath, deadline: deadline)
+            try connection.send("watch --format=i3bar " + block.requestLine, deadline: deadline)
+            block.stream = connection
+            block.answerBy = deadline
         } catch {
             serviceDown(block, now: now)
         }
     }
 
     private func serviceDown(_ block: BarBlock, now: Double, text: String = "zaoan: service down") {
-        show(block, BarProtocol.messageBlock(text, instance: block.instance))
+        show(block, BarProtocol.messageBlock(text, instance: block.instance), outage: true)
         block.retryAt = now + block.backoff.delay()
     }
 
     private func read(_ block: BarBlock) {
         guard let stream = block.stream else { return }
-        let (lines, open) = stream.readLines()
+        let lines: [String]
+        let open: Bool
+        do {
+            (lines, open) = try stream.readLines()
+        } catch {
+            printError(error.description)
+            stream.close()
+            block.stream = nil
+            serviceDown(block, now: monotonicSeconds())
+            return
+        }
         for line in lines {
             if line.hasPrefix("ERR ") {
                 if !block.answered && line.hasPrefix("ERR busy ") {
@@ -201,8 +230,9 @@ final class BarCommand {
                 // A refused request, or a render that failed (a watched room went away).
                 if !block.answered { block.refused = true }
                 show(block, BarProtocol.messageBlock("zaoan: " + line.dropFirst(4), instance: block.instance))
-            } else if let renamed = BarProtocol.renamedBlock(line, instance: block.instance) {
+            } else if let renamed = BarProtocol.renamedBlock(line, instance: block.instance, pango: config.pango) {
                 block.answered = true
+                block.answerBy = nil
                 block.backoff.reset()
                 show(block, renamed)
             }
@@ -217,9 +247,21 @@ final class BarCommand {
         }
     }
 
-    private func show(_ block: BarBlock, _ text: String) {
-        guard block.shown != text else { return }
+    /// A block that connected but has not answered by its deadline is treated as down.
+    private func checkAnswerDeadlines(now: Double) {
+        for block in blocks {
+            guard let stream = block.stream, let deadline = block.answerBy, deadline.hasPassed else { continue }
+            stream.close()
+            block.stream = nil
+            block.answerBy = nil
+            serviceDown(block, now: now, text: "zaoan: service not answering")
+        }
+    }
+
+    private func show(_ block: BarBlock, _ text: String, outage: Bool = false) {
+        guard block.shown != text || block.showsOutage != outage else { return }
         block.shown = text
+        block.showsOutage = outage
         if flushAt == nil { flushAt = monotonicSeconds() + Self.coalescing }
     }
 
@@ -228,7 +270,14 @@ final class BarCommand {
     private func writeLine() {
         flushAt = nil
         guard !paused else { return }  // written on SIGUSR2
-        let line = BarProtocol.statusLine(blocks.compactMap(\.shown), first: !wroteFirstLine)
+        // An outage shows once, in the first block it hits; the other blocks it hits are left out.
+        var outageShown = false
+        let shown = blocks.compactMap { block -> String? in
+            guard block.showsOutage else { return block.shown }
+            defer { outageShown = true }
+            return outageShown ? nil : block.shown
+        }
+        let line = BarProtocol.statusLine(shown, first: !wroteFirstLine)
         wroteFirstLine = true
         StandardOutput.write(line + "\n")
     }

@@ -20,14 +20,13 @@ enum BarProtocol {
     }
 
     /// A block from the service (`--format=i3bar`), renamed so a click can be routed back:
-    /// `name` is "zaoan" and `instance` is `instance`. Other fields are kept as they came.
-    /// Returns nil if `line` is not a JSON object.
-    static func renamedBlock(_ line: String, instance: String) -> String? {
-        guard line.hasPrefix("{"),
-              case .object(var fields)? = try? JSONDecoder().decode(JSONValue.self, from: Data(line.utf8)) else { return nil }
-        fields["name"] = .string("zaoan")
-        fields["instance"] = .string(instance)
-        return JSONValue.object(fields).encoded
+    /// `name` is "zaoan" and `instance` is `instance`. Only the fields zaoan writes are kept,
+    /// `markup` is what zaoan's config says, and the text is made safe for it. nil if `line`
+    /// is not a block.
+    static func renamedBlock(_ line: String, instance: String, pango: Bool) -> String? {
+        guard var block = I3barBlock(json: line, pango: pango) else { return nil }
+        block.instance = instance
+        return block.encoded
     }
 
     /// A block zaoan writes itself: the service is down, or refused the block's request.
@@ -36,7 +35,7 @@ enum BarProtocol {
     }
 
     /// A click, as far as `zaoan bar` cares.
-    struct Click: Decodable, Equatable {
+    struct Click: Equatable {
         var name: String?
         var instance: String?
         var button: Int?
@@ -52,54 +51,8 @@ enum BarProtocol {
         while let last = text.last, last == "," || last == " " || last == "\t" || last == "\r" {
             text = text.dropLast()
         }
-        guard text.first == "{" else { return nil }
-        return try? JSONDecoder().decode(Click.self, from: Data(text.utf8))
-    }
-}
-
-/// Any JSON value, to pass a block's fields through while replacing a few.
-indirect enum JSONValue: Decodable, Equatable {
-    case null
-    case bool(Bool)
-    case number(Double)
-    case string(String)
-    case array([JSONValue])
-    case object([String: JSONValue])
-
-    init(from decoder: Decoder) throws {
-        let container = try decoder.singleValueContainer()
-        if container.decodeNil() {
-            self = .null
-        } else if let value = try? container.decode(Bool.self) {
-            self = .bool(value)
-        } else if let value = try? container.decode(Double.self) {
-            self = .number(value)
-        } else if let value = try? container.decode(String.self) {
-            self = .string(value)
-        } else if let value = try? container.decode([JSONValue].self) {
-            self = .array(value)
-        } else {
-            self = .object(try container.decode([String: JSONValue].self))
-        }
-    }
-
-    /// Keys that lead a block, in this order, as the service writes them; the rest follow sorted.
-    private static let leadingKeys = ["name", "instance", "full_text", "short_text"]
-
-    var encoded: String {
-        switch self {
-        case .null: return "null"
-        case .bool(let value): return value ? "true" : "false"
-        case .number(let value):
-            if value.rounded() == value, abs(value) < 1e15 { return String(Int64(value)) }
-            return "\(value)"
-        case .string(let value): return SafeText.jsonString(value)
-        case .array(let values): return "[" + values.map(\.encoded).joined(separator: ",") + "]"
-        case .object(let fields):
-            let keys = Self.leadingKeys.filter { fields[$0] != nil }
-                + fields.keys.filter { !Self.leadingKeys.contains($0) }.sorted()
-            return "{" + keys.map { SafeText.jsonString($0) + ":" + fields[$0]!.encoded }.joined(separator: ",") + "}"
-        }
+        guard text.first == "{", case .object(let fields)? = JSON.parse(String(text)) else { return nil }
+        return Click(name: fields["name"]?.string, instance: fields["instance"]?.string, button: fields["button"]?.integer)
     }
 }
 
@@ -110,6 +63,8 @@ struct BarConfig: Equatable {
 
     var blocks = defaultBlocks
     var clockFormats = defaultClockFormats
+    /// `i3bar_markup` is `pango`: blocks are Pango markup (text escaped for it).
+    var pango = false
 
     /// Reads the config file the service reads (or `path`), checked the way the service
     /// checks it, so the bar and `zaoan check-config` agree on what is wrong.
@@ -131,6 +86,7 @@ struct BarConfig: Equatable {
         } catch {
             throw ConfigError(key: error.key, problem: error.problem + " (in \(path))")
         }
-        return BarConfig(blocks: file.barBlocks ?? defaultBlocks, clockFormats: file.barClockFormats ?? defaultClockFormats)
+        return BarConfig(blocks: file.barBlocks ?? defaultBlocks, clockFormats: file.barClockFormats ?? defaultClockFormats,
+                         pango: file.i3barMarkup == "pango")
     }
 }

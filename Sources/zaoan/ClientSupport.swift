@@ -1,70 +1,7 @@
 import Glibc
-import ZaoanServer
-
-/// One connection that watches a request: it sends `watch ...` and hands back the answer's
-/// lines as they arrive. Its sending side stays open, because the service ends a watch when
-/// the client closes it or sends another line.
-final class WatchStream {
-    let fd: Int32
-    let socketPath: String
-    private var pending: [UInt8] = []
-    private var isClosed = false
-    /// A line longer than this is not an answer from zaoan; the stream is dropped.
-    static let maxLineLength = 64 * 1024
-
-    /// Connects and sends `requestLine` (without its LF).
-    init(socketPath: String, requestLine: String) throws(Client.Failure) {
-        let fd = try Client.connect(socketPath: socketPath)
-        do {
-            try Client.send(requestLine, on: fd, socketPath: socketPath)
-        } catch {
-            Glibc.close(fd)
-            throw error
-        }
-        let flags = fcntl(fd, F_GETFL)
-        _ = fcntl(fd, F_SETFL, flags | O_NONBLOCK)
-        self.fd = fd
-        self.socketPath = socketPath
-    }
-
-    deinit { close() }
-
-    /// Reads what is waiting. Returns the complete lines (without LF or CR LF) and whether
-    /// the connection is still open; at EOF or on an error it is closed here.
-    func readLines() -> (lines: [String], open: Bool) {
-        var chunk = [UInt8](repeating: 0, count: 16 * 1024)
-        var open = true
-        while true {
-            let count = chunk.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
-            if count > 0 {
-                pending.append(contentsOf: chunk[0..<count])
-                continue
-            }
-            if count < 0 && errno == EINTR { continue }
-            if count < 0 && (errno == EAGAIN || errno == EWOULDBLOCK) { break }
-            open = false  // EOF, or the service reset the connection
-            break
-        }
-        var lines: [String] = []
-        var start = 0
-        while let newline = pending[start...].firstIndex(of: 0x0A) {
-            var end = newline
-            if end > start && pending[end - 1] == 0x0D { end -= 1 }
-            lines.append(String(decoding: pending[start..<end], as: UTF8.self))
-            start = newline + 1
-        }
-        pending.removeFirst(start)
-        if pending.count > Self.maxLineLength { open = false }
-        if !open { close() }
-        return (lines, open)
-    }
-
-    func close() {
-        guard !isClosed else { return }
-        isClosed = true
-        Glibc.close(fd)
-    }
-}
+import ZaoanClient
+import ZaoanSystem
+import ZaoanText
 
 /// The delay before the next reconnection attempt: short at first, so a restarted service
 /// is picked up quickly, then every `limit` seconds for as long as it takes.
@@ -81,15 +18,11 @@ struct Backoff {
 }
 
 /// The monotonic clock, in seconds.
-func monotonicSeconds() -> Double {
-    var now = timespec()
-    clock_gettime(CLOCK_MONOTONIC, &now)
-    return Double(now.tv_sec) + Double(now.tv_nsec) / 1e9
-}
+func monotonicSeconds() -> Double { Posix.monotonicSeconds() }
 
 /// poll(2), retried on EINTR. `timeout` in seconds; nil waits for ever.
 func pollDescriptors(_ entries: inout [pollfd], timeout: Double?) {
-    let milliseconds = timeout.map { Int32(max(0, min($0, 3600)) * 1000 + 0.999) } ?? -1
+    let milliseconds = timeout.map { $0.isFinite ? Int32(max(0, min($0, 3600)) * 1000 + 0.999) : 0 } ?? -1
     while true {
         let ready = entries.withUnsafeMutableBufferPointer { poll($0.baseAddress, nfds_t($0.count), milliseconds) }
         if ready >= 0 || errno != EINTR { return }
@@ -137,7 +70,9 @@ enum StandardOutput {
     }
 }
 
+/// A message on stderr, each line made visible-safe: it may quote what a server or a config
+/// file said.
 func printError(_ message: String) {
-    var text = "zaoan: " + message + "\n"
+    var text = "zaoan: " + SafeText.visibleLines(message) + "\n"
     text.withUTF8 { bytes in _ = Glibc.write(2, bytes.baseAddress, bytes.count) }
 }

@@ -1,3 +1,4 @@
+import ZaoanClient
 import ZaoanCore
 import ZaoanServer
 
@@ -29,10 +30,13 @@ struct ClientOptions: Equatable {
     /// nil: the service's default, plain text.
     var format: OutputFormat?
     var words: [String]
+    /// How long to wait for the service (ask: the whole answer; watch: the first one).
+    var timeout = ClientLimits.defaultTimeout
 
-    /// The request line: the words (see `Client.requestLine`) behind `--format=FMT`.
+    /// The request line: the words (see `RequestWords.line`; `parse` has refused words it
+    /// cannot send) behind `--format=FMT`.
     var requestLine: String {
-        let request = Client.requestLine(words)
+        let request = (try? RequestWords.line(words)) ?? ""
         guard let format, format != .plain else { return request }
         return "--format=\(format.rawValue) " + request
     }
@@ -55,8 +59,8 @@ enum Options {
         Usage:
           zaoan serve [--socket PATH] [--config FILE] [--city NAME] [--timezone IANA-ID]
                       [--language zh|en] [--exit-idle-time DURATION] [--verbose]
-          zaoan ask [--socket PATH] [--format plain|json|i3bar] REQUEST...
-          zaoan watch [--socket PATH] [--format plain|json|i3bar] REQUEST...
+          zaoan ask [--socket PATH] [--format FMT] [--timeout DURATION] REQUEST...
+          zaoan watch [--socket PATH] [--format FMT] [--timeout DURATION] REQUEST...
           zaoan bar [--socket PATH] [--config FILE]
           zaoan check-config [FILE]
           zaoan --help | --version
@@ -64,7 +68,8 @@ enum Options {
         Commands:
           serve         run the service
           ask           send one request and print the answer; an ERR answer goes to
-                        stderr with exit status 1; exit status 2 if the service is not running
+                        stderr with exit status 1; exit status 2 if the service is not
+                        running or has not answered within --timeout (default 5s)
           watch         print the answer now and a new line whenever it changes, forever;
                         if the service stops, print one line saying so and reconnect every 2 s
           bar           an i3bar/swaybar status_command (bar { status_command zaoan bar }):
@@ -76,6 +81,12 @@ enum Options {
           plain         the text (default)
           json          a waybar object {"text","tooltip","class","alt"}
           i3bar         an i3bar block {"name","instance","full_text","short_text","urgent"}
+          tmux          the text with # doubled, for tmux's status line
+          polybar       the text with %{ defused, for polybar
+
+        --timeout DURATION (300ms, 2s, 0.5): the longest ask waits for its whole answer,
+        and watch for the service to answer at all; a prompt wants 100ms. Requests hold no
+        control characters or line breaks (exit 64).
 
         Examples:
           zaoan serve                        listen on $XDG_RUNTIME_DIR/zaoan.sock
@@ -180,7 +191,8 @@ enum Options {
         }
     }
 
-    /// `[--socket PATH] [--format FMT] [--] REQUEST...`, options in any order before the request.
+    /// `[--socket PATH] [--format FMT] [--timeout DURATION] [--] REQUEST...`, options in any
+    /// order before the request.
     private static func parseClient(_ arguments: [String], command: String, example: String) throws(UsageError) -> ClientOptions {
         var options = ClientOptions(words: [])
         var index = 0
@@ -191,22 +203,33 @@ enum Options {
                 break
             }
             let name = argument.split(separator: "=", maxSplits: 1).first.map(String.init) ?? argument
-            guard name == "--socket" || name == "--format" else {
+            guard ["--socket", "--format", "--timeout"].contains(name) else {
                 throw UsageError("unknown option '\(argument)' for \(command); run zaoan --help")
             }
             let (value, consumed) = try value(of: name, in: arguments, at: index)
-            if name == "--socket" {
+            switch name {
+            case "--socket":
                 options.socket = value
-            } else {
+            case "--format":
                 guard let format = OutputFormat(rawValue: value.lowercased()) else {
-                    throw UsageError("--format must be plain, json or i3bar, not '\(value)'")
+                    throw UsageError("--format must be \(OutputFormat.names), not '\(value)'")
                 }
                 options.format = format
+            default:
+                guard let seconds = parseDuration(value), ClientLimits.timeoutRange.contains(seconds) else {
+                    throw UsageError("--timeout takes a duration from 1ms to 1h, like 100ms, 2s or 0.5, not '\(value)'")
+                }
+                options.timeout = seconds
             }
             index += consumed
         }
         options.words = Array(arguments[index...])
         guard !options.words.isEmpty else { throw UsageError("\(command) needs a request, e.g. \(example)") }
+        do {
+            _ = try RequestWords.line(options.words)
+        } catch {
+            throw UsageError(error.description)
+        }
         return options
     }
 

@@ -1,15 +1,20 @@
 import Glibc
-import ZaoanCore
-import ZaoanServer
+import ZaoanClient
+import ZaoanSystem
+import ZaoanText
 
 /// `zaoan watch [--format FMT] REQUEST`: copies the service's `watch` stream to stdout, line
 /// by line, for bars that run a command and read its output (waybar, i3blocks, polybar).
 ///
-/// It never exits on its own while the request is good: when the service is not running or
-/// the connection drops, it prints one line saying so (in the chosen format, so the bar
-/// shows it instead of choking on it) and reconnects, every 2 s at most, until the stream
-/// is back. A request the service refuses is different: retrying cannot help, so the error
-/// goes to stderr with exit status 1.
+/// It never exits on its own while the request is good: when the service is not running,
+/// does not answer within --timeout, or the connection drops, it prints one line saying so
+/// (in the chosen format, so the bar shows it instead of choking on it) and reconnects,
+/// every 2 s at most, until the stream is back. A request the service refuses is
+/// different: retrying cannot help, so the error goes to stderr with exit status 1.
+///
+/// What it prints is filtered (`ClientOutput`): whatever is on the other end of the
+/// socket, no control byte reaches the terminal or bar, and a bar format passes only the
+/// fields zaoan writes.
 struct WatchCommand {
     let options: ClientOptions
     let socketPath: String
@@ -25,7 +30,7 @@ struct WatchCommand {
         }
         let requestLine = "watch " + options.requestLine
         let format = options.format ?? .plain
-        let instance = (try? RequestParser.parse(Client.requestLine(options.words)))??.commandWord ?? "zaoan"
+        let instance = options.words.first?.lowercased() ?? "zaoan"
         var backoff = Backoff()
         var outageReported = false
 
@@ -34,7 +39,7 @@ struct WatchCommand {
             guard !outageReported else { return }
             outageReported = true
             StandardOutput.write(StatusLine.serviceDown(problem, format: format, instance: instance) + "\n")
-            printError(problem.replacingOccurrences(of: "\n", with: " ") + " Retrying every \(Int(Backoff.limit)) s.")
+            printError(problem.split(separator: "\n").joined(separator: " ") + " Retrying every \(Int(Backoff.limit)) s.")
         }
 
         /// Waits `seconds`, leaving early only to exit on a signal or a vanished reader.
@@ -50,60 +55,71 @@ struct WatchCommand {
         }
 
         while true {
-            let stream: WatchStream
+            let connection: ServiceConnection
+            // The service must accept and answer within --timeout; after the first answer a
+            // watch may be quiet for as long as its text stays the same.
+            var firstAnswerBy: Deadline? = Deadline(after: options.timeout)
             do {
-                stream = try WatchStream(socketPath: socketPath, requestLine: requestLine)
+                connection = try ServiceConnection(path: socketPath, deadline: firstAnswerBy!)
+                try connection.send(requestLine, deadline: firstAnswerBy!)
             } catch {
                 reportOutage(error.description)
                 pause(backoff.delay())
                 continue
             }
-            var isFirstLine = true
             var open = true
-            var refusedAsBusy = false
+            var problem: String?
             while open {
                 var entries = [
                     pollfd(fd: signals, events: Int16(POLLIN), revents: 0),
                     StandardOutput.hangupEntry,
-                    pollfd(fd: stream.fd, events: Int16(POLLIN), revents: 0),
+                    pollfd(fd: connection.fd, events: Int16(POLLIN), revents: 0),
                 ]
-                pollDescriptors(&entries, timeout: nil)
+                pollDescriptors(&entries, timeout: firstAnswerBy.map { max(0, $0.remaining) })
                 exitIfAsked(entries, signals: signals)
+                if let deadline = firstAnswerBy, deadline.hasPassed, entries[2].revents == 0 {
+                    problem = ClientError.timedOut(path: socketPath, seconds: options.timeout, waitingFor: "answer").description
+                    break
+                }
                 guard entries[2].revents != 0 else { continue }
-                let (lines, stillOpen) = stream.readLines()
-                open = stillOpen
+                let lines: [String]
+                do {
+                    (lines, open) = try connection.readLines()
+                } catch {
+                    problem = error.description
+                    break
+                }
                 for line in lines {
-                    if isFirstLine, line.hasPrefix("ERR ") {
+                    if firstAnswerBy != nil, line.hasPrefix("ERR ") {
                         if line.hasPrefix("ERR busy ") {
-                            refusedAsBusy = true  // full for now: like an outage, try again
+                            problem = "the zaoan service at \(socketPath) is busy: \(line.dropFirst(9))"
                             open = false
                             break
                         }
                         printError(line)
                         exit(1)
                     }
-                    isFirstLine = false
+                    firstAnswerBy = nil
                     outageReported = false
                     backoff.reset()
                     StandardOutput.write(output(line, format: format, instance: instance) + "\n")
                 }
             }
-            stream.close()
-            if refusedAsBusy {
-                reportOutage("the zaoan service at \(socketPath) is busy (max_connections reached).")
-            } else {
-                reportOutage("the zaoan service at \(socketPath) closed the connection; it stopped or is restarting.\n"
-                             + "If it does not come back, start it with `zaoan serve`, or as a user service with `systemctl --user enable --now zaoan.socket`.")
-            }
+            connection.close()
+            reportOutage(problem ?? "the zaoan service at \(socketPath) closed the connection; it stopped or is restarting.\n"
+                         + "If it does not come back, start it with `zaoan serve`, or as a user service with `systemctl --user enable --now zaoan.socket`.")
             pause(backoff.delay())
         }
     }
 
-    /// A line of the stream as it goes to stdout. An error while watching (a watched room
-    /// was removed, say) reaches a JSON-reading bar as a status object it can show.
+    /// A line of the stream as it goes to stdout, filtered. An error while watching (a
+    /// watched room was removed, say) reaches a JSON-reading bar as a status object it can show.
     private func output(_ line: String, format: OutputFormat, instance: String) -> String {
-        guard format != .plain, line.hasPrefix("ERR ") else { return line }
-        return StatusLine.error(String(line.dropFirst(4)), format: format, instance: instance)
+        if line.hasPrefix("ERR "), format == .json || format == .i3bar {
+            return StatusLine.error(String(line.dropFirst(4)), format: format, instance: instance)
+        }
+        return ClientOutput.line(line, format: format)
+            ?? StatusLine.error("the service sent something that is not a \(format.rawValue) line", format: format, instance: instance)
     }
 
     private func exitIfAsked(_ entries: [pollfd], signals: Int32) {
@@ -118,7 +134,7 @@ enum StatusLine {
     /// with class `error` and the details in its tooltip, or an i3bar block.
     static func serviceDown(_ problem: String, format: OutputFormat, instance: String) -> String {
         switch format {
-        case .plain:
+        case .plain, .tmux, .polybar:
             return "zaoan: service not running"
         case .json:
             return waybar(text: "zaoan ⚠", tooltip: problem)
@@ -130,8 +146,8 @@ enum StatusLine {
     /// An `ERR` line while watching, for a bar that reads JSON.
     static func error(_ message: String, format: OutputFormat, instance: String) -> String {
         switch format {
-        case .plain:
-            return "ERR " + message
+        case .plain, .tmux, .polybar:
+            return format.escaped(SafeText.visible("ERR " + message))
         case .json:
             return waybar(text: "zaoan ⚠", tooltip: message)
         case .i3bar:
@@ -140,12 +156,11 @@ enum StatusLine {
     }
 
     static func waybar(text: String, tooltip: String) -> String {
-        func field(_ value: String) -> String { SafeText.jsonString(SafeText.pango(SafeText.visibleLines(value))) }
-        return #"{"text":\#(field(text)),"tooltip":\#(field(tooltip)),"class":"error","alt":"error"}"#
+        func escape(_ value: String) -> String { SafeText.pango(SafeText.visibleLines(value)) }
+        return WaybarObject(text: escape(text), tooltip: escape(tooltip), state: "error").encoded
     }
 
     static func i3barBlock(instance: String, fullText: String, shortText: String) -> String {
-        func field(_ value: String) -> String { SafeText.jsonString(SafeText.visible(value)) }
-        return #"{"name":"zaoan","instance":\#(field(instance)),"full_text":\#(field(fullText)),"short_text":\#(field(shortText)),"urgent":false,"markup":"none"}"#
+        I3barBlock(instance: instance, fullText: SafeText.visible(fullText), shortText: SafeText.visible(shortText), pango: false).encoded
     }
 }

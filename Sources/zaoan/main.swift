@@ -1,12 +1,13 @@
 import Foundation
 import Glibc
+import ZaoanClient
 import ZaoanCore
 import ZaoanServer
 
 let environment = ProcessInfo.processInfo.environment
 
 func fail(_ message: String, status: Int32) -> Never {
-    FileHandle.standardError.write(Data(("zaoan: " + message + "\n").utf8))
+    printError(message)
     exit(status)
 }
 
@@ -26,25 +27,18 @@ case .checkConfig(let path):
     let source = ConfigSource(path: path, environment: environment)
     do {
         let settings = try source.load()
-        print("\(source.path): ok (city \(settings.city), zone \(settings.zone.identifier), language \(settings.language.rawValue))")
+        print(SafeText.visible("\(source.path): ok (city \(settings.city), zone \(settings.zone.identifier), language \(settings.language.rawValue))"))
     } catch {
         fail(error.description, status: 1)
     }
 case .ask(let options):
-    let path = SocketPath.resolve(explicit: options.socket, environment: environment).path
-    do {
-        let answer = try Client.ask(options.requestLine, socketPath: path)
-        if answer.starts(with: Array("ERR ".utf8)) {
-            FileHandle.standardError.write(Data(answer))
-            exit(1)
-        }
-        FileHandle.standardOutput.write(Data(answer))
-        exit(0)
-    } catch {
-        fail(error.description, status: 2)
-    }
+    AskCommand(options: options, environment: environment).run()
 case .watch(let options):
-    WatchCommand(options: options, socketPath: SocketPath.resolve(explicit: options.socket, environment: environment).path).run()
+    do {
+        WatchCommand(options: options, socketPath: try ServiceSocket.locate(explicit: options.socket, environment: environment)).run()
+    } catch {
+        fail(error.description, status: error.exitStatus)
+    }
 case .bar(let options):
     let config: BarConfig
     do {
@@ -52,7 +46,11 @@ case .bar(let options):
     } catch {
         fail(error.description, status: 78)  // EX_CONFIG
     }
-    BarCommand(config: config, socketPath: SocketPath.resolve(explicit: options.socket, environment: environment).path).run()
+    do {
+        BarCommand(config: config, socketPath: try ServiceSocket.locate(explicit: options.socket, environment: environment)).run()
+    } catch {
+        fail(error.description, status: error.exitStatus)
+    }
 case .serve(let options):
     // The service takes its signals through the event loop (signalfd): block them before
     // anything can start a thread, so no other thread takes them. (The clients keep the

@@ -129,7 +129,7 @@ _zaoan_request() {
 
     if ((i == _zaoan_cw)); then
         case $cur in
-            --format=*) _zaoan_add "${cur#--format=}" plain json i3bar ;;
+            --format=*) _zaoan_add "${cur#--format=}" plain json i3bar tmux polybar ;;
             -*)
                 _zaoan_add "$cur" --format=
                 compopt -o nospace 2>/dev/null
@@ -180,7 +180,7 @@ _zaoan() {
     local command=${_zaoan_w[1]} options
     case $command in
         serve) options="--socket --config --city --timezone --language --exit-idle-time --verbose" ;;
-        ask | watch) options="--socket --format" ;;
+        ask | watch) options="--socket --format --timeout" ;;
         bar) options="--socket --config" ;;
         check-config)
             ((_zaoan_cw == 2)) && _zaoan_files "$cur"
@@ -192,7 +192,7 @@ _zaoan() {
     # An option's value, as `--opt VALUE` or `--opt=VALUE`.
     local option= value=$cur
     case $prev in
-        --socket | --config | --city | --timezone | --language | --exit-idle-time | --format) option=$prev ;;
+        --socket | --config | --city | --timezone | --language | --exit-idle-time | --format | --timeout) option=$prev ;;
     esac
     if [[ -z $option && $cur == --*=* ]]; then
         option=${cur%%=*}
@@ -204,8 +204,8 @@ _zaoan() {
             --city) _zaoan_city_values "$value" ;;
             --timezone) _zaoan_zone_values "$value" ;;
             --language) _zaoan_add "$value" zh en ;;
-            --format) _zaoan_add "$value" plain json i3bar ;;
-            --exit-idle-time) ;; # a duration: 300, 90s, 5min, 1h
+            --format) _zaoan_add "$value" plain json i3bar tmux polybar ;;
+            --exit-idle-time | --timeout) ;; # a duration: 300, 90s, 5min, 1h, 100ms
         esac
         return 0
     fi
@@ -222,7 +222,7 @@ _zaoan() {
                 socket=$(_zaoan_unquote "${_zaoan_w[i]#--socket=}")
                 ((i++))
                 ;;
-            --format | --config | --city | --timezone | --language | --exit-idle-time) ((i += 2)) ;;
+            --format | --config | --city | --timezone | --language | --exit-idle-time | --timeout) ((i += 2)) ;;
             --)
                 ((i++))
                 [[ $command == ask || $command == watch ]] && break

@@ -34,6 +34,15 @@ enum Locations {
             ?? packageRoot + "/.build/debug/zaoan"
     }()
 
+    /// The build users run (scripts/run and packaging/install.sh build it: release, Swift
+    /// runtime linked in): `$ZAOAN_RELEASE_BIN`, else `.build/release/zaoan`. scripts/test
+    /// builds it for the tests that measure what users get (memory).
+    static var releaseZaoan: String? {
+        let path = ProcessInfo.processInfo.environment["ZAOAN_RELEASE_BIN"].flatMap { $0.isEmpty ? nil : $0 }
+            ?? packageRoot + "/.build/release/zaoan"
+        return FileManager.default.isExecutableFile(atPath: path) ? path : nil
+    }
+
     /// The first executable called `name` on PATH (or the standard Debian directories).
     static func tool(_ name: String) -> String? {
         let path = ProcessInfo.processInfo.environment["PATH"] ?? ""

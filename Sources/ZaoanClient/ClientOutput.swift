@@ -1,0 +1,53 @@
+import ZaoanText
+
+/// What the clients print of what a server sent: never a raw control byte, and for the bar
+/// formats only the fields zaoan writes, made safe again. The service already sends safe
+/// text; this is for when the socket leads somewhere else.
+public enum ClientOutput {
+    /// An answer's bytes as text: invalid UTF-8 becomes U+FFFD, and every line is made
+    /// visible-safe (line breaks between lines are kept).
+    public static func text(_ bytes: [UInt8], format: OutputFormat) -> String {
+        let text = String(decoding: bytes, as: UTF8.self)
+        let endsWithBreak = text.hasSuffix("\n")
+        var lines = text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        if endsWithBreak { lines.removeLast() }
+        return lines.map { line($0, format: format) ?? SafeText.visible($0) }.joined(separator: "\n") + (endsWithBreak ? "\n" : "")
+    }
+
+    /// One line of an answer or a watch stream, as it may be printed in `format`. A bar
+    /// format line that is not a block or object of zaoan's shape becomes nil.
+    public static func line(_ line: String, format: OutputFormat) -> String? {
+        switch format {
+        case .plain:
+            return SafeText.visible(line)
+        case .tmux:
+            return evenHashes(SafeText.visible(line))
+        case .polybar:
+            return SafeText.polybar(SafeText.visible(line))
+        case .json:
+            return WaybarObject(json: line)?.encoded
+        case .i3bar:
+            guard case .object(let fields)? = JSON.parse(line) else { return nil }
+            return I3barBlock(json: line, pango: fields["markup"]?.string == "pango")?.encoded
+        }
+    }
+
+    /// tmux reads `#x` as a format and `##` as `#`: text escaped for it holds `#` only in
+    /// pairs. An odd run gets one more, so a `#[...]` from elsewhere shows as typed.
+    static func evenHashes(_ text: String) -> String {
+        guard text.unicodeScalars.contains("#") else { return text }
+        var out = String.UnicodeScalarView()
+        var run = 0
+        for scalar in text.unicodeScalars {
+            if scalar == "#" {
+                run += 1
+            } else {
+                if run % 2 == 1 { out.append("#") }
+                run = 0
+            }
+            out.append(scalar)
+        }
+        if run % 2 == 1 { out.append("#") }
+        return String(out)
+    }
+}

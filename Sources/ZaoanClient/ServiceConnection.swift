@@ -1,0 +1,154 @@
+import CLinux
+import Glibc
+import ZaoanSystem
+
+/// One connection to the service, as every client uses it: non-blocking, every wait bounded
+/// by a deadline, and everything kept from the server bounded in size (`ClientLimits`).
+public final class ServiceConnection {
+    public let fd: Int32
+    public let path: String
+    private var pending: [UInt8] = []
+    private var closed = false
+
+    /// Connects to `path` (see `ServiceSocket.locate` for the default one).
+    public init(path: String, deadline: Deadline) throws(ClientError) {
+        let address: UnixAddress
+        do {
+            address = try UnixAddress(path: path)
+        } catch {
+            throw .badArgument(error.description)
+        }
+        let fd: Int32
+        do {
+            fd = try address.connect(blocking: false)
+        } catch where error.errno == EAGAIN || error.errno == EINPROGRESS {
+            // A full listen queue: the service is there but behind. Try again until the deadline.
+            var retried: Int32 = -1
+            while !deadline.hasPassed {
+                usleep(2_000)
+                if let connected = try? address.connect(blocking: false) {
+                    retried = connected
+                    break
+                }
+            }
+            guard retried >= 0 else { throw .timedOut(path: path, seconds: deadline.seconds, waitingFor: "connection") }
+            fd = retried
+        } catch {
+            throw .unreachable(path: path, reason: ServiceConnection.reason(error))
+        }
+        self.fd = fd
+        self.path = path
+    }
+
+    deinit { close() }
+
+    /// Sends one request line (LF added).
+    public func send(_ line: String, deadline: Deadline) throws(ClientError) {
+        var bytes = Array(line.utf8)
+        bytes.append(0x0A)
+        var offset = 0
+        while offset < bytes.count {
+            let sent = bytes.withUnsafeBytes { Glibc.send(fd, $0.baseAddress! + offset, $0.count - offset, Int32(MSG_NOSIGNAL)) }
+            if sent > 0 {
+                offset += sent
+                continue
+            }
+            if errno == EINTR { continue }
+            guard errno == EAGAIN || errno == EWOULDBLOCK else {
+                throw .io(path: path, reason: "sending the request: \(String(cString: strerror(errno)))")
+            }
+            try wait(for: Int16(POLLOUT), deadline: deadline, what: "room to send the request")
+        }
+    }
+
+    /// Half-closes: the service sees the end of the request (one-shot).
+    public func finishSending() {
+        shutdown(fd, Int32(SHUT_WR))
+    }
+
+    /// Everything until the service closes the connection: `ask`'s answer.
+    public func readToEnd(limit: Int = ClientLimits.maxAnswer, deadline: Deadline) throws(ClientError) -> [UInt8] {
+        var chunk = [UInt8](repeating: 0, count: 16 * 1024)
+        while true {
+            let count = chunk.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
+            if count > 0 {
+                pending.append(contentsOf: chunk[0..<count])
+                guard pending.count <= limit else { throw .tooLarge(path: path, what: "an answer", limit: limit) }
+                continue
+            }
+            if count == 0 { return pending }
+            if errno == EINTR { continue }
+            guard errno == EAGAIN || errno == EWOULDBLOCK else {
+                throw .io(path: path, reason: "reading the answer: \(String(cString: strerror(errno)))")
+            }
+            try wait(for: Int16(POLLIN), deadline: deadline, what: pending.isEmpty ? "answer" : "end of the answer")
+        }
+    }
+
+    /// The lines waiting now (without LF or CR LF), without blocking, and whether the
+    /// connection is still open. A line past `ClientLimits.maxLine` ends it with an error.
+    public func readLines() throws(ClientError) -> (lines: [String], open: Bool) {
+        var chunk = [UInt8](repeating: 0, count: 16 * 1024)
+        var open = true
+        var lines: [String] = []
+        reading: while true {
+            let count = chunk.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
+            if count > 0 {
+                pending.append(contentsOf: chunk[0..<count])
+                lines += takeLines()
+                guard pending.count <= ClientLimits.maxLine else {
+                    close()
+                    throw .tooLarge(path: path, what: "a line", limit: ClientLimits.maxLine)
+                }
+                // Bounded work per call, so a flood of lines cannot keep the caller here.
+                if lines.count >= 256 { break reading }
+                continue
+            }
+            if count < 0 && errno == EINTR { continue }
+            if count < 0 && (errno == EAGAIN || errno == EWOULDBLOCK) { break }
+            open = false  // EOF, or the service reset the connection
+            break
+        }
+        if !open { close() }
+        return (lines, open)
+    }
+
+    private func takeLines() -> [String] {
+        var lines: [String] = []
+        var start = 0
+        while let newline = pending[start...].firstIndex(of: 0x0A) {
+            var end = newline
+            if end > start && pending[end - 1] == 0x0D { end -= 1 }
+            lines.append(String(decoding: pending[start..<end], as: UTF8.self))
+            start = newline + 1
+        }
+        pending.removeFirst(start)
+        return lines
+    }
+
+    /// Waits until the socket is ready for `events`, or throws when the deadline passes.
+    public func wait(for events: Int16, deadline: Deadline, what: String) throws(ClientError) {
+        var entry = pollfd(fd: fd, events: events, revents: 0)
+        while true {
+            let ready = poll(&entry, 1, deadline.pollMilliseconds)
+            if ready > 0 { return }
+            if ready < 0 && errno == EINTR { continue }
+            if ready == 0 || deadline.hasPassed { throw .timedOut(path: path, seconds: deadline.seconds, waitingFor: what) }
+        }
+    }
+
+    public func close() {
+        guard !closed else { return }
+        closed = true
+        Glibc.close(fd)
+    }
+
+    private static func reason(_ error: SystemError) -> String {
+        switch error.errno {
+        case ENOENT: return "no socket there"
+        case ECONNREFUSED: return "nothing is listening on it"
+        case EACCES: return "permission denied"
+        default: return String(cString: strerror(error.errno))
+        }
+    }
+}
