@@ -21,7 +21,7 @@ public enum ClientOutput {
         case .plain:
             return SafeText.visible(line)
         case .tmux:
-            return evenHashes(SafeText.visible(line))
+            return tmuxSafe(SafeText.visible(line))
         case .polybar:
             return SafeText.polybar(SafeText.visible(line))
         case .json:
@@ -32,22 +32,14 @@ public enum ClientOutput {
         }
     }
 
-    /// tmux reads `#x` as a format and `##` as `#`: text escaped for it holds `#` only in
-    /// pairs. An odd run gets one more, so a `#[...]` from elsewhere shows as typed.
-    static func evenHashes(_ text: String) -> String {
+    /// Text escaped for tmux (`SafeText.tmux`) holds runs of `#` of a multiple of four, or of
+    /// two before `[`. A run of another length did not come from zaoan: it is lengthened to
+    /// the next such multiple, so a `#[...]` or `#{...}` from elsewhere shows as text.
+    static func tmuxSafe(_ text: String) -> String {
         guard text.unicodeScalars.contains("#") else { return text }
-        var out = String.UnicodeScalarView()
-        var run = 0
-        for scalar in text.unicodeScalars {
-            if scalar == "#" {
-                run += 1
-            } else {
-                if run % 2 == 1 { out.append("#") }
-                run = 0
-            }
-            out.append(scalar)
+        return SafeText.hashRuns(text) { length, beforeBracket in
+            let unit = beforeBracket ? 2 : 4
+            return (length + unit - 1) / unit * unit
         }
-        if run % 2 == 1 { out.append("#") }
-        return String(out)
     }
 }

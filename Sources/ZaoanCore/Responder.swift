@@ -40,6 +40,16 @@ public final class Responder {
     private var lastRendered: (request: Request, period: Int, reply: Reply)?
     private static let renderedLimit = 256
 
+    /// `live list`'s lines without their countdowns, formatted once per schedule.
+    var listRows: [ListRow]?
+    struct ListRow {
+        let room: LiveRoom
+        /// ID, start and end, each followed by a TAB.
+        let head: String
+        /// A TAB and the title.
+        let tail: String
+    }
+
     /// What `version` answers; the executable adds the commit it was built from.
     public var versionText = Version.describe(commit: nil)
 
@@ -60,6 +70,7 @@ public final class Responder {
     func forgetRendered() {
         rendered.removeAll(keepingCapacity: true)
         lastRendered = nil
+        listRows = nil
     }
 
     /// Answers a request that needs no connection state. `session` and `quit` answers are

@@ -4,10 +4,12 @@ import ZaoanCore
 /// Requests that change the service: rights, and the group commit of room changes.
 ///
 /// `live add` and `live rm` are answered only once they are on disk. Writing and syncing
-/// the state file is the slowest thing the loop does, so it is done once per loop turn for
-/// every change read in that turn (group commit): each change is applied in turn to the
+/// the state file is the slowest thing the service does, so it happens on the saver's
+/// thread (`StateSaver`), never in the loop, and once for every change that arrived while
+/// the previous save was running (group commit): each change is applied in turn to the
 /// result of the one before, the result is saved once, and then every change is answered.
-/// A connection takes no other line while its change waits, so what it sends next sees it.
+/// A connection takes no other line while its change waits, so what it sends next sees it;
+/// other clients are served meanwhile and see the rooms as they are on disk.
 extension Server {
     /// The refusal to send if `connection` may not send `request` (a change), else nil.
     /// Changes are for the service's own user, root and members of `admin_group`.
@@ -32,25 +34,14 @@ extension Server {
         pendingChanges.append((request, connection))
     }
 
-    /// The end of a loop turn: connections answered last turn take their next lines, then
-    /// every change read in this turn is committed. Returns whether connections wait to be
-    /// resumed (the loop then polls instead of sleeping).
-    func finishTurn() -> Bool {
-        if !resumeQueue.isEmpty {
-            let ready = resumeQueue
-            resumeQueue.removeAll(keepingCapacity: true)
-            for connection in ready { connection.resumeAfterCommit() }
-        }
-        commitPendingChanges()
-        return !resumeQueue.isEmpty
-    }
-
     func resumeNextTurn(_ connection: Connection) {
         resumeQueue.append(connection)
     }
 
-    /// Applies, saves and answers every change of this loop turn.
-    private func commitPendingChanges() {
+    /// Applies every change waiting, in order, each to the result of the one before, and
+    /// starts saving the result on the saver's thread. Changes that fail on their own
+    /// (`not-found`, `full`) are answered with the others once the save is done.
+    func startCommit() {
         guard !pendingChanges.isEmpty else { return }
         let batch = pendingChanges
         pendingChanges.removeAll(keepingCapacity: true)
@@ -64,23 +55,38 @@ extension Server {
                 answers.append(.error(error))
             }
         }
-        var saved = Reply.ok
-        if next != responder.schedule {
-            do {
-                let outcome = try store.save(next)
-                if case .savedNotSynced(let problem) = outcome {
-                    Log.warning("the live rooms were saved to \(store.path), but \(problem); a power loss in the next seconds could undo the change. Check the disk", event: .stateProblem)
-                }
-                // state.json holds the new rooms from the rename on: memory follows it.
-                responder.commit(next)
-                watches.refresh()
-                statusChanged()
-            } catch {
-                Log.error("could not save the live rooms, \(batch.count == 1 ? "change" : "\(batch.count) changes") refused: \(error); check that \(store.directory) is writable and the disk not full",
-                          event: .stateProblem)
-                saved = .error(ProtocolError(.storage, "could not save the change (\(error)); nothing was changed"))
-            }
+        guard next != responder.schedule else {
+            answer(batch, answers, saved: .ok)  // nothing to write: the file already says this
+            return
         }
+        savingBatch = (batch, answers, next)
+        saver.save(next)
+    }
+
+    /// On the loop's thread, when the saver is done.
+    func saveFinished(_ result: Result<StateStore.SaveOutcome, SystemError>) {
+        guard let (batch, answers, next) = savingBatch else { return }
+        savingBatch = nil
+        var saved = Reply.ok
+        switch result {
+        case .success(let outcome):
+            if case .savedNotSynced(let problem) = outcome {
+                Log.warning("the live rooms were saved to \(store.path), but \(problem); a power loss in the next seconds could undo the change. Check the disk", event: .stateProblem)
+            }
+            // state.json holds the new rooms from the rename on: memory follows it.
+            responder.commit(next)
+            watches.refresh()
+            statusChanged()
+        case .failure(let error):
+            Log.error("could not save the live rooms, \(batch.count == 1 ? "change" : "\(batch.count) changes") refused: \(error); check that \(store.directory) is writable and the disk not full",
+                      event: .stateProblem)
+            saved = .error(ProtocolError(.storage, "could not save the change (\(error)); nothing was changed"))
+        }
+        answer(batch, answers, saved: saved)
+        startCommit()  // what came in meanwhile
+    }
+
+    private func answer(_ batch: [(request: Request, connection: Connection)], _ answers: [Reply?], saved: Reply) {
         for (index, (_, connection)) in batch.enumerated() {
             connection.changeAnswered(answers[index] ?? saved)
         }

@@ -58,6 +58,9 @@ public final class Server {
     var pendingChanges: [(request: Request, connection: Connection)] = []
     /// Connections whose changes were answered, to take their next lines on the next turn.
     var resumeQueue: [Connection] = []
+    /// The changes being saved now, their answers so far, and the rooms they make.
+    var savingBatch: (batch: [(request: Request, connection: Connection)], answers: [Reply?], schedule: LiveSchedule)?
+    var saver: StateSaver!
     var refusals: RefusalLog!
     var acceptPaused = false
     var idleTimer: MonotonicTimer?
@@ -89,6 +92,7 @@ public final class Server {
             self.responder.answer(request, now: self.clock.now, counters: self.statistics)
         }
         self.refusals = try RefusalLog(loop: loop)
+        self.saver = try StateSaver(store: store, loop: loop) { [unowned self] result in self.saveFinished(result) }
     }
 
     deinit { readBuffer.deallocate() }
@@ -119,6 +123,7 @@ public final class Server {
             self.finishTurn()
         })
         listener.close()
+        saver.waitUntilIdle()
         refusals.flush(all: true)
         let reason = lifecycle.stopReason
         lifecycle = .stopped
@@ -218,6 +223,21 @@ public final class Server {
             Log.error("reload rejected, keeping the previous settings: \(error)", event: .configRejected)
             return .error(ProtocolError(.badConfig, "\(error); the previous settings stay in force"))
         }
+    }
+
+    /// The end of a loop turn: connections answered last turn take their next lines, the
+    /// changes read so far are committed (unless a save is still in flight: they wait for the
+    /// next one), and a batch of watch updates is written. Returns whether work is left for
+    /// the next turn (the loop then polls instead of sleeping).
+    func finishTurn() -> Bool {
+        if !resumeQueue.isEmpty {
+            let ready = resumeQueue
+            resumeQueue.removeAll(keepingCapacity: true)
+            for connection in ready { connection.resumeAfterCommit() }
+        }
+        if !saver.busy { startCommit() }
+        let moreUpdates = watches.deliver()
+        return !resumeQueue.isEmpty || moreUpdates
     }
 
     // MARK: - Time and signals

@@ -83,7 +83,7 @@ public struct StateStore: Sendable {
         return Loaded(problems: ["\(problem); could not move it aside (\(String(cString: strerror(errno)))), starting with no live rooms; fix or remove it by hand"])
     }
 
-    public enum SaveOutcome: Equatable {
+    public enum SaveOutcome: Equatable, Sendable {
         case saved
         /// `state.json` holds the new rooms but the directory could not be synced.
         case savedNotSynced(String)

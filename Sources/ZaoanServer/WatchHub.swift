@@ -7,6 +7,10 @@ import ZaoanCore
 /// A watch's timer belongs to its connection: the connection holds a `WatchHub.Ticket`,
 /// and closing the connection returns it. With no tickets out, the wall-clock timer is
 /// disarmed and the service sleeps.
+///
+/// A tick's updates are written `deliveriesPerTurn` at a time, one batch per loop turn
+/// (`deliver`), so a thousand watchers updated on the second do not hold up, for the whole
+/// burst, a ping that arrives in the middle of it.
 final class WatchHub {
     private struct Group {
         var last: Reply?
@@ -19,6 +23,10 @@ final class WatchHub {
     }
 
     private var groups: [Request: Group] = [:]
+    /// Updates rendered and not yet written, oldest first.
+    private var deliveries: [(connection: Connection, reply: Reply)] = []
+    private var delivered = 0
+    static let deliveriesPerTurn = 64
     private(set) var count = 0
     /// How often the wall clock was set under a watch.
     private(set) var clockChanges = 0
@@ -58,18 +66,38 @@ final class WatchHub {
     /// Ends every watch (shutdown). Connections close themselves as their output drains.
     func removeAll() {
         groups.removeAll()
+        deliveries.removeAll()
+        delivered = 0
         count = 0
         timer.disarm()
     }
 
+    /// Writes up to `deliveriesPerTurn` pending updates. Returns whether more wait.
+    func deliver() -> Bool {
+        let end = min(deliveries.count, delivered + Self.deliveriesPerTurn)
+        while delivered < end {
+            let (connection, reply) = deliveries[delivered]
+            delivered += 1
+            connection.sendFrame(reply)  // nothing for a connection closed meanwhile
+        }
+        if delivered == deliveries.count {
+            deliveries.removeAll(keepingCapacity: deliveries.count < 4096)
+            delivered = 0
+            return false
+        }
+        return true
+    }
+
     private func tick(clockWasSet: Bool) {
         if clockWasSet { clockChanges += 1 }
+        // Updates of the last tick still waiting go out first, in order.
+        while deliver() {}
         for (request, group) in groups {
             let reply = render(request)
             if reply == group.last { continue }  // nothing is sent while the text is unchanged
             groups[request]?.last = reply
             for connection in group.watchers.values {
-                connection.sendFrame(reply)
+                deliveries.append((connection, reply))
             }
         }
     }

@@ -2,7 +2,7 @@ import CLinux
 import Glibc
 
 /// A failed system call, with what zaoan was doing when it failed.
-public struct SystemError: Error, CustomStringConvertible {
+public struct SystemError: Error, Sendable, CustomStringConvertible {
     public let errno: Int32
     public let operation: String
 

@@ -165,16 +165,43 @@ public enum SafeText {
         return nil
     }
 
-    /// For tmux's status line: tmux reads `#` as the start of a format (`#[fg=red]`,
-    /// `#(command)`), and `##` as one `#`.
+    /// For the output of a `#(command)` in tmux's status line, which tmux reads twice:
+    /// once as a format (`##` → `#`, `#{var}`, `#(cmd)`), where a run of `#` before `[` is
+    /// left as it is for the second reading, the drawing of styles (`#[fg=red]`; `##` → `#`).
+    /// So a `#` is written `####`, and `##` when its run ends in `[` (checked with tmux 3.3a:
+    /// `B##` shows as `B##`, `#[fg=red]` as typed).
     public static func tmux(_ text: String) -> String {
-        escaping(text) { $0 == "#" ? "##" : nil }
+        guard text.unicodeScalars.contains("#") else { return text }
+        return hashRuns(text) { length, beforeBracket in length * (beforeBracket ? 2 : 4) }
+    }
+
+    /// Rewrites every run of `#` to the length `rewrite(length, followedByBracket)` gives.
+    public static func hashRuns(_ text: String, _ rewrite: (Int, Bool) -> Int) -> String {
+        var out = String.UnicodeScalarView()
+        var run = 0
+        func flush(beforeBracket: Bool) {
+            if run > 0 { out.append(contentsOf: repeatElement("#", count: rewrite(run, beforeBracket))) }
+            run = 0
+        }
+        for scalar in text.unicodeScalars {
+            if scalar == "#" {
+                run += 1
+                continue
+            }
+            flush(beforeBracket: scalar == "[")
+            out.append(scalar)
+        }
+        flush(beforeBracket: false)
+        return String(out)
     }
 
     /// For polybar: it reads `%{` as the start of a formatting tag (and `%{A1:cmd:}` as a
     /// click action that runs a command) and has no escape for it; the `%` of every `%{`
     /// becomes the fullwidth ％ (U+FF05), which looks the same and means nothing to polybar.
+    /// The stand-ins of `visible` become ASCII (`␛` → `^[`, as `cat -v` writes them), which
+    /// every font has: polybar's defaults lack the Control Pictures and warn on each update.
     public static func polybar(_ text: String) -> String {
+        let text = asciiStandIns(text)
         guard text.unicodeScalars.contains("%") else { return text }
         var out = String.UnicodeScalarView()
         var scalars = text.unicodeScalars.makeIterator()
@@ -183,6 +210,25 @@ public enum SafeText {
             let next = scalars.next()
             out.append(scalar == "%" && next == "{" ? "\u{FF05}" : scalar)
             current = next
+        }
+        return String(out)
+    }
+
+    /// `visible`'s stand-ins written in ASCII: the Control Pictures as caret notation (`^[`,
+    /// `^@`, `^?`), `␤` as `^J` and U+FFFD as `?`.
+    public static func asciiStandIns(_ text: String) -> String {
+        guard text.unicodeScalars.contains(where: { (0x2400...0x2424).contains($0.value) || $0.value == 0xFFFD }) else { return text }
+        var out = String.UnicodeScalarView()
+        for scalar in text.unicodeScalars {
+            switch scalar.value {
+            case 0x2400...0x241F:
+                out.append("^")
+                out.append(Unicode.Scalar(scalar.value - 0x2400 + 0x40)!)
+            case 0x2421: out.append(contentsOf: "^?".unicodeScalars)
+            case 0x2424: out.append(contentsOf: "^J".unicodeScalars)
+            case 0xFFFD: out.append("?")
+            default: out.append(scalar)
+            }
         }
         return String(out)
     }

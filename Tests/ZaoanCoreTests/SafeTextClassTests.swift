@@ -77,8 +77,10 @@ import ZaoanCore
         #expect(SafeText.pango("<\u{0338}b>") == "&lt;\u{0338}b&gt;")
         #expect(SafeText.pango("\u{0600}<b>") == "\u{0600}&lt;b&gt;")
         #expect(SafeText.tmux("\u{0600}#[fg=red]") == "\u{0600}##[fg=red]")
+        #expect(SafeText.tmux("B## #{host} #(x) ##[y] #") == "B######## ####{host} ####(x) ####[y] ####")
         #expect(SafeText.polybar("%\u{0301}{F#f00}") == "%\u{0301}{F#f00}")
         #expect(SafeText.polybar("%{F#f00}x%{F-}") == "\u{FF05}{F#f00}x\u{FF05}{F-}")
+        #expect(SafeText.polybar(SafeText.visible("a\u{1B}]0;t\u{07}\u{7F}\u{202E}%{A1:x:}")) == "a^[]0;t^G^??\u{FF05}{A1:x:}")
         #expect(SafeText.pangoEntitiesOnly("&amp; &#60; &#x41; &bogus; &#27; <b>") == "&amp; &#60; &#x41; &amp;bogus; &amp;#27; &lt;b&gt;")
     }
 }

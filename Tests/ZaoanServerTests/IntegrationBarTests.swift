@@ -143,16 +143,17 @@ struct IntegrationBarTests {
         try checkPlainStream(command, expectTitle: { Hostile.visible($0) }, what: "i3blocks")
     }
 
-    @Test("polybar: custom/script with tail = true: plain lines, and no %{...} tag reaches polybar")
+    @Test("polybar: custom/script with tail = true: plain lines, no %{...} tag, and ASCII stand-ins polybar's fonts have")
     func polybar() throws {
         #expect(try Snippet.value(of: "type", in: "polybar/config.ini") == "custom/script")
         #expect(try Snippet.value(of: "tail", in: "polybar/config.ini") == "true")
         let exec = try Snippet.value(of: "exec", in: "polybar/config.ini")
-        #expect(exec.hasPrefix("zaoan watch status"), "\(exec)")
+        #expect(exec.hasPrefix("zaoan watch --timeout 100ms --format polybar status"), "\(exec)")
         // polybar runs exec with sh -c and reads stdout and stderr as one stream.
-        try checkPlainStream("(\(exec)) 2>&1", expectTitle: { Hostile.visible($0).replacingOccurrences(of: "%{", with: "％{") },
+        try checkPlainStream("(\(exec)) 2>&1", expectTitle: { Hostile.caretNotation($0).replacingOccurrences(of: "%{", with: "％{") },
                              what: "polybar") { line in
             #expect(!line.contains("%{"), "polybar would read %{ as a formatting or action tag: \(line)")
+            #expect(!line.unicodeScalars.contains { (0x2400...0x2426).contains($0.value) }, "no Control Pictures, which polybar's fonts lack: \(line)")
         }
     }
 
@@ -202,7 +203,7 @@ struct IntegrationBarTests {
         try inner.run(["source-file", Snippet.path("tmux/zaoan.tmux.conf")])
         #expect(try inner.run(["show", "-gv", "status-interval"]).output == "1\n")
         let right = try inner.run(["show", "-gv", "status-right"]).output
-        #expect(right.hasPrefix("#(zaoan ask status"), "\(right)")
+        #expect(right == "#(zaoan ask --timeout 100ms --format tmux status)\n", "\(right)")
         // Room for the whole hostile title; users keep the snippet's 120.
         try inner.run(["set", "-g", "status-right-length", "400"])
 
@@ -232,7 +233,7 @@ struct IntegrationBarTests {
         let settings = try Snippet.settings(file)
         #expect(settings.contains("[custom.zaoan]"))
         let command = try Snippet.value(of: "command", in: file)
-        #expect(command == "\"zaoan ask countdown\"")
+        #expect(command == "\"zaoan ask --timeout 100ms countdown\"")
         #expect(try Snippet.value(of: "when", in: file) == "true")
         #expect(try Snippet.value(of: "shell", in: file) == "[\"sh\"]")
         #expect(try Snippet.value(of: "unsafe_no_escape", in: file) == "false")

@@ -186,6 +186,60 @@ struct IntegrationShellTests {
 
     // MARK: - bash
 
+    @Test("a stopped service (SIGSTOP) holds up no prompt: 100 zsh and 100 bash prompts each return within 100 ms, then recover")
+    func stoppedService() throws {
+        let zsh = try #require(Self.zsh, "zsh not found")
+        let bash = try #require(Self.bash, "bash not found")
+        let world = try IntegrationWorld()
+        let greeting = try world.service.ask("greeting").trimmingCharacters(in: .newlines)
+        let zshSnippet = Snippet.path("zsh/zaoan.zsh")
+        let bashSnippet = Snippet.path("bash/zaoan.bash")
+        // Each shell: one prompt while the service runs, then 100 timed prompts after the
+        // test stops it (it waits for the file "stopped"), then prompts until the greeting
+        // is back after SIGCONT and the back-off (10 s).
+        let stopped = world.scratch.file("stopped")
+        let resumed = world.scratch.file("resumed")
+        func script(_ prompt: String, milliseconds: String) -> String {
+            """
+            \(prompt); print_first=$zaoan_greeting
+            echo "first <$print_first>"
+            while [ ! -e \(stopped) ]; do sleep 0.05; done
+            worst=0
+            for i in $(seq 100); do
+              t0=$EPOCHREALTIME; \(prompt); t1=$EPOCHREALTIME
+              \(milliseconds)
+              (( ms > worst )) && worst=$ms
+            done
+            echo "worst $worst ms, greeting <$zaoan_greeting>"
+            while [ ! -e \(resumed) ]; do sleep 0.05; done
+            for i in $(seq 300); do \(prompt); [ -n "$zaoan_greeting" ] && break; sleep 0.1; done
+            echo "back <$zaoan_greeting>"
+            """
+        }
+        let zshRun = try world.stream("\(zsh) -f -c \(Hostile.shellQuoted("zmodload zsh/datetime; zaoan_prompt=0; source \(zshSnippet); " + script("_zaoan_precmd", milliseconds: "ms=$(( (t1 - t0) * 1000 )); ms=${ms%%.*}")))")
+        let bashRun = try world.stream("\(bash) --norc -c \(Hostile.shellQuoted("zaoan_prompt=0; source \(bashSnippet); " + script("__zaoan_prompt_command", milliseconds: "ms=$(( (${t1/./} - ${t0/./}) / 1000 ))")))")
+        defer { zshRun.stop(); bashRun.stop() }
+        for run in [zshRun, bashRun] {
+            #expect(try run.readLine(timeout: 10) == "first <\(greeting)>", "stderr: \(run.errorText)")
+        }
+        kill(world.service.pid, SIGSTOP)
+        defer { kill(world.service.pid, SIGCONT) }
+        FileManager.default.createFile(atPath: stopped, contents: nil)
+        for (name, run) in [("zsh", zshRun), ("bash", bashRun)] {
+            let line = try #require(try run.readLine(timeout: 60), "\(name): stderr \(run.errorText)")
+            print("\(name) with the service stopped: \(line)")
+            let worst = Int(line.split(separator: " ")[1]) ?? 9_999
+            #expect(worst <= 100, "\(name): the slowest of 100 prompts took \(worst) ms")
+            #expect(line.hasSuffix("greeting <>"), "\(name): no greeting while stopped: \(line)")
+        }
+        kill(world.service.pid, SIGCONT)
+        FileManager.default.createFile(atPath: resumed, contents: nil)
+        for (name, run) in [("zsh", zshRun), ("bash", bashRun)] {
+            #expect(try run.readLine(timeout: 40) == "back <\(greeting)>", "\(name) recovers after the back-off: \(run.errorText)")
+        }
+        try world.service.stop()
+    }
+
     @Test("bash: PROMPT_COMMAND fills zaoan_greeting and PS1 names it, through nc -U or zaoan ask")
     func bashPrompt() throws {
         let bash = try #require(Self.bash, "bash not found")
@@ -201,9 +255,11 @@ struct IntegrationShellTests {
         #expect(usual.output.contains("client nc"), "netcat-openbsd is installed: \(usual)")
         #expect(!usual.errorOutput.contains("zaoan"), "\(usual)")
 
-        // Each client alone on PATH.
+        // Each client alone on PATH. The prompt gives `zaoan ask` 90 ms to start and answer:
+        // the build users run (release, runtime linked in) starts in a few; the debug build
+        // the other tests drive takes far longer on a loaded machine.
         let netcat = try #require(Locations.netcatOpenBSD, "netcat-openbsd not found")
-        for (client, target) in [("nc", netcat), ("zaoan", Locations.zaoan)] {
+        for (client, target) in [("nc", netcat), ("zaoan", Locations.releaseZaoan ?? Locations.zaoan)] {
             let bin = try world.scratch.makeDirectory("only-\(client)")
             try FileManager.default.createSymbolicLink(atPath: bin + "/" + client, withDestinationPath: target)
             let result = try world.run(bash, ["--rcfile", rc, "-i", "-c", script], environment: ["PATH": bin])

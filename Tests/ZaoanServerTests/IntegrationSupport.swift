@@ -145,7 +145,7 @@ enum Hostile {
     /// actions, Pango markup, a terminal title escape (OSC 0 ... BEL), quotes and history
     /// expansion. Under 256 bytes (the title limit) with a /tmp/zt.XXXXXX/t trap.
     static func title(trap: String) -> String {
-        "$(touch \(trap)/1) `touch \(trap)/2` %F{red}R%f \\[\\e[31m\\]B #[fg=red]T #{host} #(touch \(trap)/3) "
+        "$(touch \(trap)/1) `touch \(trap)/2` %F{red}R%f \\[\\e[31m\\]B #[fg=red]T #{host} #(touch \(trap)/3) B## "
             + "%{F#f00}%{A1:touch \(trap)/4:}P%{A} <b>&amp; \u{1B}]0;pwned\u{07} \"dq\" 'sq' !! ${HOME}"
     }
 
@@ -153,6 +153,16 @@ enum Hostile {
     /// Control Pictures (written out here, not taken from ZaoanCore).
     static func visible(_ title: String) -> String {
         title.replacingOccurrences(of: "\u{1B}", with: "\u{241B}").replacingOccurrences(of: "\u{07}", with: "\u{2407}")
+    }
+
+    /// The title as `--format polybar` shows it: control characters in caret notation.
+    static func caretNotation(_ title: String) -> String {
+        title.replacingOccurrences(of: "\u{1B}", with: "^[").replacingOccurrences(of: "\u{07}", with: "^G")
+    }
+
+    /// `text` as one single-quoted shell word.
+    static func shellQuoted(_ text: String) -> String {
+        "'" + text.replacingOccurrences(of: "'", with: "'\\''") + "'"
     }
 
     /// Pango markup escaping, written out independently.

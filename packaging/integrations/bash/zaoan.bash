@@ -8,12 +8,19 @@
 # place it yourself: PS1='\u@\h ${zaoan_greeting} \w\$ '). Optional, before sourcing:
 #
 #     zaoan_request='status'         # what to ask instead of greeting
-#     zaoan_socket=/path/zaoan.sock  # instead of $XDG_RUNTIME_DIR/zaoan.sock and the fallbacks
+#     zaoan_socket=/path/zaoan.sock  # instead of $XDG_RUNTIME_DIR/zaoan.sock and the fallbacks;
+#                                    # the whole machine's service: /run/zaoan/zaoan.sock
 #
 # bash cannot open a Unix socket by itself, so each prompt runs one short client: netcat
 # (`nc -U`, Debian's netcat-openbsd) when it is there, about 2 ms, else `zaoan ask`, about
 # 10 ms (it loads the Swift runtime). For a prompt with no process at all, use zsh and
 # zaoan.zsh.
+#
+# A prompt never waits long: the answer is read with `read -t 0.05` (0.09 through zaoan ask,
+# which takes longer to start than nc). A service that is
+# stopped (SIGSTOP) or wedged still accepts connections, so after a miss the prompt stops
+# asking for 10 s (zaoan_backoff_until) and shows no greeting meanwhile; the client left
+# behind ends by itself (nc -w 2, zaoan ask --timeout 2s).
 #
 # Safety: a room title is text from other people. The answer goes into a variable and PS1
 # only names the variable. bash decodes PS1's backslash escapes before it expands
@@ -23,6 +30,7 @@
 
 zaoan_greeting=
 : "${zaoan_request:=greeting}"
+zaoan_backoff_until=0
 
 # Where the service listens, into __zaoan_path (no subshell): zaoan_socket, else the same
 # order zaoan itself uses.
@@ -43,17 +51,23 @@ fi
 
 __zaoan_prompt_command() {
   local status=$? answer=
-  if [[ $__zaoan_client == nc ]]; then
-    # -w 2: a service that accepts but never answers cannot hold the prompt for long.
-    __zaoan_socket_path
-    answer=$(nc -w 2 -U "$__zaoan_path" <<<"$zaoan_request" 2>/dev/null)
-  elif [[ -n ${zaoan_socket-} ]]; then
-    answer=$(zaoan ask --socket "$zaoan_socket" -- "$zaoan_request" 2>/dev/null)
-  else
-    answer=$(zaoan ask -- "$zaoan_request" 2>/dev/null)
+  if ((EPOCHSECONDS < zaoan_backoff_until)); then
+    zaoan_greeting=   # the service missed an answer lately: do not wait on it again yet
+    return "$status"
   fi
+  [[ $__zaoan_client == nc ]] && __zaoan_socket_path
+  # The client runs in a process substitution that the prompt does not wait for: `read -t`
+  # bounds the wait, and the client ends by itself soon after.
+  if [[ $__zaoan_client == nc ]]; then
+    read -t 0.05 -r answer < <(nc -w 2 -U "$__zaoan_path" <<<"$zaoan_request" 2>/dev/null)
+  elif [[ -n ${zaoan_socket-} ]]; then
+    read -t 0.09 -r answer < <(zaoan ask --timeout 2s --socket "$zaoan_socket" -- "$zaoan_request" 2>/dev/null)
+  else
+    read -t 0.09 -r answer < <(zaoan ask --timeout 2s -- "$zaoan_request" 2>/dev/null)
+  fi
+  (($? > 128)) && zaoan_backoff_until=$((EPOCHSECONDS + 10))   # read timed out
   [[ $answer == 'ERR '* ]] && answer=
-  zaoan_greeting=${answer%%$'\n'*}
+  zaoan_greeting=$answer
   return "$status"   # so the rest of PROMPT_COMMAND and PS1 still see the command's $?
 }
 

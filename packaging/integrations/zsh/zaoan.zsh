@@ -9,13 +9,18 @@
 # names the variable: RPROMPT='${zaoan_greeting}'). Optional, before sourcing:
 #
 #     zaoan_request='status'         # what to ask instead of greeting (countdown, time %H:%M, ...)
-#     zaoan_socket=/path/zaoan.sock  # instead of $XDG_RUNTIME_DIR/zaoan.sock and the fallbacks
+#     zaoan_socket=/path/zaoan.sock  # instead of $XDG_RUNTIME_DIR/zaoan.sock and the fallbacks;
+#                                    # the whole machine's service: /run/zaoan/zaoan.sock
 #
 # How it works: zsh's own socket module opens one connection to the service and turns it
 # into a `session`; before each prompt, precmd writes one request line and reads one
 # answer line with builtins only (print, read), so a prompt costs a write and a read, not a
 # process. If the service restarted, the write or the read fails: the connection is closed
 # and opened once more; if that fails too, the prompt simply shows no greeting.
+#
+# A prompt never waits long: an answer must come within 50 ms. A service that is stopped
+# (SIGSTOP) or wedged still accepts connections, so after a miss the prompt stops asking
+# for 10 s (zaoan_backoff_until) and shows no greeting meanwhile.
 #
 # Safety: a room title is text from other people. The answer is stored in a variable and the
 # prompt refers to the variable, with prompt_subst, so zsh expands it exactly once: `$(...)`
@@ -24,10 +29,12 @@
 # CVE-2021-45444). The service already replaces control characters (ESC → ␛).
 
 zmodload zsh/net/socket 2>/dev/null || return 0
+zmodload -F zsh/datetime p:EPOCHSECONDS p:EPOCHREALTIME 2>/dev/null || return 0
 
 typeset -g zaoan_greeting=''
 typeset -g zaoan_request=${zaoan_request:-greeting}
 typeset -g _zaoan_fd=''
+typeset -gi zaoan_backoff_until=0
 
 # Where the service listens: zaoan_socket, else the same order zaoan itself uses.
 _zaoan_socket_path() {
@@ -45,14 +52,19 @@ _zaoan_close() {
   _zaoan_fd=''
 }
 
-# Sends one request line and reads one answer line into REPLY. Fails on a closed or silent
-# connection (1 s).
+# Sends one request line and reads one answer line into REPLY. Fails on a closed connection,
+# and on a silent one after 50 ms (then the prompt stops asking for 10 s).
 _zaoan_exchange() {
   local line
   # Anything left over (a late answer after a timeout) would shift every later answer.
   while read -t 0 -r -u $_zaoan_fd line 2>/dev/null; do :; done
   print -r -u $_zaoan_fd -- "$1" 2>/dev/null || return 1
-  read -t 1 -r -u $_zaoan_fd line 2>/dev/null || return 1
+  local -F started=$EPOCHREALTIME
+  if ! read -t 0.05 -r -u $_zaoan_fd line 2>/dev/null; then
+    # A closed connection fails at once; only a silent one, which used up the wait, backs off.
+    (( EPOCHREALTIME - started >= 0.04 )) && zaoan_backoff_until=$(( EPOCHSECONDS + 10 ))
+    return 1
+  fi
   REPLY=$line
 }
 
@@ -81,11 +93,15 @@ _zaoan_precmd() {
   trap '' PIPE   # a write to a connection the service closed fails instead of killing zsh
 
   local REPLY='' answer=''
+  if (( EPOCHSECONDS < zaoan_backoff_until )); then
+    zaoan_greeting=''   # the service missed an answer lately: do not wait on it again yet
+    return
+  fi
   if [[ -n $_zaoan_fd ]] && _zaoan_exchange $zaoan_request; then
     answer=$REPLY
   else
     _zaoan_close
-    if _zaoan_connect && _zaoan_exchange $zaoan_request; then
+    if (( EPOCHSECONDS >= zaoan_backoff_until )) && _zaoan_connect && _zaoan_exchange $zaoan_request; then
       answer=$REPLY
     else
       _zaoan_close
