@@ -163,8 +163,19 @@ public final class Responder {
                 throw ProtocolError(.badArgument, error.description)
             }
         }
-        return formatters.string(from: now, pattern: ldml, locale: settings.language.localeIdentifier, zone: settings.zone)
+        // ICU formats nothing at all for a pattern past 1,024 UTF-16 units.
+        guard ldml.utf16.count <= Self.maxPatternLength else {
+            throw ProtocolError(.badArgument, "the pattern is \(ldml.utf16.count) characters long\(pattern.map { StrftimePattern.isStrftime($0) ? " as LDML" : "" } ?? ""); at most \(Self.maxPatternLength)")
+        }
+        let text = formatters.string(from: now, pattern: ldml, locale: settings.language.localeIdentifier, zone: settings.zone)
+        guard !text.isEmpty else {
+            throw ProtocolError(.badArgument, "the pattern '\(RequestParser.shorten(pattern ?? ldml))' formats to nothing; see docs/protocol.md for patterns")
+        }
+        return text
     }
+
+    /// The longest pattern `time` takes (in UTF-16 units, after strftime is converted).
+    public static let maxPatternLength = 1024
 
     /// `65534=1200 1000=3`: the uids with the most refusals, at most eight, `-` for none.
     static func topUIDs(_ counts: [Int64: Int]) -> String {

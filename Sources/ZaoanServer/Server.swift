@@ -123,7 +123,7 @@ public final class Server {
             self.finishTurn()
         })
         listener.close()
-        saver.waitUntilIdle()
+        saver.stop()
         refusals.flush(all: true)
         let reason = lifecycle.stopReason
         lifecycle = .stopped

@@ -172,7 +172,8 @@ struct SystemdManagerTests {
         try Self.exercise(manager: manager, socketPath: socketPath, logPath: logPath, label: "user units")
 
         // A change is written to the state directory ($HOME/.local/state/zaoan here).
-        #expect(try ask(socketPath, "live add t1 +1h Test room") == "ok\n")
+        let added = try ask(socketPath, "live add t1 +1h Test room")
+        #expect(added == "ok\n", "\(added); log: \(Self.logText(logPath))")
         #expect(FileManager.default.fileExists(atPath: manager.home + "/.local/state/zaoan/state.json"))
         #expect(!Self.logText(logPath).contains("<3>"), "errors logged: \(Self.logText(logPath))")
     }
