@@ -4,15 +4,22 @@ import Foundation
 /// takes its place, so an acknowledged change is always on disk.
 public struct LiveSchedule: Equatable, Sendable {
     public private(set) var rooms: [String: LiveRoom] = [:]
+    /// The rooms by start, then ID, kept in order as rooms come and go (countdowns, the
+    /// ticker and `live list` read it every second; sorting a thousand rooms each time was
+    /// a measurable part of the loop's work).
+    public private(set) var sorted: [LiveRoom] = []
 
     public init(rooms: [LiveRoom] = []) {
         for room in rooms { self.rooms[room.id] = room }
+        sorted = self.rooms.values.sorted(by: Self.inOrder)
     }
 
     /// By start, then ID, so every listing and the ticker agree on the order.
-    public var sorted: [LiveRoom] {
-        rooms.values.sorted { ($0.start, $0.id) < ($1.start, $1.id) }
+    static func inOrder(_ a: LiveRoom, _ b: LiveRoom) -> Bool {
+        (a.start, a.id) < (b.start, b.id)
     }
+
+    public static func == (a: LiveSchedule, b: LiveSchedule) -> Bool { a.rooms == b.rooms }
 
     public var count: Int { rooms.count }
 
@@ -22,22 +29,37 @@ public struct LiveSchedule: Equatable, Sendable {
         if rooms[room.id] == nil && rooms.count >= limit {
             throw ProtocolError(.full, "there are already \(limit) live rooms (max_rooms); remove some with live rm ID")
         }
-        rooms[room.id] = room
+        insertLoaded(room)
     }
 
     /// Adds a room read from the state file (already checked; `max_rooms` applies to adds).
     mutating func insertLoaded(_ room: LiveRoom) {
-        rooms[room.id] = room
+        if let old = rooms.updateValue(room, forKey: room.id) { removeFromOrder(old) }
+        // Binary search for the place: the order is (start, id).
+        var low = 0
+        var high = sorted.count
+        while low < high {
+            let middle = (low + high) / 2
+            if Self.inOrder(sorted[middle], room) { low = middle + 1 } else { high = middle }
+        }
+        sorted.insert(room, at: low)
+    }
+
+    private mutating func removeFromOrder(_ room: LiveRoom) {
+        if let index = sorted.firstIndex(where: { $0.id == room.id }) { sorted.remove(at: index) }
     }
 
     /// Drops every room that has ended.
     public mutating func removeEnded(now: Date, defaultDuration: Int) {
+        sorted.removeAll { RoomPhase(room: $0, now: now, defaultDuration: defaultDuration).isOver }
         rooms = rooms.filter { !RoomPhase(room: $0.value, now: now, defaultDuration: defaultDuration).isOver }
     }
 
     @discardableResult
     public mutating func remove(id: String) -> Bool {
-        rooms.removeValue(forKey: id) != nil
+        guard let old = rooms.removeValue(forKey: id) else { return false }
+        removeFromOrder(old)
+        return true
     }
 
     /// The room that is live now (the earliest started), else the next to start.

@@ -125,6 +125,9 @@ extension Request {
         switch self {
         case .greeting: return 60
         case .time, .countdown, .ticker, .status, .liveList, .liveShow: return 1
+        // Fixed until settings change (which forgets every rendering): a client asking in a
+        // loop costs a lookup, not a rendering.
+        case .help, .version: return 1 << 40
         default: return nil
         }
     }

@@ -40,8 +40,11 @@ public final class Responder {
     private var lastRendered: (request: Request, period: Int, reply: Reply)?
     private static let renderedLimit = 256
 
-    /// `live list`'s lines without their countdowns, formatted once per schedule.
+    /// `live list`'s lines without their countdowns, in order; nil when the rooms changed.
     var listRows: [ListRow]?
+    /// The same by room ID, kept across changes: a room that did not change is not formatted
+    /// again. Cleared with new settings (zone, language).
+    var rowCache: [String: ListRow] = [:]
     struct ListRow {
         let room: LiveRoom
         /// ID, start and end, each followed by a TAB.
@@ -63,6 +66,7 @@ public final class Responder {
     /// locale and zone, so old entries are simply not hit.
     public func apply(_ settings: Settings) {
         self.settings = settings
+        rowCache.removeAll()
         forgetRendered()
     }
 

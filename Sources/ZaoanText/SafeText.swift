@@ -24,7 +24,7 @@
 public enum SafeText {
     /// The text with every scalar of the table above replaced or removed.
     public static func visible(_ text: String) -> String {
-        guard text.unicodeScalars.contains(where: needsAttention) else { return text }
+        guard mayNeedAttention(text), text.unicodeScalars.contains(where: needsAttention) else { return text }
         let scalars = Array(text.unicodeScalars)
         var out = String.UnicodeScalarView()
         for (index, scalar) in scalars.enumerated() {
@@ -47,6 +47,17 @@ public enum SafeText {
         case keep
         case replace(Unicode.Scalar)
         case remove
+    }
+
+    /// The first look, over the UTF-8 bytes (every answer passes here): every scalar of the
+    /// table is a byte below 0x20 but TAB, DEL, or starts with one of the lead bytes C2
+    /// (U+0080–U+00BF), D8 (U+0600–U+063F), E2 (U+2000–U+2FFF), EF (U+F000–U+FFFF) or
+    /// F3 (U+C0000–U+FFFFF). Text without any of them needs nothing.
+    @inline(__always)
+    static func mayNeedAttention(_ text: String) -> Bool {
+        text.utf8.contains { byte in
+            (byte < 0x20 && byte != 0x09) || byte == 0x7F || byte == 0xC2 || byte == 0xD8 || byte == 0xE2 || byte == 0xEF || byte == 0xF3
+        }
     }
 
     /// A cheap first look: could this scalar need anything done?

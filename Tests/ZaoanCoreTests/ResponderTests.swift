@@ -255,3 +255,31 @@ import Testing
         #expect(ProtocolError(code, "m").description == "ERR \(wire) m")
     }
 }
+
+/// Where the protocol promises a value, an answer is never an empty line.
+@Suite struct ResponderEdgeTests {
+    private func answer(_ request: Request, settings: Settings? = nil) throws -> Reply {
+        let responder = Responder(settings: try settings ?? makeSettings())
+        let now = try instant("2026-06-15T12:00:00Z")
+        return responder.answer(request, now: now, counters: ServerCounters(startedAt: now))
+    }
+
+    @Test func patternsUpToTheLimitFormat() throws {
+        let reply = try answer(.time(pattern: String(repeating: "H", count: Responder.maxPatternLength)))
+        #expect(!reply.isError && reply.text.count >= 2, "\(reply.text.prefix(40))")
+    }
+
+    @Test(arguments: [String(repeating: "H", count: 1025), String(repeating: "%Y", count: 300), String(repeating: "y", count: 4000)])
+    func longPatternsAreRefused(pattern: String) throws {
+        let reply = try answer(.time(pattern: pattern))
+        #expect(reply.isError && reply.text.hasPrefix("ERR bad-argument the pattern is") && reply.text.contains("at most 1024"), "\(reply.text.prefix(120))")
+    }
+
+    @Test func aRoomAtTheStartOfTheWindowTakesAnEndOneSecondLater() throws {
+        let responder = Responder(settings: try makeSettings())
+        let now = try instant("2026-06-15T12:00:00Z")
+        let draft = LiveRoomDraft(id: "epoch", start: "1970-01-01T00:00:00Z", title: "t", end: "+1s")
+        let next = try responder.proposedChange(.liveAdd(draft), now: now)
+        #expect(next.rooms["epoch"]?.end == Date(timeIntervalSince1970: 1))
+    }
+}

@@ -72,6 +72,22 @@ struct ClientHardeningTests {
         try service.stop()
     }
 
+    @Test("check-config quotes a city name with escape sequences as visible text, in its answer and its errors")
+    func checkConfigFiltersText() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let environment = try TestService.isolatedEnvironment(in: directory)
+        try directory.write("good.json", #"{"city": "A\u001b]0;pwned\u0007\u009b2J", "timezone": "UTC"}"#)
+        try directory.write("bad.json", #"{"city": "B\u001b[2J\u001b]0;pwned\u0007"}"#)
+        let good = try Tool.run(Locations.zaoan, ["check-config", directory.file("good.json")], environment: environment, timeout: 10, scratch: directory)
+        #expect(good.status == 0 && good.output.contains("city A␛]0;pwned␇"), "\(good)")
+        let bad = try Tool.run(Locations.zaoan, ["check-config", directory.file("bad.json")], environment: environment, timeout: 10, scratch: directory)
+        #expect(bad.status == 1 && bad.errorOutput.contains("B␛[2J␛]0;pwned␇"), "\(bad)")
+        for text in [good.output, good.errorOutput, bad.output, bad.errorOutput] {
+            #expect(rawControls(in: text).isEmpty, "\(text.debugDescription)")
+        }
+    }
+
     @Test("a bar block holding a line break is refused by the config check")
     func smugglingInBarConfig() throws {
         let directory = try TemporaryDirectory()
