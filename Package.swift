@@ -34,10 +34,11 @@ let package = Package(
         .executableTarget(name: "zaoan-bench"),
         // libFuzzer targets (fuzz/run.sh builds them with -sanitize=fuzzer,address); a plain
         // build makes each a replayer of input files.
-        .executableTarget(name: "fuzz-request", dependencies: ["ZaoanCore"], path: "fuzz/request"),
-        .executableTarget(name: "fuzz-framer", dependencies: ["ZaoanCore"], path: "fuzz/framer"),
-        .executableTarget(name: "fuzz-statefile", dependencies: ["ZaoanCore"], path: "fuzz/statefile"),
-        .executableTarget(name: "fuzz-config", dependencies: ["ZaoanCore"], path: "fuzz/config"),
+        .target(name: "FuzzDriver", path: "fuzz/driver"),
+        .executableTarget(name: "fuzz-request", dependencies: ["ZaoanCore", "FuzzDriver"], path: "fuzz/request"),
+        .executableTarget(name: "fuzz-framer", dependencies: ["ZaoanCore", "FuzzDriver"], path: "fuzz/framer"),
+        .executableTarget(name: "fuzz-statefile", dependencies: ["ZaoanCore", "FuzzDriver"], path: "fuzz/statefile"),
+        .executableTarget(name: "fuzz-config", dependencies: ["ZaoanCore", "FuzzDriver"], path: "fuzz/config"),
         .testTarget(name: "ZaoanCoreTests", dependencies: ["ZaoanCore"]),
         .testTarget(name: "ZaoanServerTests", dependencies: ["ZaoanServer", "zaoan"],
                     exclude: ["Support/neighbour.py", "Support/fake_server.py"]),  // run by the tests

@@ -68,7 +68,7 @@ public struct ConfigFile: Decodable, Sendable, Equatable {
                 throw ConfigError(key: unknown, problem: "unknown key (known keys: \(knownKeys.joined(separator: ", ")))")
             }
             let file = try decoder.decode(ConfigFile.self, from: data)
-            if let duplicate = JSONDuplicateKeys.first(in: Array(data)) {
+            if let duplicate = JSON.firstDuplicateKey(in: Array(data)) {
                 throw ConfigError(key: duplicate, problem: "appears twice in one object; keep one")
             }
             return file

@@ -12,12 +12,25 @@ public enum JSON: Equatable, Sendable {
 
     public static let maxDepth = 16
 
-    /// Parses one JSON value that fills `text` (blanks around it allowed), or nil.
+    /// Parses one JSON value that fills `text` (blanks around it allowed), or nil. A key
+    /// that appears twice in one object makes it nil too.
     public static func parse(_ text: String) -> JSON? {
-        var reader = Reader(bytes: Array(text.utf8))
-        guard let value = reader.value(depth: 0) else { return nil }
+        parse(bytes: Array(text.utf8)).value
+    }
+
+    /// The dotted path (`greetings.05:00`) of the first key that appears twice in one object
+    /// of `bytes`, or nil. Foundation's decoders keep one of the two without a word
+    /// (JSONDecoder the first, JSONSerialization the last), so the config reader asks here
+    /// and refuses such a file. Keys are compared as decoded (`"a"` and `"\u0061"` are one).
+    public static func firstDuplicateKey(in bytes: [UInt8]) -> String? {
+        parse(bytes: bytes).duplicate
+    }
+
+    private static func parse(bytes: [UInt8]) -> (value: JSON?, duplicate: String?) {
+        var reader = Reader(bytes: bytes)
+        guard let value = reader.value(depth: 0) else { return (nil, reader.duplicate) }
         reader.skipBlanks()
-        return reader.atEnd ? value : nil
+        return (reader.atEnd ? value : nil, nil)
     }
 
     public var string: String? {
@@ -40,6 +53,10 @@ public enum JSON: Equatable, Sendable {
     private struct Reader {
         let bytes: [UInt8]
         var index = 0
+        /// The keys leading to the object being read.
+        var path: [String] = []
+        /// Set when a key appeared twice in one object.
+        var duplicate: String?
         var atEnd: Bool { index >= bytes.count }
 
         mutating func skipBlanks() {
@@ -111,7 +128,14 @@ public enum JSON: Equatable, Sendable {
                 skipBlanks()
                 guard index < bytes.count, bytes[index] == UInt8(ascii: ":") else { return nil }
                 index += 1
-                guard let item = value(depth: depth + 1), fields[key] == nil else { return nil }  // a repeated key: refused
+                guard fields[key] == nil else {
+                    duplicate = (path + [key]).joined(separator: ".")
+                    return nil
+                }
+                path.append(key)
+                let item = value(depth: depth + 1)
+                path.removeLast()
+                guard let item else { return nil }
                 fields[key] = item
                 skipBlanks()
                 guard index < bytes.count else { return nil }

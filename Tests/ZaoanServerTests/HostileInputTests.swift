@@ -123,20 +123,26 @@ struct HostileInputTests {
         #expect(result.status == 1 && result.errorOutput.contains("config key '\(key)'"), "\(result)")
     }
 
-    @Test("stderr a pipe whose reader is gone: logging does not kill the service (SIGPIPE)")
-    func brokenLogPipe() throws {
-        let directory = try TemporaryDirectory()
-        defer { directory.remove() }
-        let socket = directory.file("s")
+    /// `zaoan serve` with its stderr a pipe the test holds (and may stop reading, or close).
+    private func serveWithStderrPipe(socket: String, directory: TemporaryDirectory, verbose: Bool = false) throws -> (Process, Pipe) {
         let pipe = Pipe()
         let process = Process()
         process.executableURL = URL(fileURLWithPath: Locations.zaoan)
-        process.arguments = ["serve", "--socket", socket]
+        process.arguments = ["serve", "--socket", socket] + (verbose ? ["--verbose"] : [])
         process.environment = try TestService.isolatedEnvironment(in: directory)
         process.standardInput = FileHandle.nullDevice
         process.standardOutput = FileHandle.nullDevice
         process.standardError = pipe
         try process.run()
+        return (process, pipe)
+    }
+
+    @Test("stderr a pipe whose reader is gone: logging does not kill the service (SIGPIPE)")
+    func brokenLogPipe() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let socket = directory.file("s")
+        let (process, pipe) = try serveWithStderrPipe(socket: socket, directory: directory)
         defer { if process.isRunning { kill(process.processIdentifier, SIGKILL) } }
         // The start line tells us it is up; then nobody reads stderr any more.
         _ = pipe.fileHandleForReading.availableData
@@ -155,16 +161,10 @@ struct HostileInputTests {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
         let socket = directory.file("s")
-        let pipe = Pipe()  // never read: it fills after 64 KiB
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: Locations.zaoan)
-        process.arguments = ["serve", "--socket", socket, "--verbose"]
-        process.environment = try TestService.isolatedEnvironment(in: directory)
-        process.standardInput = FileHandle.nullDevice
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = pipe
-        try process.run()
+        // The pipe is never read: it fills after 64 KiB.
+        let (process, pipe) = try serveWithStderrPipe(socket: socket, directory: directory, verbose: true)
         defer { if process.isRunning { kill(process.processIdentifier, SIGKILL) } }
+        _ = pipe
         #expect(eventually(timeout: 10) { (try? ask(socket, "ping", timeout: 1)) == "pong\n" })
         let client = try RawClient(path: socket, timeout: 10)
         try client.send("session\n" + String(repeating: "ping\n", count: 5_000) + "quit\n")

@@ -2,6 +2,7 @@
 // resolving must not trap, and settings that resolve must answer the requests that read
 // them. Without -DFUZZING: a replayer.
 import Foundation
+import FuzzDriver
 import ZaoanCore
 
 private let now = Date(timeIntervalSince1970: 1_796_000_000)
@@ -9,7 +10,8 @@ private let now = Date(timeIntervalSince1970: 1_796_000_000)
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzConfig(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     let bytes = Data(bytes: data, count: size)
-    _ = JSONDuplicateKeys.first(in: Array(bytes))
+    _ = JSON.firstDuplicateKey(in: Array(bytes))
+    if let text = String(validating: Array(bytes), as: UTF8.self) { _ = JSON.parse(text) }
     guard let file = try? ConfigFile.decode(bytes),
           let settings = try? Settings.resolve(file, environment: ["LANG": "zh_CN.UTF-8"], systemZone: TimeZone(identifier: "UTC")!)
     else { return 0 }
@@ -23,26 +25,13 @@ public func fuzzConfig(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
 }
 
 #if FUZZING
-@_silgen_name("LLVMFuzzerRunDriver")
-func runFuzzer(_ argc: UnsafeMutablePointer<CInt>, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?>,
-               _ test: @convention(c) (UnsafePointer<UInt8>, Int) -> CInt) -> CInt
-
-/// SwiftPM links an executable's entry point under the module's name; hand it to libFuzzer.
 @_cdecl("fuzz_config_main")
 func entry(_ argc: CInt, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> CInt {
-    var count = argc
-    var vector = argv
-    return runFuzzer(&count, &vector, fuzzConfig)
+    FuzzDriver.run(argc, argv, fuzzConfig)
 }
 #else
-/// The replayer: runs each file given once.
 @main
-struct ReplayConfig {
-    static func main() {
-        for path in CommandLine.arguments.dropFirst() {
-            let bytes = [UInt8](FileManager.default.contents(atPath: path) ?? Data())
-            _ = bytes.withUnsafeBufferPointer { fuzzConfig($0.baseAddress ?? UnsafePointer(bitPattern: 1)!, $0.count) }
-        }
-    }
+struct Replay {
+    static func main() { FuzzDriver.replay(fuzzConfig) }
 }
 #endif

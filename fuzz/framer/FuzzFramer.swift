@@ -4,6 +4,7 @@
 // longer than 4096 bytes, which is reported as too long and ends the stream.
 // Without -DFUZZING this builds a replayer: `fuzz-framer FILE...`.
 import Foundation
+import FuzzDriver
 import ZaoanCore
 
 @_cdecl("LLVMFuzzerTestOneInput")
@@ -64,26 +65,13 @@ public func fuzzFramer(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
 }
 
 #if FUZZING
-@_silgen_name("LLVMFuzzerRunDriver")
-func runFuzzer(_ argc: UnsafeMutablePointer<CInt>, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?>,
-               _ test: @convention(c) (UnsafePointer<UInt8>, Int) -> CInt) -> CInt
-
-/// SwiftPM links an executable's entry point under the module's name; hand it to libFuzzer.
 @_cdecl("fuzz_framer_main")
 func entry(_ argc: CInt, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> CInt {
-    var count = argc
-    var vector = argv
-    return runFuzzer(&count, &vector, fuzzFramer)
+    FuzzDriver.run(argc, argv, fuzzFramer)
 }
 #else
-/// The replayer: runs each file given once.
 @main
-struct ReplayFramer {
-    static func main() {
-        for path in CommandLine.arguments.dropFirst() {
-            let bytes = [UInt8](FileManager.default.contents(atPath: path) ?? Data())
-            _ = bytes.withUnsafeBufferPointer { fuzzFramer($0.baseAddress ?? UnsafePointer(bitPattern: 1)!, $0.count) }
-        }
-    }
+struct Replay {
+    static func main() { FuzzDriver.replay(fuzzFramer) }
 }
 #endif

@@ -4,6 +4,7 @@
 // Build and run: fuzz/run.sh (see its header). Without -DFUZZING this builds a replayer:
 // `fuzz-request FILE...` runs each file once (how regression inputs are checked).
 import Foundation
+import FuzzDriver
 import ZaoanCore
 
 nonisolated(unsafe) private var responder: Responder = {
@@ -43,26 +44,13 @@ private func check(_ reply: Reply) {
 }
 
 #if FUZZING
-@_silgen_name("LLVMFuzzerRunDriver")
-func runFuzzer(_ argc: UnsafeMutablePointer<CInt>, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?>,
-               _ test: @convention(c) (UnsafePointer<UInt8>, Int) -> CInt) -> CInt
-
-/// SwiftPM links an executable's entry point under the module's name; hand it to libFuzzer.
 @_cdecl("fuzz_request_main")
 func entry(_ argc: CInt, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> CInt {
-    var count = argc
-    var vector = argv
-    return runFuzzer(&count, &vector, fuzzRequest)
+    FuzzDriver.run(argc, argv, fuzzRequest)
 }
 #else
-/// The replayer: runs each file given once.
 @main
-struct ReplayRequest {
-    static func main() {
-        for path in CommandLine.arguments.dropFirst() {
-            let bytes = [UInt8](FileManager.default.contents(atPath: path) ?? Data())
-            _ = bytes.withUnsafeBufferPointer { fuzzRequest($0.baseAddress ?? UnsafePointer(bitPattern: 1)!, $0.count) }
-        }
-    }
+struct Replay {
+    static func main() { FuzzDriver.replay(fuzzRequest) }
 }
 #endif

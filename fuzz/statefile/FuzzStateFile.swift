@@ -2,6 +2,7 @@
 // rooms it keeps must render in every answer that shows rooms, at a fixed clock; and saving
 // them and reading them back must give the same rooms. Without -DFUZZING: a replayer.
 import Foundation
+import FuzzDriver
 import ZaoanCore
 
 nonisolated(unsafe) private var settings: Settings = {
@@ -29,26 +30,13 @@ public func fuzzStateFile(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
 }
 
 #if FUZZING
-@_silgen_name("LLVMFuzzerRunDriver")
-func runFuzzer(_ argc: UnsafeMutablePointer<CInt>, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?>,
-               _ test: @convention(c) (UnsafePointer<UInt8>, Int) -> CInt) -> CInt
-
-/// SwiftPM links an executable's entry point under the module's name; hand it to libFuzzer.
 @_cdecl("fuzz_statefile_main")
 func entry(_ argc: CInt, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> CInt {
-    var count = argc
-    var vector = argv
-    return runFuzzer(&count, &vector, fuzzStateFile)
+    FuzzDriver.run(argc, argv, fuzzStateFile)
 }
 #else
-/// The replayer: runs each file given once.
 @main
-struct ReplayStateFile {
-    static func main() {
-        for path in CommandLine.arguments.dropFirst() {
-            let bytes = [UInt8](FileManager.default.contents(atPath: path) ?? Data())
-            _ = bytes.withUnsafeBufferPointer { fuzzStateFile($0.baseAddress ?? UnsafePointer(bitPattern: 1)!, $0.count) }
-        }
-    }
+struct Replay {
+    static func main() { FuzzDriver.replay(fuzzStateFile) }
 }
 #endif
