@@ -39,6 +39,7 @@ public enum ClientError: Error, Equatable, CustomStringConvertible {
         }
     }
 
+    /// `value` is a --timeout, so within `ClientLimits.timeoutRange`: the conversions cannot trap.
     static func seconds(_ value: Double) -> String {
         if value < 1 { return "\(Int((value * 1000).rounded())) ms" }
         return value == value.rounded() ? "\(Int(value)) s" : "\((value * 10).rounded() / 10) s"

@@ -92,7 +92,7 @@ public enum StateFile {
                 room = .failure(Problem(text: "not an object"))
                 return
             }
-            id = try? container.decodeIfPresent(String.self, forKey: .id)
+            id = try? container.decodeIfPresent(String.self, forKey: .id)  // only to name the room if it is dropped
             do throws(Problem) {
                 room = .success(try Self.check(container))
             } catch {

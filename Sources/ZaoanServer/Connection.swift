@@ -158,6 +158,8 @@ final class Connection: EventHandler {
         if waitingForCommit {
             // A room change waits for the group commit: more changes join it (same peer, same
             // rights); anything else waits until they are answered, so it sees them.
+            // A line that does not parse is not a change: it waits like any other, and its error
+            // is answered in its turn.
             if case .line(let bytes) = frame, let request = try? RequestParser.parse(bytes), request.isRoomChange {
                 server.countRequest()
                 queueChange(request)
