@@ -94,7 +94,7 @@ final class Connection: EventHandler {
 
     /// Whether the next line may be taken now.
     private var takingLines: Bool {
-        !closing && !pausedForOutput && !waitingForCommit
+        !closed && !closing && !pausedForOutput && !waitingForCommit
     }
 
     func handle(events: UInt32) {
@@ -155,6 +155,9 @@ final class Connection: EventHandler {
 
     /// Takes one frame. Returns whether to take the next line now.
     private func take(_ frame: LineFramer.Frame) -> Bool {
+        // An answer past the hard output limit closes the connection in the middle of a read:
+        // the lines after it are not answered (nor watched, nor queued as changes).
+        guard !closed else { return false }
         if waitingForCommit {
             // A room change waits for the group commit: more changes join it (same peer, same
             // rights); anything else waits until they are answered, so it sees them.
