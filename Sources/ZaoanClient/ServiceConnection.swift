@@ -18,25 +18,20 @@ public final class ServiceConnection {
         } catch {
             throw .badArgument(error.description)
         }
-        let fd: Int32
-        do {
-            fd = try address.connect(blocking: false)
-        } catch where error.errno == EAGAIN || error.errno == EINPROGRESS {
-            // A full listen queue: the service is there but behind. Try again until the deadline.
-            var retried: Int32 = -1
-            while !deadline.hasPassed {
+        // A full listen queue (EAGAIN) means the service is there but behind: try again, every
+        // 2 ms, until the deadline. Any other failure is final.
+        var connected: Int32?
+        while connected == nil {
+            do {
+                connected = try address.connect(blocking: false)
+            } catch where error.errno == EAGAIN || error.errno == EINPROGRESS {
+                guard !deadline.hasPassed else { throw .timedOut(path: path, seconds: deadline.seconds, waitingFor: "connection") }
                 usleep(2_000)
-                if let connected = try? address.connect(blocking: false) {
-                    retried = connected
-                    break
-                }
+            } catch {
+                throw .unreachable(path: path, reason: ServiceConnection.reason(error))
             }
-            guard retried >= 0 else { throw .timedOut(path: path, seconds: deadline.seconds, waitingFor: "connection") }
-            fd = retried
-        } catch {
-            throw .unreachable(path: path, reason: ServiceConnection.reason(error))
         }
-        self.fd = fd
+        self.fd = connected!
         self.path = path
     }
 

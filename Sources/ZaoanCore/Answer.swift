@@ -38,7 +38,9 @@ extension OutputFormat {
     public func encode(_ answer: Answer, name: String, pangoMarkup: Bool) -> Reply {
         switch self {
         case .plain, .tmux, .polybar:
-            let lines = answer.lines.map { escaped(SafeText.visible($0)) }
+            // `Reply` makes every line visible-safe; tmux and polybar escape after that, so
+            // their escapes apply to the stand-ins too.
+            let lines = self == .plain ? answer.lines : answer.lines.map { escaped(SafeText.visible($0)) }
             return answer.isMultiLine ? .lines(lines) : .line(lines.first ?? "")
         case .json:
             let object = WaybarObject(text: SafeText.pango(SafeText.visibleLines(answer.text)),

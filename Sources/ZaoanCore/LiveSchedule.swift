@@ -52,7 +52,7 @@ public struct LiveSchedule: Equatable, Sendable {
     /// Drops every room that has ended.
     public mutating func removeEnded(now: Date, defaultDuration: Int) {
         sorted.removeAll { RoomPhase(room: $0, now: now, defaultDuration: defaultDuration).isOver }
-        rooms = rooms.filter { !RoomPhase(room: $0.value, now: now, defaultDuration: defaultDuration).isOver }
+        rooms = Dictionary(uniqueKeysWithValues: sorted.map { ($0.id, $0) })
     }
 
     @discardableResult

@@ -58,15 +58,6 @@ public enum Request: Hashable, Sendable {
         }
     }
 
-    /// Requests that change the service's state: only its own user and root may send them.
-    public var isMutation: Bool {
-        switch self {
-        case .liveAdd, .liveRemove, .reload: return true
-        case .formatted(_, let inner): return inner.isMutation
-        default: return false
-        }
-    }
-
     /// `live add` and `live rm`: saved to disk before they are answered, several read in one
     /// loop turn with one write (the server's group commit).
     public var isRoomChange: Bool {

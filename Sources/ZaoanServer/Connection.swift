@@ -85,7 +85,6 @@ final class Connection: EventHandler {
     }
 
     var hasPendingOutput: Bool { !output.isEmpty }
-    var pendingOutputBytes: Int { output.count }
 
     /// The client, for debug lines.
     private var who: String {
@@ -98,7 +97,7 @@ final class Connection: EventHandler {
     }
 
     func handle(events: UInt32) {
-        if events & (EventLoop.readable | EventLoop.hangup) != 0 && !closing && !pausedForOutput {
+        if events & (EventLoop.readable | EventLoop.hangup) != 0 && takingLines {
             readInput()
         }
         if !closed && (events & EventLoop.writable != 0 || events & EventLoop.hangup != 0) {
@@ -108,8 +107,8 @@ final class Connection: EventHandler {
 
     /// Reads once, at most `Limits.readChunk` bytes (level-triggered: the loop calls again
     /// if more is waiting, after serving the others), answers the complete lines, then writes.
+    /// Called only while `takingLines`.
     func readInput() {
-        guard !waitingForCommit else { return }  // the rest waits for the commit
         let buffer = server.readBuffer
         let count = read(fd, buffer.baseAddress, min(buffer.count, Limits.readChunk))
         if count > 0 {
@@ -232,8 +231,8 @@ final class Connection: EventHandler {
             } else {
                 queueChange(request)  // answered by the group commit at the end of this loop turn
             }
-        case _ where request.isMutation:
-            append(server.change(request, from: self))
+        case .reload:
+            append(server.refusal(of: request, from: self) ?? server.reload())
         default:
             append(server.answer(request))
         }
@@ -340,7 +339,7 @@ final class Connection: EventHandler {
         }
         var wanted: UInt32 = 0
         if !output.isEmpty || queuedFrame != nil { wanted |= EventLoop.writable }
-        if !closing && !pausedForOutput && !waitingForCommit { wanted |= EventLoop.readable }
+        if takingLines { wanted |= EventLoop.readable }
         if wanted != interest {
             do {
                 try server.loop.modify(fd, events: wanted)

@@ -76,6 +76,13 @@ struct OutputQueue {
     /// comes back on the next writable event).
     /// - Returns: bytes sent, or -1 with errno set (EAGAIN when the socket is full).
     mutating func send(to fd: Int32, budget: Int) -> Int {
+        if head == pieces.count - 1, case .block(let block) = pieces[head] {
+            // The usual case, one block of answers: a plain send, no vector to build.
+            let sent = Glibc.send(fd, block.storage.baseAddress! + block.start, min(block.end - block.start, budget),
+                                  Int32(MSG_NOSIGNAL | MSG_DONTWAIT))
+            if sent > 0 { consume(sent) }
+            return sent
+        }
         var vectors: [iovec] = []
         vectors.reserveCapacity(8)
         var planned = 0

@@ -22,12 +22,6 @@ extension Server {
         return .error(ProtocolError(.forbidden, "only \(allowed) may \(request.commandWord)"))
     }
 
-    /// `reload`, after `refusal`; room changes go through `queueChange`.
-    func change(_ request: Request, from connection: Connection) -> Reply {
-        if let refusal = refusal(of: request, from: connection) { return refusal }
-        return reload()
-    }
-
     /// A room change to save with the others of this loop turn; the connection is answered
     /// through `Connection.changeAnswered`.
     func queueChange(_ request: Request, from connection: Connection) {

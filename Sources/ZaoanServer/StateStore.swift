@@ -43,12 +43,6 @@ public struct StateStore: Sendable {
         public var problems: [String] = []
     }
 
-    /// Checks the directory without creating it, so `serve` refuses an unsafe one at start.
-    public func checkDirectory() throws(SystemError) {
-        let fd = try openDirectory(create: false)
-        if fd >= 0 { Posix.close(fd) }
-    }
-
     /// Reads the rooms. A missing file is an empty schedule. A file that is unreadable, not a
     /// state file, too large or of another version is moved aside
     /// (`state.json.corrupt-<time>`), so the service starts instead of failing on its own

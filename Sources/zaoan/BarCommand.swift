@@ -150,7 +150,7 @@ final class BarCommand {
             exit(1)
         }
         StandardOutput.write(BarProtocol.header + "\n[\n")
-        for block in blocks { watch(block, now: monotonicSeconds()) }
+        for block in blocks { watch(block, now: Posix.monotonicSeconds()) }
 
         while true {
             var deadline = flushAt
@@ -162,7 +162,7 @@ final class BarCommand {
                            pollfd(fd: stdinOpen ? 0 : -1, events: Int16(POLLIN), revents: 0)]
             let watched = blocks.filter { $0.stream != nil }
             entries += watched.map { pollfd(fd: $0.stream!.fd, events: Int16(POLLIN), revents: 0) }
-            pollDescriptors(&entries, timeout: deadline.map { $0 - monotonicSeconds() })
+            pollDescriptors(&entries, timeout: deadline.map { $0 - Posix.monotonicSeconds() })
 
             if entries[0].revents != 0 {
                 for signal in Signals.read(signals) { received(signal) }
@@ -172,12 +172,12 @@ final class BarCommand {
             for (block, entry) in zip(watched, entries[3...]) where entry.revents != 0 {
                 read(block)
             }
-            let now = monotonicSeconds()
+            let now = Posix.monotonicSeconds()
             checkAnswerDeadlines(now: now)
             for block in blocks where block.stream == nil {
                 if let retry = block.retryAt, retry <= now { watch(block, now: now) }
             }
-            if let flushAt, flushAt <= monotonicSeconds() { writeLine() }
+            if let flushAt, flushAt <= Posix.monotonicSeconds() { writeLine() }
         }
     }
 
@@ -216,7 +216,7 @@ final class BarCommand {
             printError(error.description)
             stream.close()
             block.stream = nil
-            serviceDown(block, now: monotonicSeconds())
+            serviceDown(block, now: Posix.monotonicSeconds())
             return
         }
         for line in lines {
@@ -224,7 +224,7 @@ final class BarCommand {
                 if !block.answered && line.hasPrefix("ERR busy ") {
                     stream.close()
                     block.stream = nil
-                    serviceDown(block, now: monotonicSeconds(), text: "zaoan: service busy")
+                    serviceDown(block, now: Posix.monotonicSeconds(), text: "zaoan: service busy")
                     return
                 }
                 // A refused request, or a render that failed (a watched room went away).
@@ -239,7 +239,7 @@ final class BarCommand {
         }
         guard !open else { return }
         block.stream = nil
-        let now = monotonicSeconds()
+        let now = Posix.monotonicSeconds()
         if block.refused {
             block.retryAt = now + Self.refusedRetry  // keep showing the service's error
         } else {
@@ -262,7 +262,7 @@ final class BarCommand {
         guard block.shown != text || block.showsOutage != outage else { return }
         block.shown = text
         block.showsOutage = outage
-        if flushAt == nil { flushAt = monotonicSeconds() + Self.coalescing }
+        if flushAt == nil { flushAt = Posix.monotonicSeconds() + Self.coalescing }
     }
 
     // MARK: - Output and signals
@@ -320,6 +320,6 @@ final class BarCommand {
               blocks.indices.contains(index), blocks[index].instance == instance else { return }
         let block = blocks[index]
         guard block.click(button: click.button ?? 1, clockFormats: config.clockFormats) else { return }
-        watch(block, now: monotonicSeconds())
+        watch(block, now: Posix.monotonicSeconds())
     }
 }

@@ -17,9 +17,6 @@ struct Backoff {
     mutating func reset() { next = 0.5 }
 }
 
-/// The monotonic clock, in seconds.
-func monotonicSeconds() -> Double { Posix.monotonicSeconds() }
-
 /// poll(2), retried on EINTR. `timeout` in seconds; nil waits for ever.
 func pollDescriptors(_ entries: inout [pollfd], timeout: Double?) {
     let milliseconds = timeout.map { $0.isFinite ? Int32(max(0, min($0, 3600)) * 1000 + 0.999) : 0 } ?? -1

@@ -44,9 +44,9 @@ struct WatchCommand {
 
         /// Waits `seconds`, leaving early only to exit on a signal or a vanished reader.
         func pause(_ seconds: Double) {
-            let deadline = monotonicSeconds() + seconds
+            let deadline = Posix.monotonicSeconds() + seconds
             while true {
-                let left = deadline - monotonicSeconds()
+                let left = deadline - Posix.monotonicSeconds()
                 if left <= 0 { return }
                 var entries = [pollfd(fd: signals, events: Int16(POLLIN), revents: 0), StandardOutput.hangupEntry]
                 pollDescriptors(&entries, timeout: left)
