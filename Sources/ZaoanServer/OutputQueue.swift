@@ -3,8 +3,9 @@ import Glibc
 import ZaoanCore
 
 /// Answers waiting to be written to one client, the way Redis keeps them
-/// (`networking.c`): small answers are copied into fixed-size blocks, large ones are kept by
-/// reference (a rendered `live list` shared by every client that asked for it in that
+/// (`networking.c`): small answers are copied into blocks of up to 16 KiB (the first one
+/// only as large as it needs to be: a watcher of a 40-byte countdown holds 1 KiB, not
+/// 16), large ones are kept by reference (a rendered `live list` shared by every client that asked for it in that
 /// second), and each piece is freed as soon as it is written. Memory follows what is unread,
 /// not what was ever sent: a client that reads slowly but steadily holds a few blocks.
 ///
@@ -12,14 +13,15 @@ import ZaoanCore
 /// counts it exactly.
 struct OutputQueue {
     static let blockSize = 16 * 1024
+    static let smallestBlock = 1024
 
     private final class Block {
         let storage: UnsafeMutableRawBufferPointer
         var start = 0
         var end = 0
-        init() { storage = .allocate(byteCount: OutputQueue.blockSize, alignment: 16) }
+        init(capacity: Int) { storage = .allocate(byteCount: capacity, alignment: 16) }
         deinit { storage.deallocate() }
-        var free: Int { OutputQueue.blockSize - end }
+        var free: Int { storage.count - end }
     }
 
     private enum Piece {
@@ -50,7 +52,7 @@ struct OutputQueue {
         bytes.withUnsafeBytes { source in
             var copied = 0
             while copied < source.count {
-                let block = writableTail()
+                let block = writableTail(needed: source.count - copied)
                 let length = min(block.free, source.count - copied)
                 (block.storage.baseAddress! + block.end).copyMemory(from: source.baseAddress! + copied, byteCount: length)
                 block.end += length
@@ -59,12 +61,19 @@ struct OutputQueue {
         }
     }
 
-    /// The last block if it has room, else a new (or the spare) one at the end.
-    private mutating func writableTail() -> Block {
+    /// The last block if it has room, else the spare one or a new one — a small one when the
+    /// queue is empty (most answers are a line), else a full block.
+    private mutating func writableTail(needed: Int) -> Block {
         if head < pieces.count, case .block(let last) = pieces[pieces.count - 1], last.free > 0 {
             return last
         }
-        let block = spare ?? Block()
+        let block: Block
+        if let spare, spare.storage.count >= min(needed, Self.blockSize) || head < pieces.count {
+            block = spare
+        } else {
+            let wanted = head < pieces.count ? Self.blockSize : min(Self.blockSize, max(Self.smallestBlock, needed))
+            block = Block(capacity: wanted)
+        }
         spare = nil
         block.start = 0
         block.end = 0
