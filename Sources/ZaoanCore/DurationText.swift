@@ -18,6 +18,15 @@ public enum DurationText {
         return value
     }
 
+    /// `1 hour`, `30 minutes`, `1 hour 30 minutes`: a change of the clocks, in words.
+    static func spoken(seconds: Int) -> String {
+        let hours = seconds / 3600, minutes = seconds % 3600 / 60
+        var parts: [String] = []
+        if hours != 0 { parts.append("\(hours) hour\(hours == 1 ? "" : "s")") }
+        if minutes != 0 || hours == 0 { parts.append("\(minutes) minute\(minutes == 1 ? "" : "s")") }
+        return parts.joined(separator: " ")
+    }
+
     static func twoDigits(_ value: Int) -> String {
         value < 10 ? "0\(value)" : "\(value)"
     }

@@ -16,19 +16,13 @@ public final class FormatterCache: Sendable {
     }
 
     private struct Key: Hashable {
-        enum Kind: Hashable { case pattern(String), relative }
-        var kind: Kind
+        var pattern: String
         var locale: String
         var zone: String
     }
 
-    private enum Formatter {
-        case date(DateFormatter)
-        case relative(Date.AnchoredRelativeFormatStyle)
-    }
-
     private struct Entry {
-        var formatter: Formatter
+        var formatter: DateFormatter
         var lastUse: UInt64
     }
 
@@ -53,38 +47,24 @@ public final class FormatterCache: Sendable {
 
     /// Formats `date` with an LDML pattern (`yyyy-MM-dd HH:mm`) in a locale and zone.
     public func string(from date: Date, pattern: String, locale: String, zone: TimeZone) -> String {
-        let key = Key(kind: .pattern(pattern), locale: locale, zone: zone.identifier)
+        let key = Key(pattern: pattern, locale: locale, zone: zone.identifier)
         return withFormatter(key, make: {
             let formatter = DateFormatter()
             formatter.locale = Locale(identifier: locale)
             formatter.timeZone = zone
             formatter.dateFormat = pattern
-            return .date(formatter)
-        }) { formatter in
-            guard case .date(let dateFormatter) = formatter else { preconditionFailure("key kind mismatch") }
-            return dateFormatter.string(from: date)
-        }
-    }
-
-    /// "5分钟前", "3 hours ago": `date` relative to `now`, in a locale.
-    public func relative(_ date: Date, to now: Date, locale: String) -> String {
-        let key = Key(kind: .relative, locale: locale, zone: "")
-        return withFormatter(key, make: {
-            var style = Date.AnchoredRelativeFormatStyle(anchor: date, presentation: .numeric, unitsStyle: .wide)
-            style.locale = Locale(identifier: locale)
-            return .relative(style)
-        }) { formatter in
-            guard case .relative(var style) = formatter else { preconditionFailure("key kind mismatch") }
-            style.anchor = date  // the style formats its anchor relative to the date it is given
-            return style.format(now)
-        }
+            // ISO 8601's proleptic Gregorian calendar for every date, not ICU's default switch
+            // to the Julian calendar before 1582-10-15.
+            formatter.gregorianStartDate = Date.distantPast
+            return formatter
+        }) { $0.string(from: date) }
     }
 
     public var statistics: Statistics {
         lock.withLock { state.statistics }
     }
 
-    private func withFormatter(_ key: Key, make: () -> Formatter, use: (Formatter) -> String) -> String {
+    private func withFormatter(_ key: Key, make: () -> DateFormatter, use: (DateFormatter) -> String) -> String {
         lock.withLock {
             state.clock &+= 1
             if var entry = state.entries[key] {

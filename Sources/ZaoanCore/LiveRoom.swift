@@ -8,14 +8,24 @@ public struct LiveRoom: Codable, Equatable, Sendable {
     public var end: Date?
     public var description: String?
     public var viewers: Int?
+    /// The start as written on the wall clock (local seconds), kept only when the clocks
+    /// skipped or repeated it, so `live show` can say which instant was chosen.
+    public var startWallClock: Int?
 
-    public init(id: String, title: String, start: Date, end: Date? = nil, description: String? = nil, viewers: Int? = nil) {
+    enum CodingKeys: String, CodingKey {
+        case id, title, start, end, description, viewers
+        case startWallClock = "start_wall_clock"
+    }
+
+    public init(id: String, title: String, start: Date, end: Date? = nil, description: String? = nil, viewers: Int? = nil,
+                startWallClock: Int? = nil) {
         self.id = id
         self.title = title
         self.start = start
         self.end = end
         self.description = description
         self.viewers = viewers
+        self.startWallClock = startWallClock
     }
 
     public static let maxIDLength = 64

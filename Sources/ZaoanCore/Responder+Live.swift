@@ -86,6 +86,10 @@ extension Responder {
             "end: \(room.end.map(isoTime) ?? "-")",
             "state: \(CountdownText.render(phase, language: settings.language))",
         ]
+        if let local = room.startWallClock,
+           let note = WallClock.note(local: local, chosen: Int(clampingSeconds: room.start.timeIntervalSince1970), zone: settings.zone) {
+            lines.append("note: " + note)
+        }
         if let description = room.description { lines.append("description: \(description)") }
         if let viewers = room.viewers { lines.append("viewers: \(viewers)") }
         return lines
@@ -99,7 +103,8 @@ extension Responder {
         switch request {
         case .liveAdd(let draft):
             let zone = settings.zone
-            let start = try TimeExpression.parse(draft.start, now: now, zone: zone, lean: .future, within: AcceptedTimes.room)
+            let resolved = try TimeExpression.resolve(draft.start, now: now, zone: zone, lean: .future, within: AcceptedTimes.room)
+            let start = resolved.date
             var end: Date?
             if let text = draft.end {
                 // A relative or time-of-day END counts from START: end=+90m lasts 90 minutes.
@@ -110,7 +115,7 @@ extension Responder {
                 end = resolved
             }
             let room = LiveRoom(id: draft.id, title: draft.title, start: start, end: end,
-                                description: draft.description, viewers: draft.viewers)
+                                description: draft.description, viewers: draft.viewers, startWallClock: resolved.ambiguousWallClock)
             if next.rooms[room.id] == nil && next.count >= settings.maxRooms {
                 // Full: rooms that have ended make way before a new one is refused.
                 next.removeEnded(now: now, defaultDuration: settings.liveDefaultDuration)

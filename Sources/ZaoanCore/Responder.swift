@@ -117,7 +117,8 @@ public final class Responder {
         case .time(let pattern): return Answer(try time(pattern: pattern, now: now), state: "time")
         case .ago(let text):
             let date = try TimeExpression.parse(text, now: now, zone: settings.zone, lean: .past)
-            return Answer(formatters.relative(date, to: now, locale: settings.language.localeIdentifier))
+            return Answer(RelativeTimeText.describe(Int(clampingSeconds: date.timeIntervalSince1970),
+                                                    from: Int(clampingSeconds: now.timeIntervalSince1970), language: settings.language))
         case .duration(let text):
             return Answer(DurationText.format(seconds: try DurationText.parse(text)))
         case .version: return Answer(versionText)

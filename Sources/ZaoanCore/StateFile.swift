@@ -1,8 +1,8 @@
 import Foundation
 
 /// The live rooms as they are stored in `state.json`: `{"version": 1, "rooms": [...]}`, each
-/// room with `id`, `title`, `start` and optionally `end` (Unix seconds), `description` and
-/// `viewers`. Pure: the server's `StateStore` does the reading and writing.
+/// room with `id`, `title`, `start` and optionally `end` (Unix seconds), `description`,
+/// `viewers` and `start_wall_clock` (the start as written, when the clocks skipped or repeated it). Pure: the server's `StateStore` does the reading and writing.
 ///
 /// Decoding trusts nothing: a file that is not this format is an error, and inside a good
 /// file every room is checked on its own against the same rules `live add` applies
@@ -81,7 +81,7 @@ public enum StateFile {
         var id: String?
         var room: Result<LiveRoom, Problem>
 
-        enum Keys: String, CodingKey { case id, title, start, end, description, viewers }
+        enum Keys: String, CodingKey { case id, title, start, end, description, viewers, startWallClock = "start_wall_clock" }
 
         init(from decoder: Decoder) throws {
             let container: KeyedDecodingContainer<Keys>
@@ -128,8 +128,12 @@ public enum StateFile {
                 }
             }
             if let end, end <= start { throw Problem(text: "'end' is not after 'start'") }
+            // Only a note for `live show`: a value that cannot be the start's wall-clock time
+            // (more than a day from it) is dropped, not the room.
+            let wallClock = try field(Int.self, .startWallClock).flatMap { abs($0 / 2 - Int(start) / 2) <= 43_200 ? $0 : nil }
             return LiveRoom(id: id, title: title, start: Date(timeIntervalSince1970: start),
-                            end: end.map { Date(timeIntervalSince1970: $0) }, description: description, viewers: viewers)
+                            end: end.map { Date(timeIntervalSince1970: $0) }, description: description, viewers: viewers,
+                            startWallClock: wallClock)
         }
     }
 

@@ -8,18 +8,32 @@ public enum TimeExpression {
     /// the last one for `ago`.
     public enum Lean: Sendable { case future, past }
 
+    /// A parsed time, and the wall-clock time it was read from when that was not simply one
+    /// instant (skipped or shown twice by a change of the clocks).
+    public struct Resolved: Sendable {
+        public var date: Date
+        /// Local seconds as written, when the zone's clocks skipped or repeated them.
+        public var ambiguousWallClock: Int?
+    }
+
     /// - Parameter window: where the result must lie (`AcceptedTimes`); outside it is
     ///   `ERR bad-argument` naming the range.
     public static func parse(_ text: String, now: Date, zone: TimeZone, lean: Lean,
                              within window: AcceptedTimes.Window = AcceptedTimes.instant) throws(ProtocolError) -> Date {
-        let date = try parseUnchecked(text, now: now, zone: zone, lean: lean)
-        guard window.contains(date) else {
-            throw ProtocolError(.badArgument, "'\(RequestParser.shorten(text))' is outside the accepted times, \(window.description)")
-        }
-        return date
+        try resolve(text, now: now, zone: zone, lean: lean, within: window).date
     }
 
-    private static func parseUnchecked(_ text: String, now: Date, zone: TimeZone, lean: Lean) throws(ProtocolError) -> Date {
+    /// `parse`, saying also whether a change of the clocks made the wall-clock time ambiguous.
+    public static func resolve(_ text: String, now: Date, zone: TimeZone, lean: Lean,
+                               within window: AcceptedTimes.Window = AcceptedTimes.instant) throws(ProtocolError) -> Resolved {
+        let resolved = try parseUnchecked(text, now: now, zone: zone, lean: lean)
+        guard window.contains(resolved.date) else {
+            throw ProtocolError(.badArgument, "'\(RequestParser.shorten(text))' is outside the accepted times, \(window.description)")
+        }
+        return resolved
+    }
+
+    private static func parseUnchecked(_ text: String, now: Date, zone: TimeZone, lean: Lean) throws(ProtocolError) -> Resolved {
         let trimmed = text.trimmingCharacters(in: .whitespaces)
         let bad = ProtocolError(.badArgument, "'\(RequestParser.shorten(trimmed))' is not a time; use 2026-12-01T20:00+08:00, 2026-12-01 20:00, 20:00, +90m or @UNIX-SECONDS")
         guard let first = trimmed.first else { throw bad }
@@ -28,29 +42,42 @@ public enum TimeExpression {
             guard AcceptedTimes.instant.contains(seconds) else {
                 throw ProtocolError(.badArgument, "'\(RequestParser.shorten(trimmed))' is outside the accepted times, \(AcceptedTimes.instant.description)")
             }
-            return Date(timeIntervalSince1970: TimeInterval(seconds))
+            return Resolved(date: Date(timeIntervalSince1970: TimeInterval(seconds)))
         }
         if first == "+" || first == "-" || (first.isNumber && trimmed.last.map({ "dhms".contains($0) }) == true) {
             guard let offset = try relativeSeconds(trimmed) else { throw bad }
-            return Date(timeIntervalSince1970: (now.timeIntervalSince1970 + TimeInterval(offset)).rounded(.down))
+            return Resolved(date: Date(timeIntervalSince1970: (now.timeIntervalSince1970 + TimeInterval(offset)).rounded(.down)))
         }
         if let (hour, minute, second) = timeOfDay(Substring(trimmed)) {
-            var calendar = Calendar(identifier: .gregorian)
-            calendar.timeZone = zone
-            var day = calendar.dateComponents([.year, .month, .day], from: now)
-            day.hour = hour
-            day.minute = minute
-            day.second = second
-            guard var date = calendar.date(from: day) else { throw bad }
-            if lean == .future && date <= now {
-                date = calendar.date(byAdding: .day, value: 1, to: date) ?? date
-            } else if lean == .past && date > now {
-                date = calendar.date(byAdding: .day, value: -1, to: date) ?? date
-            }
-            return date
+            return nearest(hour * 3600 + minute * 60 + second, now: now, zone: zone, lean: lean)
         }
-        guard let date = dateTime(trimmed, zone: zone) else { throw bad }
-        return date
+        guard let resolved = dateTime(trimmed, zone: zone) else { throw bad }
+        return resolved
+    }
+
+    /// A time of day (seconds after midnight) as the next such time after `now` (future)
+    /// or the most recent one not after it (past), counting both passes through an hour
+    /// the clocks repeat, and a skipped time as moved forward by the gap.
+    static func nearest(_ secondOfDay: Int, now: Date, zone: TimeZone, lean: Lean) -> Resolved {
+        let nowSeconds = Int(clampingSeconds: now.timeIntervalSince1970)
+        let localNow = WallClock.local(nowSeconds, in: zone)
+        let today = localNow >= 0 ? localNow / 86_400 : -((-localNow + 86_399) / 86_400)
+        var best: (instant: Int, local: Int, resolution: WallClock.Resolution)?
+        for day in (today - 1)...(today + 1) {
+            let local = day * 86_400 + secondOfDay
+            let resolution = WallClock.resolve(local, in: zone)
+            for instant in resolution.instants {
+                let fits = lean == .future ? instant > nowSeconds : instant <= nowSeconds
+                guard fits else { continue }
+                if let current = best, lean == .future ? current.instant <= instant : current.instant >= instant { continue }
+                best = (instant, local, resolution)
+            }
+        }
+        // Three days hold at least one fitting instant: a day has at most one change of the clocks.
+        guard let best else { return Resolved(date: now) }
+        let ambiguous: Int?
+        if case .unique = best.resolution { ambiguous = nil } else { ambiguous = best.local }
+        return Resolved(date: Date(timeIntervalSince1970: TimeInterval(best.instant)), ambiguousWallClock: ambiguous)
     }
 
     /// `+1h30m`, `-90m`, `45s`, `2d` → seconds; nil when it is not such a text.
@@ -101,8 +128,10 @@ public enum TimeExpression {
         return (hour, minute, second)
     }
 
-    /// `YYYY-MM-DD[T| ]HH:MM[:SS][Z|±HH:MM|±HHMM|±HH]`; without an offset, local to `zone`.
-    static func dateTime(_ text: String, zone: TimeZone) -> Date? {
+    /// `YYYY-MM-DD[T| ]HH:MM[:SS][Z|±HH:MM|±HHMM|±HH]`, proleptic Gregorian; without an
+    /// offset, local to `zone`: the first of two instants in an hour the clocks repeat, and
+    /// a time the clocks skip moved forward by the gap.
+    static func dateTime(_ text: String, zone: TimeZone) -> Resolved? {
         let characters = Array(text)
         guard characters.count >= 16, characters[4] == "-", characters[7] == "-",
               characters[10] == "T" || characters[10] == " " || characters[10] == "t" else { return nil }
@@ -120,46 +149,21 @@ public enum TimeExpression {
             second = value
             index = 19
         }
-        var resolvedZone = zone
+        var fixedOffset: Int?
         if index < characters.count {
-            let suffix = String(characters[index...])
-            guard let offset = offsetSeconds(suffix), let fixed = TimeZone(secondsFromGMT: offset) else { return nil }
-            resolvedZone = fixed
+            guard let offset = offsetSeconds(String(characters[index...])) else { return nil }
+            fixedOffset = offset
         }
-        guard (1...12).contains(month), (1...31).contains(day), hour < 24, minute < 60, second < 60 else { return nil }
-        if year < 1600 {
-            // Foundation's Gregorian calendar switches to the Julian one before 1582; dates are
-            // proleptic Gregorian here (ISO 8601), counted directly.
-            guard day <= daysInMonth(year: year, month: month) else { return nil }
-            let local = civilDays(year: year, month: month, day: day) * 86_400 + hour * 3600 + minute * 60 + second
-            let guess = Date(timeIntervalSince1970: TimeInterval(local))
-            return Date(timeIntervalSince1970: TimeInterval(local - resolvedZone.secondsFromGMT(for: guess)))
+        guard (1...12).contains(month), day >= 1, day <= WallClock.daysInMonth(year: year, month: month),
+              hour < 24, minute < 60, second < 60 else { return nil }  // 2026-02-30 is refused
+        let local = WallClock.localSeconds(year: year, month: month, day: day, hour: hour, minute: minute, second: second)
+        if let fixedOffset {
+            return Resolved(date: Date(timeIntervalSince1970: TimeInterval(local - fixedOffset)))
         }
-        var calendar = Calendar(identifier: .gregorian)
-        calendar.timeZone = resolvedZone
-        let components = DateComponents(year: year, month: month, day: day, hour: hour, minute: minute, second: second)
-        guard let date = calendar.date(from: components),
-              calendar.component(.day, from: date) == day
-        else { return nil }  // 2026-02-30 rolls into March: refuse it
-        return date
-    }
-
-    /// Days from 1970-01-01 to a proleptic-Gregorian date (H. Hinnant's days_from_civil).
-    static func civilDays(year: Int, month: Int, day: Int) -> Int {
-        let y = month <= 2 ? year - 1 : year
-        let era = (y >= 0 ? y : y - 399) / 400
-        let yearOfEra = y - era * 400
-        let dayOfYear = (153 * (month > 2 ? month - 3 : month + 9) + 2) / 5 + day - 1
-        let dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear
-        return era * 146_097 + dayOfEra - 719_468
-    }
-
-    static func daysInMonth(year: Int, month: Int) -> Int {
-        switch month {
-        case 2: return (year % 4 == 0 && year % 100 != 0) || year % 400 == 0 ? 29 : 28
-        case 4, 6, 9, 11: return 30
-        default: return 31
-        }
+        let resolution = WallClock.resolve(local, in: zone)
+        let ambiguous: Int?
+        if case .unique = resolution { ambiguous = nil } else { ambiguous = local }
+        return Resolved(date: Date(timeIntervalSince1970: TimeInterval(resolution.first)), ambiguousWallClock: ambiguous)
     }
 
     static func offsetSeconds(_ text: String) -> Int? {

@@ -206,4 +206,64 @@ import Testing
         #expect((error == nil) == accepted, "\(text): \(String(describing: error))")
         if let error { #expect(error.message.contains("1970-01-01 to 9999-12-31 UTC"), "\(error)") }
     }
+
+    /// In the hour the clocks go back, "the next 02:30" and "the most recent 02:40" count
+    /// both passes (Berlin, 2026-10-25: 02:00–03:00 CEST = 00:00–01:00Z, then again CET =
+    /// 01:00–02:00Z).
+    @Test(arguments: [
+        // now 02:10 CET (second pass): the next 02:30 is 20 minutes away, not tomorrow
+        ("02:30", TimeExpression.Lean.future, "2026-10-25T01:10:00Z", "2026-10-25T01:30:00Z", true),
+        // now 02:10 CEST (first pass): the next 02:30 is the first one, 20 minutes away
+        ("02:30", .future, "2026-10-25T00:10:00Z", "2026-10-25T00:30:00Z", true),
+        // now 02:40 CEST (first pass, past its 02:30): the second 02:30 is 50 minutes away
+        ("02:30", .future, "2026-10-25T00:40:00Z", "2026-10-25T01:30:00Z", true),
+        // now 02:40 CET: the most recent 02:40 is now
+        ("02:40", .past, "2026-10-25T01:40:00Z", "2026-10-25T01:40:00Z", true),
+        // now 02:20 CET: the most recent 02:40 is the first pass's, 40 minutes ago
+        ("02:40", .past, "2026-10-25T01:20:00Z", "2026-10-25T00:40:00Z", true),
+        // spring forward: 02:30 does not exist on 2026-03-29; moved forward by the gap to 03:30 CEST
+        ("02:30", .future, "2026-03-28T23:00:00Z", "2026-03-29T01:30:00Z", true),
+        ("02:30", .past, "2026-03-29T12:00:00Z", "2026-03-29T01:30:00Z", true),
+        // Lord Howe goes back half an hour: 01:45 shows twice on 2026-04-05 (+11 then +10:30)
+        ("01:45", .future, "2026-04-04T14:50:00Z", "2026-04-04T15:15:00Z", true),
+        ("03:00", .future, "2026-10-25T01:10:00Z", "2026-10-25T02:00:00Z", false),
+    ])
+    func clocksGoingBackOrForward(text: String, lean: TimeExpression.Lean, now: String, expected: String, ambiguous: Bool) throws {
+        let zone = text == "01:45" ? "Australia/Lord_Howe" : "Europe/Berlin"
+        #expect(try parse(text, zone: zone, lean: lean, now: now) == (try instant(expected)))
+        let resolved = try TimeExpression.resolve(text, now: try instant(now), zone: try timeZone(zone), lean: lean)
+        #expect((resolved.ambiguousWallClock != nil) == ambiguous)
+    }
+
+    /// A date and time in the repeated hour is the first pass; in the skipped hour, moved forward.
+    @Test(arguments: [
+        ("2026-10-25 02:30", "2026-10-25T00:30:00Z"),
+        ("2026-03-29 02:30", "2026-03-29T01:30:00Z"),
+    ])
+    func dateTimesAroundTheChange(text: String, expected: String) throws {
+        #expect(try parse(text, zone: "Europe/Berlin", now: "2026-01-01T00:00:00Z") == (try instant(expected)))
+    }
+
+    /// Proleptic Gregorian throughout: 1500-03-01T12:00Z is -14,826,628,800 (ISO 8601;
+    /// `date -u -d 1500-03-01T12:00Z +%s`), not ICU's Julian date ten days later.
+    @Test func prolepticGregorianDates() throws {
+        #expect(try parse("1500-03-01T12:00Z").timeIntervalSince1970 == -14_826_628_800)
+        #expect(try parse("0001-01-01T00:00Z").timeIntervalSince1970 == -62_135_596_800)
+        #expect(try parse("1582-10-10 12:00", zone: "UTC").timeIntervalSince1970 == -12_219_681_600)
+    }
+
+    @Test func wallClockNotes() throws {
+        let berlin = try timeZone("Europe/Berlin")
+        let skipped = WallClock.localSeconds(year: 2026, month: 3, day: 29, hour: 2, minute: 30)
+        #expect(WallClock.note(local: skipped, chosen: 1_774_747_800, zone: berlin)
+                == "2026-03-29 02:30 does not exist in Europe/Berlin (the clocks go forward 1 hour); moved forward by the gap to 2026-03-29 03:30")
+        let repeated = WallClock.localSeconds(year: 2026, month: 10, day: 25, hour: 2, minute: 30)
+        #expect(WallClock.note(local: repeated, chosen: 1_792_891_800, zone: berlin)
+                == "2026-10-25 02:30 happens twice in Europe/Berlin; this is the second, after the clocks go back (UTC+01:00)")
+        #expect(WallClock.note(local: repeated - 86_400, chosen: 0, zone: berlin) == nil)
+        for days in stride(from: -719_162, through: 2_932_896, by: 997) {
+            let date = WallClock.civilDate(days: days)
+            #expect(WallClock.civilDays(year: date.year, month: date.month, day: date.day) == days)
+        }
+    }
 }

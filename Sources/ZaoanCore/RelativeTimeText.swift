@@ -1,0 +1,82 @@
+/// `ago`'s answer: how far an instant is from now, as `5分钟前` / `3 hours ago` / `in 2 days`.
+///
+/// One rule both ways, depending on nothing but the two instants (not the process's zone, not
+/// the configured one): the distance is counted in whole units of fixed length, rounded
+/// down, in the largest unit that fits at least once —
+///
+/// | distance | unit |
+/// |---|---|
+/// | under 10 s | `刚刚` / `just now` |
+/// | under 1 minute | seconds |
+/// | under 1 hour | minutes |
+/// | under 1 day (86,400 s) | hours |
+/// | under 1 week | days |
+/// | under 1 month (30.436875 days, a Gregorian year / 12) | weeks |
+/// | under 1 year (365.2425 days) | months |
+/// | from 1 year on | years |
+///
+/// So 10 days is `1 week ago` and `in 1 week`, 60 days `1 month` both ways, 364 days
+/// `11 months` both ways: the same magnitude reads the same in the past and the future.
+public enum RelativeTimeText {
+    /// Below this many seconds either way, the answer is the word for now.
+    public static let nowThreshold = 10
+
+    public enum Unit: Int, CaseIterable, Sendable {
+        case second, minute, hour, day, week, month, year
+
+        /// The unit's length in seconds.
+        public var seconds: Int {
+            switch self {
+            case .second: return 1
+            case .minute: return 60
+            case .hour: return 3_600
+            case .day: return 86_400
+            case .week: return 604_800
+            case .month: return 2_629_746  // 365.2425 days / 12
+            case .year: return 31_556_952  // 365.2425 days
+            }
+        }
+
+        var chinese: String {
+            switch self {
+            case .second: return "秒钟"
+            case .minute: return "分钟"
+            case .hour: return "小时"
+            case .day: return "天"
+            case .week: return "周"
+            case .month: return "个月"
+            case .year: return "年"
+            }
+        }
+
+        var english: String {
+            switch self {
+            case .second: return "second"
+            case .minute: return "minute"
+            case .hour: return "hour"
+            case .day: return "day"
+            case .week: return "week"
+            case .month: return "month"
+            case .year: return "year"
+            }
+        }
+    }
+
+    /// The text for `target` seen from `now`, both in Unix seconds (any Int: the distance
+    /// is computed without overflow).
+    public static func describe(_ target: Int, from now: Int, language: Language) -> String {
+        let (difference, overflow) = target.subtractingReportingOverflow(now)
+        let future = overflow ? target > now : difference > 0
+        let distance = overflow ? UInt.max : difference.magnitude
+        guard distance >= UInt(nowThreshold) else { return language == .zh ? "刚刚" : "just now" }
+        let unit = Unit.allCases.last { distance >= UInt($0.seconds) } ?? .second
+        let count = distance / UInt(unit.seconds)
+        switch language {
+        case .zh:
+            return "\(count)\(unit.chinese)\(future ? "后" : "前")"
+        case .en:
+            let phrase = "\(count) \(unit.english)\(count == 1 ? "" : "s")"
+            return future ? "in \(phrase)" : "\(phrase) ago"
+        }
+    }
+}

@@ -1,0 +1,129 @@
+import Foundation
+
+/// Wall-clock times in a zone and the instants that show them: usually one, two in the hour
+/// the clocks go back, none in the hour they skip. Times are counted as seconds from
+/// 1970-01-01 00:00 on the wall clock ("local seconds") in the proleptic Gregorian calendar,
+/// so no calendar object — and nothing of the process's own zone — is involved.
+public enum WallClock {
+    public enum Resolution: Equatable, Sendable {
+        case unique(Int)
+        /// Shown twice: first before the clocks go back, then again after.
+        case repeated(first: Int, second: Int)
+        /// Skipped when the clocks went forward by `gap` seconds. `moved` reads the time with
+        /// the offset in force before the change, so it lands `gap` seconds later on the wall
+        /// clock (02:30 on a day Berlin skips 02:00–03:00 becomes 03:30).
+        case skipped(moved: Int, gap: Int)
+
+        /// Every instant that answers for this wall-clock time, earliest first.
+        public var instants: [Int] {
+            switch self {
+            case .unique(let instant): return [instant]
+            case .repeated(let first, let second): return [first, second]
+            case .skipped(let moved, _): return [moved]
+            }
+        }
+
+        /// The instant used when one must be picked without a lean: the first of two, the
+        /// moved one in a gap.
+        public var first: Int { instants[0] }
+    }
+
+    /// The zone's offset from UTC at an instant, in seconds.
+    public static func offset(_ zone: TimeZone, at instant: Int) -> Int {
+        zone.secondsFromGMT(for: Date(timeIntervalSince1970: TimeInterval(instant)))
+    }
+
+    /// Wall-clock seconds at an instant.
+    public static func local(_ instant: Int, in zone: TimeZone) -> Int {
+        instant + offset(zone, at: instant)
+    }
+
+    /// The instants whose wall-clock time in `zone` is `local`. Assumes at most one change
+    /// of offset within a day either side, which every zone in the tz database keeps.
+    public static func resolve(_ local: Int, in zone: TimeZone) -> Resolution {
+        let before = offset(zone, at: local - 86_400)
+        let after = offset(zone, at: local + 86_400)
+        var found: [Int] = []
+        for candidate in [before, after, offset(zone, at: local)] {
+            let instant = local - candidate
+            if offset(zone, at: instant) == candidate && !found.contains(instant) { found.append(instant) }
+        }
+        found.sort()
+        switch found.count {
+        case 0: return .skipped(moved: local - before, gap: after - before)
+        case 1: return .unique(found[0])
+        default: return .repeated(first: found[0], second: found[found.count - 1])
+        }
+    }
+
+    /// Local seconds for a proleptic-Gregorian date and time of day.
+    public static func localSeconds(year: Int, month: Int, day: Int, hour: Int = 0, minute: Int = 0, second: Int = 0) -> Int {
+        civilDays(year: year, month: month, day: day) * 86_400 + hour * 3_600 + minute * 60 + second
+    }
+
+    /// Days from 1970-01-01 to a proleptic-Gregorian date (H. Hinnant's days_from_civil).
+    public static func civilDays(year: Int, month: Int, day: Int) -> Int {
+        let y = month <= 2 ? year - 1 : year
+        let era = (y >= 0 ? y : y - 399) / 400
+        let yearOfEra = y - era * 400
+        let dayOfYear = (153 * (month > 2 ? month - 3 : month + 9) + 2) / 5 + day - 1
+        let dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear
+        return era * 146_097 + dayOfEra - 719_468
+    }
+
+    /// The proleptic-Gregorian date of a day counted from 1970-01-01 (civil_from_days).
+    public static func civilDate(days: Int) -> (year: Int, month: Int, day: Int) {
+        let z = days + 719_468
+        let era = (z >= 0 ? z : z - 146_096) / 146_097
+        let dayOfEra = z - era * 146_097
+        let yearOfEra = (dayOfEra - dayOfEra / 1460 + dayOfEra / 36_524 - dayOfEra / 146_096) / 365
+        let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
+        let shifted = (5 * dayOfYear + 2) / 153
+        let day = dayOfYear - (153 * shifted + 2) / 5 + 1
+        let month = shifted < 10 ? shifted + 3 : shifted - 9
+        return (yearOfEra + era * 400 + (month <= 2 ? 1 : 0), month, day)
+    }
+
+    static func daysInMonth(year: Int, month: Int) -> Int {
+        switch month {
+        case 2: return (year % 4 == 0 && year % 100 != 0) || year % 400 == 0 ? 29 : 28
+        case 4, 6, 9, 11: return 30
+        default: return 31
+        }
+    }
+
+    /// `2026-03-29 02:30` for local seconds (seconds shown only when not zero).
+    public static func describe(local: Int) -> String {
+        let days = local >= 0 ? local / 86_400 : -((-local + 86_399) / 86_400)
+        let (year, month, day) = civilDate(days: days)
+        let second = local - days * 86_400
+        func two(_ value: Int) -> String { value < 10 ? "0\(value)" : "\(value)" }
+        var text = "\(year)-\(two(month))-\(two(day)) \(two(second / 3600)):\(two(second % 3600 / 60))"
+        if second % 60 != 0 { text += ":\(two(second % 60))" }
+        return String(repeating: "0", count: max(0, 4 - String(year).count)) + text
+    }
+
+    /// What `live show` says about a wall-clock time that was not simply one instant;
+    /// nil when it was.
+    public static func note(local: Int, chosen: Int, zone: TimeZone) -> String? {
+        let when = describe(local: local)
+        switch resolve(local, in: zone) {
+        case .unique:
+            return nil
+        case .skipped(_, let gap):
+            return "\(when) does not exist in \(zone.identifier) (the clocks go forward \(DurationText.spoken(seconds: gap))); "
+                + "moved forward by the gap to \(describe(local: Self.local(chosen, in: zone)))"
+        case .repeated(let first, _):
+            let which = chosen == first ? "the first, before the clocks go back" : "the second, after the clocks go back"
+            return "\(when) happens twice in \(zone.identifier); this is \(which) (UTC\(offsetText(offset(zone, at: chosen))))"
+        }
+    }
+
+    /// `+02:00`, `-09:30`.
+    static func offsetText(_ seconds: Int) -> String {
+        let sign = seconds < 0 ? "-" : "+"
+        let minutes = abs(seconds) / 60
+        func two(_ value: Int) -> String { value < 10 ? "0\(value)" : "\(value)" }
+        return sign + two(minutes / 60) + ":" + two(minutes % 60)
+    }
+}
