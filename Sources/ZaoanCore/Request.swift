@@ -111,7 +111,8 @@ extension Request {
     /// For answers that depend only on the clock and the rooms: how many seconds one
     /// rendering stays good (a room change forgets them all). The greeting changes on the
     /// minute; the rest on the second. `live list` over 1,000 rooms takes milliseconds to
-    /// render: a client asking for it in a loop costs one rendering a second.
+    /// render: a client asking for it in a loop costs one rendering a second. `time` goes by
+    /// its pattern (`RenderPeriod`); the Responder decides that.
     var renderPeriod: Int? {
         switch self {
         case .greeting: return 60

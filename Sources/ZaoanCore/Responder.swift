@@ -84,10 +84,10 @@ public final class Responder {
         if case .ping = request { return .pong }  // the benchmark's request: no work at all
         if case .watch(let inner) = request { return answer(inner, now: now, counters: counters()) }
         let (inner, format) = request.withFormat
-        guard let seconds = inner.renderPeriod else {
+        guard let seconds = renderPeriod(inner) else {
             return render(inner, format: format, now: now, counters: counters())
         }
-        let period = Int(clampingSeconds: now.timeIntervalSince1970) / seconds
+        let period = periodIndex(inner, now: now, seconds: seconds)
         if let last = lastRendered, last.period == period, last.request == request { return last.reply }
         if let hit = rendered[request], hit.period == period {
             lastRendered = (request, period, hit.reply)
@@ -98,6 +98,24 @@ public final class Responder {
         rendered[request] = (period, reply)
         lastRendered = (request, period, reply)
         return reply
+    }
+
+    /// How many seconds one rendering of a request stays right (nil: render every time):
+    /// a `time` pattern by its smallest field, the rest as `Request.renderPeriod` says.
+    func renderPeriod(_ request: Request) -> Int? {
+        if case .time(let pattern) = request { return RenderPeriod.seconds(forTimePattern: pattern ?? settings.timeFormat) }
+        return request.renderPeriod
+    }
+
+    /// Which period `now` falls in. Minute periods are counted on the wall clock of the
+    /// request's zone, so they turn with its minutes even where the offset has seconds.
+    private func periodIndex(_ request: Request, now: Date, seconds: Int) -> Int {
+        let instant = Int(clampingSeconds: now.timeIntervalSince1970)
+        guard seconds > 1, seconds < 86_400 else { return seconds == 1 ? instant : instant / seconds }
+        let zone: TimeZone
+        if case .greeting(let city?) = request { zone = settings.zone(forCity: city) ?? settings.zone } else { zone = settings.zone }
+        let local = instant + zone.secondsFromGMT(for: now)
+        return local >= 0 ? local / seconds : -1 - (-1 - local) / seconds
     }
 
     private func render(_ request: Request, format: OutputFormat, now: Date, counters: @autoclosure () -> ServerCounters) -> Reply {
