@@ -29,7 +29,7 @@ public enum BuiltinCities {
         City(chinese: "芝加哥", english: "Chicago", zone: "America/Chicago"),
         City(chinese: "洛杉矶", english: "Los Angeles", zone: "America/Los_Angeles"),
         City(chinese: "悉尼", english: "Sydney", zone: "Australia/Sydney"),
-        City(chinese: "UTC", english: "UTC", zone: "UTC"),
+        City(chinese: "协调世界时", english: "UTC", zone: "UTC"),
     ]
 
     /// Name → zone for every built-in city, under both names (English also lowercased).

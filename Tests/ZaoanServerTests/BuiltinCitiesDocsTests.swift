@@ -1,0 +1,73 @@
+import Foundation
+import Testing
+import ZaoanCore
+
+/// The built-in cities are one list: the code's `BuiltinCities.all`, the README and
+/// zaoan.conf(5) list the same cities with the same names and zones, and the real service
+/// answers every one of those names (a docs page once promised 协调世界时 while the service
+/// said `unknown city`).
+@Suite("Built-in cities: code, README and man page agree")
+struct BuiltinCitiesDocsTests {
+    struct City: Hashable, CustomStringConvertible {
+        let chinese: String, english: String, zone: String
+        var description: String { "\(chinese) \(english) → \(zone)" }
+    }
+
+    /// Parses `北京 Beijing, 上海 Shanghai → Asia/Shanghai; 香港 Hong Kong → ...`, in the
+    /// order written; text before the first `;`-group with an arrow is skipped.
+    static func parse(_ text: String, arrow: String) -> [City] {
+        let flat = text.split(whereSeparator: \.isWhitespace).joined(separator: " ")
+        var cities: [City] = []
+        for group in flat.split(separator: ";") {
+            let parts = group.components(separatedBy: " \(arrow) ")
+            guard parts.count == 2 else { continue }
+            var zone = parts[1].trimmingCharacters(in: .whitespaces)
+            if zone.hasSuffix(".") { zone.removeLast() }
+            for name in parts[0].split(separator: ",") {
+                let words = name.split(separator: " ")
+                guard let first = words.first else { continue }
+                cities.append(City(chinese: String(first), english: words.dropFirst().joined(separator: " "), zone: zone))
+            }
+        }
+        return cities
+    }
+
+    static func section(_ text: String, from start: String, to end: String) throws -> String {
+        let head = try #require(text.range(of: start), "'\(start)' not found")
+        let rest = text[head.upperBound...]
+        let tail = try #require(rest.range(of: end), "'\(end)' not found after '\(start)'")
+        return String(rest[..<tail.lowerBound])
+    }
+
+    static var code: [City] { BuiltinCities.all.map { City(chinese: $0.chinese, english: $0.english, zone: $0.zone) } }
+
+    @Test("the README's list is the code's list")
+    func readme() throws {
+        let readme = try String(contentsOfFile: Locations.packageRoot + "/README.md", encoding: .utf8)
+        let text = try Self.section(readme, from: "Built-in cities (Chinese / English name → zone):", to: "\n\n")
+        #expect(Self.parse(text, arrow: "→") == Self.code)
+    }
+
+    @Test("zaoan.conf(5) lists the code's list")
+    func manPage() throws {
+        let page = try String(contentsOfFile: Locations.packageRoot + "/docs/man/zaoan.conf.5.scd", encoding: .utf8)
+        let text = try Self.section(page, from: "checks both against the code:\n", to: "\n\n")
+        #expect(Self.parse(text, arrow: "→") == Self.code)
+    }
+
+    /// Every name of every city, in both languages, greets in that city's zone: the hour
+    /// `time` shows there is the hour the city's zone has now.
+    @Test("the service answers every built-in name")
+    func service() throws {
+        let service = try TestService.start(arguments: ["--language", "zh", "--timezone", "UTC"])
+        defer { try? service.stop() }
+        for city in Self.code {
+            for name in [city.chinese, city.english, city.english.lowercased()] {
+                let answer = try service.ask("greeting \(name)")
+                #expect(!answer.hasPrefix("ERR"), "greeting \(name): \(answer)")
+                #expect(answer.hasSuffix("·\(name)\n"), "greeting \(name): \(answer)")
+            }
+        }
+        #expect(try service.ask("greeting 协调世界时").hasSuffix("·协调世界时\n"))
+    }
+}
