@@ -50,6 +50,9 @@ public enum BuiltinCities {
                        "GMT": "UTC", "Etc/GMT": "UTC", "Etc/Zulu": "UTC",
                        "PRC": "Asia/Shanghai", "Asia/Chongqing": "Asia/Shanghai", "Asia/Harbin": "Asia/Shanghai"]
         let canonical = aliases[zone] ?? zone
+        // UTC reads as UTC in both languages: 协调世界时 is accepted as its name, but a
+        // greeting does not spell it out.
+        if canonical == "UTC" { return "UTC" }
         if let city = all.first(where: { $0.zone == canonical }) {
             return language == .zh ? city.chinese : city.english
         }

@@ -27,6 +27,7 @@ public struct ConfigFile: Decodable, Sendable, Equatable {
     /// Read by `zaoan bar` (a client), checked here so typos are caught by check-config.
     public var barBlocks: [String]?
     public var barClockFormats: [String]?
+    public var barClockZones: [String]?
     public var adminGroup: String?
 
     public init() {}
@@ -50,6 +51,7 @@ public struct ConfigFile: Decodable, Sendable, Equatable {
         case i3barMarkup = "i3bar_markup"
         case barBlocks = "bar_blocks"
         case barClockFormats = "bar_clock_formats"
+        case barClockZones = "bar_clock_zones"
         case adminGroup = "admin_group"
     }
 

@@ -22,12 +22,15 @@ public enum Request: Hashable, Sendable {
     indirect case watch(Request)
     /// `--format=json greeting`: the inner request's answer as a waybar object or i3bar block.
     indirect case formatted(OutputFormat, Request)
+    /// `time HH:mm @Asia/Tokyo`, `status @东京`: `time` or `status` in another zone, named by
+    /// an IANA zone or a city (built-in or from the config).
+    indirect case zoned(String, Request)
 
     /// Whether `watch` can stream this request's answer.
     public var isWatchable: Bool {
         switch self {
         case .session, .quit, .reload, .liveAdd, .liveRemove, .watch: return false
-        case .formatted(_, let inner): return inner.isWatchable
+        case .formatted(_, let inner), .zoned(_, let inner): return inner.isWatchable
         default: return true
         }
     }
@@ -54,7 +57,7 @@ public enum Request: Hashable, Sendable {
         case .liveShow: return "live show"
         case .status: return "status"
         case .watch: return "watch"
-        case .formatted(_, let inner): return inner.commandWord
+        case .formatted(_, let inner), .zoned(_, let inner): return inner.commandWord
         }
     }
 
@@ -69,8 +72,8 @@ public enum Request: Hashable, Sendable {
 
     /// Every command word with its usage, in the order `help` lists them.
     public static let usage: [(command: String, text: String)] = [
-        ("greeting", "greeting [CITY]         greeting for the time of day, e.g. 早安·北京"),
-        ("time", "time [PATTERN]          current time; LDML (yyyy-MM-dd HH:mm) or strftime (%H:%M)"),
+        ("greeting", "greeting [CITY|@ZONE]   greeting for the time of day, e.g. 早安·北京"),
+        ("time", "time [PATTERN] [@ZONE]  current time; LDML (yyyy-MM-dd HH:mm) or strftime (%H:%M)"),
         ("ago", "ago TIME                relative time, e.g. 5分钟前 / 3 hours ago"),
         ("duration", "duration SECONDS        02:05, 1:02:05"),
         ("ping", "ping                    answers pong"),
@@ -81,7 +84,7 @@ public enum Request: Hashable, Sendable {
         ("reload", "reload                  re-read the config file"),
         ("stats", "stats                   uptime, connections, requests, watches, formatter cache"),
         ("countdown", "countdown [ID]          距开播 01:02:03 / live 00:12:03 / ended, for a room or the next"),
-        ("status", "status                  greeting, time and the next room's countdown in one line"),
+        ("status", "status [@ZONE]          greeting, time and the next room's countdown in one line"),
         ("ticker", "ticker [SKIP]           rotates through live and upcoming rooms every few seconds"),
         ("live", "live add ID START [TITLE...] [end=END] [desc=TEXT] [viewers=N]"),
         ("live", "live rm ID | live list | live show ID"),

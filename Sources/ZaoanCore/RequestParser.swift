@@ -58,8 +58,16 @@ public enum RequestParser {
         }
         let joined = arguments.isEmpty ? nil : arguments.joined(separator: " ")
         switch command {
-        case "greeting": return .greeting(city: joined)
-        case "time": return .time(pattern: joined)
+        case "greeting":
+            // `greeting @Tokyo` is `greeting Tokyo`: a city or a zone either way.
+            if arguments.count == 1, let zone = try zoneWord(arguments[0]) { return .greeting(city: zone) }
+            return .greeting(city: joined)
+        case "time":
+            if let last = arguments.last, let zone = try zoneWord(last) {
+                let pattern = arguments.dropLast()
+                return .zoned(zone, .time(pattern: pattern.isEmpty ? nil : pattern.joined(separator: " ")))
+            }
+            return .time(pattern: joined)
         case "ago":
             guard let joined else { throw ProtocolError(.badArgument, "ago needs a TIME, e.g. ago 2026-12-01T08:00+08:00") }
             return .ago(joined)
@@ -84,7 +92,10 @@ public enum RequestParser {
                 throw ProtocolError(.badArgument, "ticker SKIP must be a whole number from 0, e.g. ticker 1 for the next room")
             }
             return .ticker(skip: skip)
-        case "status": try noArguments(command, arguments); return .status
+        case "status":
+            if arguments.count == 1, let zone = try zoneWord(arguments[0]) { return .zoned(zone, .status) }
+            try noArguments(command, arguments)
+            return .status
         case "live": return try LiveCommandParser.parse(arguments)
         case "watch":
             guard let first = arguments.first else {
@@ -167,6 +178,20 @@ public enum RequestParser {
         }
         if inWord { words.append(String(decoding: current, as: UTF8.self)) }
         return words
+    }
+
+    /// The longest zone or city name after `@`.
+    public static let maxZoneNameBytes = 64
+
+    /// `@Asia/Tokyo` → `Asia/Tokyo`; nil for a word that does not start with `@` or is `@`
+    /// alone (a pattern may still show a literal `@`).
+    static func zoneWord(_ word: String) throws(ProtocolError) -> String? {
+        guard word.utf8.first == UInt8(ascii: "@"), word.utf8.count > 1 else { return nil }
+        let name = String(word.dropFirst())
+        guard name.utf8.count <= maxZoneNameBytes else {
+            throw ProtocolError(.badArgument, "the zone '@\(shorten(name))' is longer than \(maxZoneNameBytes) bytes; name an IANA zone such as @Asia/Tokyo or a city such as @东京")
+        }
+        return name
     }
 
     private static func noArguments(_ command: String, _ arguments: [String]) throws(ProtocolError) {

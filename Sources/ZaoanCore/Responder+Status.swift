@@ -3,13 +3,14 @@ import Foundation
 /// `status`: greeting, time and the next room's countdown in one line, from
 /// `status_template` — the app's recommend page merged three feeds into one view.
 extension Responder {
-    func statusAnswer(now: Date) throws(ProtocolError) -> Answer {
-        let greeting = try greetingAnswer(city: nil, now: now)
+    func statusAnswer(now: Date, place: Place? = nil) throws(ProtocolError) -> Answer {
+        let place = place ?? Place(name: settings.city, zone: settings.zone)
+        let greeting = try greetingAnswer(at: place, now: now)
         let countdown = try countdownAnswer(id: nil, now: now)
         var parts: [String: String] = [
             "greeting": greeting.text,
-            "city": settings.city,
-            "time": try time(pattern: nil, now: now),
+            "city": place.name,
+            "time": try time(pattern: nil, now: now, zone: place.zone),
             "countdown": countdown.text,
         ]
         if settings.statusTemplate.contains("{ticker}") {

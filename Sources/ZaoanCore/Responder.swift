@@ -39,6 +39,8 @@ public final class Responder {
     /// The last of them: the same request again (a bar, a benchmark) is compared, not hashed.
     private var lastRendered: (request: Request, period: Int, reply: Reply)?
     private static let renderedLimit = 256
+    /// Zones named by requests (`@Asia/Tokyo`), resolved once; see `place`.
+    var zoneCache: [String: TimeZone] = [:]
 
     /// `live list`'s lines without their countdowns, in order; nil when the rooms changed.
     var listRows: [ListRow]?
@@ -112,9 +114,7 @@ public final class Responder {
     private func periodIndex(_ request: Request, now: Date, seconds: Int) -> Int {
         let instant = Int(clampingSeconds: now.timeIntervalSince1970)
         guard seconds > 1, seconds < 86_400 else { return seconds == 1 ? instant : instant / seconds }
-        let zone: TimeZone
-        if case .greeting(let city?) = request { zone = settings.zone(forCity: city) ?? settings.zone } else { zone = settings.zone }
-        let local = instant + zone.secondsFromGMT(for: now)
+        let local = instant + zone(of: request).secondsFromGMT(for: now)
         return local >= 0 ? local / seconds : -1 - (-1 - local) / seconds
     }
 
@@ -151,6 +151,13 @@ public final class Responder {
         case .liveShow(let id): return Answer(lines: try liveShow(id: id, now: now))
         case .liveAdd, .liveRemove:
             throw ProtocolError(.badArgument, "\(request.commandWord) changes the rooms; the server applies it")
+        case .zoned(let spec, let inner):
+            let place = try place(spec)
+            switch inner {
+            case .time(let pattern): return Answer(try time(pattern: pattern, now: now, zone: place.zone), state: "time")
+            case .status: return try statusAnswer(now: now, place: place)
+            default: return try structured(inner, now: now, counters: counters())
+            }
         case .watch(let inner), .formatted(_, let inner):
             return try structured(inner, now: now, counters: counters())
         }
@@ -162,10 +169,11 @@ public final class Responder {
     }
 
     func greetingAnswer(city: String?, now: Date) throws(ProtocolError) -> Answer {
-        let name = city ?? settings.city
-        guard let zone = city == nil ? settings.zone : settings.zone(forCity: name) else {
-            throw ProtocolError(.unknownCity, "unknown city '\(RequestParser.shorten(name))'; add it to \"cities\" in the config with its IANA zone")
-        }
+        try greetingAnswer(at: try place(city), now: now)
+    }
+
+    func greetingAnswer(at place: Place, now: Date) throws(ProtocolError) -> Answer {
+        let name = place.name, zone = place.zone
         let local = Int(clampingSeconds: now.timeIntervalSince1970) + zone.secondsFromGMT(for: now)
         let minuteOfDay = ((local % 86_400 + 86_400) % 86_400) / 60
         let period = settings.greetings.period(hour: minuteOfDay / 60, minute: minuteOfDay % 60)
@@ -177,7 +185,7 @@ public final class Responder {
     }
 
     /// The current time through a cached formatter; `%` patterns are strftime.
-    public func time(pattern: String?, now: Date) throws(ProtocolError) -> String {
+    public func time(pattern: String?, now: Date, zone: TimeZone? = nil) throws(ProtocolError) -> String {
         var ldml = pattern ?? settings.timeFormat
         if StrftimePattern.isStrftime(ldml) {
             do {
@@ -190,7 +198,7 @@ public final class Responder {
         guard ldml.utf16.count <= Self.maxPatternLength else {
             throw ProtocolError(.badArgument, "the pattern is \(ldml.utf16.count) characters long\(pattern.map { StrftimePattern.isStrftime($0) ? " as LDML" : "" } ?? ""); at most \(Self.maxPatternLength)")
         }
-        let text = formatters.string(from: now, pattern: ldml, locale: settings.language.localeIdentifier, zone: settings.zone)
+        let text = formatters.string(from: now, pattern: ldml, locale: settings.language.localeIdentifier, zone: zone ?? settings.zone)
         guard !text.isEmpty else {
             throw ProtocolError(.badArgument, "the pattern '\(RequestParser.shorten(pattern ?? ldml))' formats to nothing; see docs/protocol.md for patterns")
         }

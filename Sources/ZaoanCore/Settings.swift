@@ -152,7 +152,12 @@ public struct Settings: Sendable {
         guard !statusTemplate.contains(where: { $0 == "\n" || $0 == "\r" }) else {
             throw ConfigError(key: "status_template", problem: "must be one line")
         }
-        for (key, list) in [("bar_blocks", file.barBlocks), ("bar_clock_formats", file.barClockFormats)] {
+        if let zones = file.barClockZones {
+            for zone in zones where zone.utf8.count > RequestParser.maxZoneNameBytes || (lookUp(zone, in: cities) == nil && TimeZone(identifier: zone) == nil) {
+                throw ConfigError(key: "bar_clock_zones", problem: "'\(RequestParser.shorten(zone))' is neither an IANA time zone (e.g. \"Asia/Tokyo\") nor a city of \"cities\" or the built-in list")
+            }
+        }
+        for (key, list) in [("bar_blocks", file.barBlocks), ("bar_clock_formats", file.barClockFormats), ("bar_clock_zones", file.barClockZones)] {
             if let list, list.isEmpty || list.contains(where: { $0.trimmingCharacters(in: .whitespaces).isEmpty }) {
                 throw ConfigError(key: key, problem: "needs at least one entry, and no empty ones")
             }

@@ -10,8 +10,9 @@ final class BarBlock {
     enum Source: Equatable {
         case ticker(skip: Int)
         /// `formatIndex` is the pattern's place in `bar_clock_formats`, nil if the block's
-        /// own pattern is not one of them.
-        case clock(formatIndex: Int?, pattern: String)
+        /// own pattern is not one of them; `zone` the entry of `bar_clock_zones` shown, nil
+        /// for the configured zone.
+        case clock(formatIndex: Int?, pattern: String, zone: String? = nil)
         case request(String)
     }
 
@@ -35,10 +36,18 @@ final class BarBlock {
 
     var instance: String { "\(index)-\(kind)" }
 
+    /// What goes before the block's text: the zone a clock shows, if not the configured one
+    /// (`Asia/Tokyo` as `Tokyo`, a city as named).
+    var label: String? {
+        guard case .clock(_, _, let zone?) = source else { return nil }
+        let last = zone.split(separator: "/").last.map(String.init) ?? zone
+        return last.replacingOccurrences(of: "_", with: " ")
+    }
+
     var requestLine: String {
         switch source {
         case .ticker(let skip): return skip == 0 ? "ticker" : "ticker \(skip)"
-        case .clock(_, let pattern): return Self.line(["time", pattern])
+        case .clock(_, let pattern, let zone): return Self.line(["time", pattern] + (zone.map { ["@" + $0] } ?? []))
         case .request(let line): return line
         }
     }
@@ -65,6 +74,10 @@ final class BarBlock {
             } else {
                 source = .clock(formatIndex: 0, pattern: clockFormats[0])
             }
+        case .zoned(let zone, .time(let pattern))?:
+            kind = "time"
+            let shown = pattern ?? clockFormats[0]
+            source = .clock(formatIndex: clockFormats.firstIndex(of: shown), pattern: shown, zone: zone)
         default:
             kind = request?.commandWord ?? "block"
             source = .request(line)
@@ -78,8 +91,15 @@ final class BarBlock {
     }
 
     /// Acts on a click. Returns whether the request changed (and must be watched anew).
-    /// Button 1 and wheel down move forward; button 3 and wheel up move back.
-    func click(button: Int, clockFormats: [String]) -> Bool {
+    /// Button 1 and wheel down move forward; button 3 and wheel up move back; button 2 (the
+    /// middle) moves a clock to the next of `zones`, and after the last back to the
+    /// configured zone.
+    func click(button: Int, clockFormats: [String], zones: [String] = []) -> Bool {
+        if button == 2, case .clock(let formatIndex, let pattern, let zone) = source, !zones.isEmpty {
+            let next = zone.flatMap { zones.firstIndex(of: $0) }.map { $0 + 1 } ?? 0
+            source = .clock(formatIndex: formatIndex, pattern: pattern, zone: next < zones.count ? zones[next] : nil)
+            return true
+        }
         let step: Int
         switch button {
         case 1, 5: step = 1
@@ -91,7 +111,7 @@ final class BarBlock {
             let next = max(0, skip + step)
             guard next != skip, next < 1_000_000 else { return false }
             source = .ticker(skip: next)
-        case .clock(let formatIndex, _):
+        case .clock(let formatIndex, _, let zone):
             let count = clockFormats.count
             let next: Int
             if let formatIndex {
@@ -99,7 +119,7 @@ final class BarBlock {
             } else {
                 next = step > 0 ? 0 : count - 1
             }
-            let updated = Source.clock(formatIndex: next, pattern: clockFormats[next])
+            let updated = Source.clock(formatIndex: next, pattern: clockFormats[next], zone: zone)
             guard updated != source else { return false }
             source = updated
         case .request:
@@ -230,7 +250,7 @@ final class BarCommand {
                 // A refused request, or a render that failed (a watched room went away).
                 if !block.answered { block.refused = true }
                 show(block, BarProtocol.messageBlock("zaoan: " + line.dropFirst(4), instance: block.instance))
-            } else if let renamed = BarProtocol.renamedBlock(line, instance: block.instance, pango: config.pango) {
+            } else if let renamed = BarProtocol.renamedBlock(line, instance: block.instance, pango: config.pango, label: block.label) {
                 block.answered = true
                 block.answerBy = nil
                 block.backoff.reset()
@@ -319,7 +339,7 @@ final class BarCommand {
               let index = instance.split(separator: "-", maxSplits: 1).first.flatMap({ Int($0) }),
               blocks.indices.contains(index), blocks[index].instance == instance else { return }
         let block = blocks[index]
-        guard block.click(button: click.button ?? 1, clockFormats: config.clockFormats) else { return }
+        guard block.click(button: click.button ?? 1, clockFormats: config.clockFormats, zones: config.clockZones) else { return }
         watch(block, now: Posix.monotonicSeconds())
     }
 }

@@ -23,9 +23,15 @@ enum BarProtocol {
     /// `name` is "zaoan" and `instance` is `instance`. Only the fields zaoan writes are kept,
     /// `markup` is what zaoan's config says, and the text is made safe for it. nil if `line`
     /// is not a block.
-    static func renamedBlock(_ line: String, instance: String, pango: Bool) -> String? {
+    /// `label`, if any, goes before the text (a clock showing another zone says which).
+    static func renamedBlock(_ line: String, instance: String, pango: Bool, label: String? = nil) -> String? {
         guard var block = I3barBlock(json: line, pango: pango) else { return nil }
         block.instance = instance
+        if let label {
+            let safe = pango ? SafeText.pango(label) : SafeText.visible(label)
+            block.fullText = safe + " " + block.fullText
+            block.shortText = block.shortText.map { safe + " " + $0 }
+        }
         return block.encoded
     }
 
@@ -56,13 +62,17 @@ enum BarProtocol {
     }
 }
 
-/// What `zaoan bar` reads from the config file: `bar_blocks` and `bar_clock_formats`.
+/// What `zaoan bar` reads from the config file: `bar_blocks`, `bar_clock_formats` and
+/// `bar_clock_zones`.
 struct BarConfig: Equatable {
     static let defaultBlocks = ["ticker", "countdown", "greeting", "time"]
     static let defaultClockFormats = ["HH:mm", "HH:mm:ss", "yyyy-MM-dd EEEE HH:mm"]
 
     var blocks = defaultBlocks
     var clockFormats = defaultClockFormats
+    /// Zones (or cities) a middle click on a clock block cycles through, after the
+    /// configured zone; empty: middle clicks do nothing.
+    var clockZones: [String] = []
     /// `i3bar_markup` is `pango`: blocks are Pango markup (text escaped for it).
     var pango = false
 
@@ -87,6 +97,6 @@ struct BarConfig: Equatable {
             throw ConfigError(key: error.key, problem: error.problem + " (in \(path))")
         }
         return BarConfig(blocks: file.barBlocks ?? defaultBlocks, clockFormats: file.barClockFormats ?? defaultClockFormats,
-                         pango: file.i3barMarkup == "pango")
+                         clockZones: file.barClockZones ?? [], pango: file.i3barMarkup == "pango")
     }
 }

@@ -412,8 +412,34 @@ struct BarAndWatchOptionTests {
         #expect(ClientOptions(format: .i3bar, words: ["time HH:mm"]).requestLine == "--format=i3bar time HH:mm")
     }
 
+    /// py3status's clock cycles zones on a click; zaoan's bar does on the middle button,
+    /// through `bar_clock_zones`, labelling the block with the zone it shows.
+    @Test("a middle click moves a bar clock through bar_clock_zones and back to the configured zone")
+    func barClockZonesCycle() throws {
+        let service = try TestService.start(
+            arguments: ["--language", "en", "--timezone", "UTC"],
+            config: #"{"bar_blocks": ["time %H %z"], "bar_clock_zones": ["Asia/Kathmandu", "东京"]}"#)
+        defer { try? service.stop() }
+        let bar = try RunningZaoan(["bar", "--socket", service.socketPath], environment: service.environment, scratch: service.directory)
+        defer { _ = bar.terminate() }
+        func shows(_ suffix: String, _ prefix: String) -> String? {
+            bar.line(within: 5) { line in
+                guard let text = fullText(barBlocks(line), instance: "0-time") else { return false }
+                return text.hasPrefix(prefix) && text.hasSuffix(suffix)
+            }
+        }
+        #expect(shows("+0000", "") != nil, "the configured zone first; got \(bar.lines.suffix(3))")
+        bar.write("[\n" + #"{"name":"zaoan","instance":"0-time","button":2}"# + "\n")
+        #expect(shows("+0545", "Kathmandu ") != nil, "got \(bar.lines.suffix(3))")
+        bar.write("," + #"{"name":"zaoan","instance":"0-time","button":2}"# + "\n")
+        #expect(shows("+0900", "东京 ") != nil, "got \(bar.lines.suffix(3))")
+        bar.write("," + #"{"name":"zaoan","instance":"0-time","button":2}"# + "\n")
+        let back = bar.line(within: 5) { fullText(barBlocks($0), instance: "0-time")?.wholeMatch(of: /\d\d \+0000/) != nil }
+        #expect(back != nil, "after the last zone, back to the configured one; got \(bar.lines.suffix(3))")
+    }
+
     @Test("bar blocks: kinds, clock cycling, ticker steps, and clicks read from the i3bar stream")
-    func barBlocks() {
+    func barBlockKinds() {
         let formats = ["HH:mm", "HH:mm:ss", "yyyy-MM-dd"]
         let clock = BarBlock(index: 3, entry: "time HH:mm:ss", clockFormats: formats)
         #expect(clock.instance == "3-time" && clock.requestLine == "time HH:mm:ss")
@@ -421,6 +447,13 @@ struct BarAndWatchOptionTests {
         #expect(clock.click(button: 1, clockFormats: formats) && clock.requestLine == "time HH:mm")
         #expect(clock.click(button: 3, clockFormats: formats) && clock.requestLine == "time yyyy-MM-dd")
         #expect(!clock.click(button: 2, clockFormats: formats))
+        #expect(clock.click(button: 2, clockFormats: formats, zones: ["Asia/Tokyo", "纽约"]) && clock.requestLine == "time yyyy-MM-dd @Asia/Tokyo")
+        #expect(clock.label == "Tokyo")
+        #expect(clock.click(button: 1, clockFormats: formats) && clock.requestLine == "time HH:mm @Asia/Tokyo")
+        #expect(clock.click(button: 2, clockFormats: formats, zones: ["Asia/Tokyo", "纽约"]) && clock.requestLine == "time HH:mm @纽约")
+        #expect(clock.click(button: 2, clockFormats: formats, zones: ["Asia/Tokyo", "纽约"]) && clock.requestLine == "time HH:mm" && clock.label == nil)
+        let zoned = BarBlock(index: 2, entry: "time HH:mm @America/New_York", clockFormats: formats)
+        #expect(zoned.requestLine == "time HH:mm @America/New_York" && zoned.label == "New York")
         let spaced = BarBlock(index: 0, entry: "time", clockFormats: ["yyyy-MM-dd EEEE HH:mm"])
         #expect(spaced.requestLine == #"time "yyyy-MM-dd EEEE HH:mm""#)
 

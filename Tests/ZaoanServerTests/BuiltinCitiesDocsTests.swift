@@ -55,8 +55,8 @@ struct BuiltinCitiesDocsTests {
         #expect(Self.parse(text, arrow: "→") == Self.code)
     }
 
-    /// Every name of every city, in both languages, greets in that city's zone: the hour
-    /// `time` shows there is the hour the city's zone has now.
+    /// Every name of every city, in both languages, greets under that name, and `time` for
+    /// it (`time xx @NAME`) has the offset of the city's zone.
     @Test("the service answers every built-in name")
     func service() throws {
         let service = try TestService.start(arguments: ["--language", "zh", "--timezone", "UTC"])
@@ -66,6 +66,10 @@ struct BuiltinCitiesDocsTests {
                 let answer = try service.ask("greeting \(name)")
                 #expect(!answer.hasPrefix("ERR"), "greeting \(name): \(answer)")
                 #expect(answer.hasSuffix("·\(name)\n"), "greeting \(name): \(answer)")
+                // The city's zone: its offset now, as Foundation (ICU) has it for the zone.
+                let offset = try #require(TimeZone(identifier: city.zone)).secondsFromGMT()
+                let expected = (offset < 0 ? "-" : "+") + String(format: "%02d%02d", abs(offset) / 3600, abs(offset) % 3600 / 60)
+                #expect(try service.ask(#"time xx @""# + name + #"""#) == expected + "\n", "\(name) → \(city.zone)")
             }
         }
         #expect(try service.ask("greeting 协调世界时").hasSuffix("·协调世界时\n"))

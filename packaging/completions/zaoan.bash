@@ -11,7 +11,7 @@
 
 # Built-in cities (Sources/ZaoanCore/Cities.swift); the config's `cities` may add more.
 _zaoan_cities=(北京 上海 广州 深圳 成都 香港 台北 东京 首尔 新加坡 孟买 迪拜 莫斯科 柏林 巴黎 伦敦
-    纽约 芝加哥 洛杉矶 悉尼 Beijing Shanghai Guangzhou Shenzhen Chengdu 'Hong Kong' Taipei
+    纽约 芝加哥 洛杉矶 悉尼 协调世界时 Beijing Shanghai Guangzhou Shenzhen Chengdu 'Hong Kong' Taipei
     Tokyo Seoul Singapore Mumbai Dubai Moscow Berlin Paris London 'New York' Chicago
     'Los Angeles' Sydney UTC)
 

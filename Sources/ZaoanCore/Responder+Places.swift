@@ -1,0 +1,50 @@
+import Foundation
+
+/// Where an answer is for: the configured city and zone, or one named in the request
+/// (`greeting 东京`, `time HH:mm @Asia/Tokyo`, `status @New York`).
+extension Responder {
+    struct Place {
+        /// What the greeting shows: the city as written, or a name for the zone.
+        let name: String
+        let zone: TimeZone
+    }
+
+    /// How many zones named by requests are kept resolved.
+    static let zoneCacheLimit = 64
+
+    /// nil: the configured place. Otherwise a city (built-in or from the config, either
+    /// name), else an IANA zone (`Asia/Tokyo`, `Etc/GMT-8`), shown by its city's name in
+    /// the configured language or its last component.
+    func place(_ spec: String?) throws(ProtocolError) -> Place {
+        guard let spec else { return Place(name: settings.city, zone: settings.zone) }
+        if let zone = settings.zone(forCity: spec) { return Place(name: spec, zone: zone) }
+        guard let zone = ianaZone(spec) else {
+            throw ProtocolError(.unknownCity, "unknown city or zone '\(RequestParser.shorten(spec))'; name an IANA zone such as Asia/Tokyo, or add the city to \"cities\" in the config with its IANA zone")
+        }
+        return Place(name: BuiltinCities.name(forZone: zone.identifier, language: settings.language), zone: zone)
+    }
+
+    /// The zone of a request's place for the render cache; the configured zone when the
+    /// place is unknown (the answer is then an error, whatever the period).
+    func zone(of request: Request) -> TimeZone {
+        switch request {
+        case .greeting(let city?), .zoned(let city, _): return (try? place(city))?.zone ?? settings.zone
+        default: return settings.zone
+        }
+    }
+
+    /// An IANA zone by name, or nil. Only names made of `A-Z a-z 0-9 / _ + -` (no `..`,
+    /// no leading `/`) reach Foundation; results are kept, at most `zoneCacheLimit`.
+    private func ianaZone(_ name: String) -> TimeZone? {
+        if let known = zoneCache[name] { return known }
+        let allowed = name.utf8.allSatisfy { byte in
+            (byte >= 0x30 && byte <= 0x39) || (byte >= 0x41 && byte <= 0x5A) || (byte >= 0x61 && byte <= 0x7A)
+                || byte == UInt8(ascii: "/") || byte == UInt8(ascii: "_") || byte == UInt8(ascii: "+") || byte == UInt8(ascii: "-")
+        }
+        guard allowed, !name.isEmpty, name.utf8.count <= RequestParser.maxZoneNameBytes,
+              !name.hasPrefix("/"), !name.contains(".."), let zone = TimeZone(identifier: name) else { return nil }
+        if zoneCache.count >= Self.zoneCacheLimit { zoneCache.removeAll(keepingCapacity: true) }
+        zoneCache[name] = zone
+        return zone
+    }
+}
