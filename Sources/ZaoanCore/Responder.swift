@@ -105,8 +105,20 @@ public final class Responder {
     /// How many seconds one rendering of a request stays right (nil: render every time):
     /// a `time` pattern by its smallest field, the rest as `Request.renderPeriod` says.
     func renderPeriod(_ request: Request) -> Int? {
-        if case .time(let pattern) = request { return RenderPeriod.seconds(forTimePattern: pattern ?? settings.timeFormat) }
-        return request.renderPeriod
+        switch request {
+        case .time(let pattern): return RenderPeriod.seconds(forTimePattern: pattern ?? settings.timeFormat)
+        case .zoned(_, let inner): return renderPeriod(inner)
+        default: return request.renderPeriod
+        }
+    }
+
+    /// How often a watched request's answer can change: 60 for a greeting or a clock
+    /// without seconds in a zone whose offset is whole minutes, else 1. (`watch` ticks once a
+    /// minute while only such requests are watched.) Settings changes re-render everything.
+    public func changePeriod(_ request: Request, now: Date) -> Int {
+        let inner = request.withFormat.request
+        guard renderPeriod(inner) == 60 else { return 1 }
+        return zone(of: inner).secondsFromGMT(for: now) % 60 == 0 ? 60 : 1
     }
 
     /// Which period `now` falls in. Minute periods are counted on the wall clock of the

@@ -86,6 +86,12 @@ final class Connection: EventHandler {
 
     var hasPendingOutput: Bool { !output.isEmpty }
 
+    /// Whether a time limit runs for this connection (the sweeper must look at it): every
+    /// connection but a watcher that keeps up and sends nothing unfinished.
+    var needsSweeping: Bool {
+        watch == nil || hasPendingOutput || queuedFrame != nil || partialLineSince != nil || overSoftLimitSince != nil
+    }
+
     /// The client, for debug lines.
     private var who: String {
         peer.map { "client pid \($0.pid) uid \($0.uid)" } ?? "client on fd \(fd)"
@@ -337,6 +343,7 @@ final class Connection: EventHandler {
             close()
             return
         }
+        if needsSweeping { server.sweepSoon() }
         var wanted: UInt32 = 0
         if !output.isEmpty || queuedFrame != nil { wanted |= EventLoop.writable }
         if takingLines { wanted |= EventLoop.readable }

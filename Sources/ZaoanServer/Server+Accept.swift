@@ -45,7 +45,7 @@ extension Server {
             counters.connectionsTotal += 1
             idleTimer?.disarm()
             statusChanged()
-            if connections.count == 1 { sweeper?.arm(after: 1, repeating: true) }
+            sweepSoon()  // a new connection must send its line within 10 s
             // The request is usually already there: answer without another trip through epoll.
             connection.readInput()
         }

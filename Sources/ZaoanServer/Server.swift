@@ -88,9 +88,11 @@ public final class Server {
         self.counters = ServerCounters(startedAt: clock.now)
         self.monotonicNow = Posix.monotonicSeconds()
         self.wallNow = clock.now
-        self.watches = try WatchHub(loop: loop) { [unowned self] request in
+        self.watches = try WatchHub(loop: loop, render: { [unowned self] request in
             self.responder.answer(request, now: self.clock.now, counters: self.statistics)
-        }
+        }, period: { [unowned self] request in
+            self.responder.changePeriod(request, now: self.clock.now)
+        })
         self.refusals = try RefusalLog(loop: loop)
         self.saver = try StateSaver(store: store, loop: loop) { [unowned self] result in self.saveFinished(result) }
     }
@@ -216,7 +218,7 @@ public final class Server {
             let settings = try options.config.load()
             responder.apply(settings)
             outputLimits = settings.outputLimits
-            watches.refresh()  // a new language, city or template shows at once, not on the next tick
+            watches.refresh(periodsChanged: true)  // a new language, city or template shows at once, not on the next tick
             Log.info("configuration reloaded from \(options.config.path)")
             return .ok
         } catch {
@@ -242,9 +244,21 @@ public final class Server {
 
     // MARK: - Time and signals
 
-    /// Once a second while connections are open: enforce the shutdown deadline, close
-    /// connections past a time limit.
+    /// Arms the sweeper (once a second) if it is not: a connection has a time limit running.
+    func sweepSoon() {
+        if let sweeper, !sweeper.armed { sweeper.arm(after: 1, repeating: true) }
+    }
+
+    /// Once a second while some connection has a time limit running: enforce the shutdown
+    /// deadline, close connections past a limit. Watchers that keep up have none, so a bar
+    /// alone does not wake the service for the sweeper: it is disarmed until a connection
+    /// needs it again (`sweepSoon`).
     private func sweep() {
+        defer {
+            if case .serving = lifecycle, !acceptPaused, !connections.values.contains(where: \.needsSweeping) {
+                sweeper?.disarm()
+            }
+        }
         monotonicNow = Posix.monotonicSeconds()
         if case .draining(_, let deadline) = lifecycle, monotonicNow >= deadline {
             loop.stop()

@@ -1,14 +1,17 @@
 import CLinux
 import Glibc
 
-/// Fires on every wall-clock second boundary (timerfd on CLOCK_REALTIME, absolute), and at
-/// once when the wall clock is set (NTP step, `date -s`, resume from suspend):
+/// Fires on every wall-clock boundary of its period — each second, or each minute when only
+/// minute clocks are watched — (timerfd on CLOCK_REALTIME, absolute), and at once when the
+/// wall clock is set (NTP step, `date -s`, resume from suspend):
 /// TFD_TIMER_CANCEL_ON_SET makes the pending read fail with ECANCELED, and the timer is
 /// re-aligned to the new clock. Armed only while someone watches.
 final class WallClockTimer: EventHandler {
     private let timer: TimerDescriptor
     private let action: (_ clockWasSet: Bool) -> Void
     private(set) var armed = false
+    /// Seconds between firings while armed.
+    private(set) var period = 1
 
     init(loop: EventLoop, action: @escaping (_ clockWasSet: Bool) -> Void) throws(SystemError) {
         timer = try TimerDescriptor(clock: CLOCK_REALTIME, purpose: "the wall-clock timer")
@@ -16,11 +19,14 @@ final class WallClockTimer: EventHandler {
         try loop.register(timer.fd, events: EventLoop.readable, handler: self)
     }
 
-    func arm() {
+    /// Fires on the next multiple of `period` seconds of Unix time, then every `period`.
+    func arm(period: Int = 1) {
         armed = true
+        self.period = max(1, period)
         var now = timespec()
         clock_gettime(CLOCK_REALTIME, &now)
-        timer.set(itimerspec(it_interval: timespec(tv_sec: 1, tv_nsec: 0), it_value: timespec(tv_sec: now.tv_sec + 1, tv_nsec: 0)),
+        let next = (Int(now.tv_sec) / self.period + 1) * self.period
+        timer.set(itimerspec(it_interval: timespec(tv_sec: self.period, tv_nsec: 0), it_value: timespec(tv_sec: next, tv_nsec: 0)),
                   flags: Int32(TFD_TIMER_ABSTIME) | Int32(TFD_TIMER_CANCEL_ON_SET))
     }
 
@@ -34,7 +40,7 @@ final class WallClockTimer: EventHandler {
         if timer.acknowledge() != nil {
             action(false)
         } else if errno == ECANCELED {
-            arm()  // the clock jumped: align to the new second boundaries
+            arm(period: period)  // the clock jumped: align to the new boundaries
             action(true)
         }
     }

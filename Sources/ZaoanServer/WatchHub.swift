@@ -15,6 +15,8 @@ final class WatchHub {
     private struct Group {
         var last: Reply?
         var watchers: [ObjectIdentifier: Connection] = [:]
+        /// How often the answer can change, in seconds (1 or 60).
+        var period = 1
     }
 
     /// Proof of a registered watch; returned with `remove`.
@@ -32,9 +34,15 @@ final class WatchHub {
     private(set) var clockChanges = 0
     private let timer: WallClockTimer
     private let render: (Request) -> Reply
+    private let period: (Request) -> Int
+    /// Groups whose answer can change every second: while there is one, the timer ticks
+    /// every second; else every minute (only minute clocks and greetings are watched).
+    private var secondGroups = 0
 
-    init(loop: EventLoop, render: @escaping (Request) -> Reply) throws(SystemError) {
+    /// - Parameter period: how often a request's answer can change (1 or 60 seconds).
+    init(loop: EventLoop, render: @escaping (Request) -> Reply, period: @escaping (Request) -> Int) throws(SystemError) {
         self.render = render
+        self.period = period
         var tick: ((Bool) -> Void)?
         timer = try WallClockTimer(loop: loop) { clockWasSet in tick?(clockWasSet) }
         tick = { [unowned self] clockWasSet in self.tick(clockWasSet: clockWasSet) }
@@ -42,30 +50,64 @@ final class WatchHub {
 
     /// Registers a watch and returns the first answer to send.
     func add(_ connection: Connection, request: Request) -> (Ticket, Reply) {
-        var group = groups[request] ?? Group()
+        var group: Group
+        if let existing = groups[request] {
+            group = existing
+        } else {
+            group = Group(last: render(request), period: period(request) == 60 ? 60 : 1)
+            if group.period == 1 { secondGroups += 1 }
+        }
         let reply = group.last ?? render(request)
-        group.last = reply
         group.watchers[ObjectIdentifier(connection)] = connection
         groups[request] = group
         count += 1
-        if !timer.armed { timer.arm() }
+        armTimer()
         return (Ticket(request: request), reply)
+    }
+
+    /// Every second while something changes by the second, else every minute; off when
+    /// nothing is watched.
+    private func armTimer() {
+        guard count > 0 else {
+            timer.disarm()
+            return
+        }
+        let wanted = secondGroups > 0 ? 1 : 60
+        if !timer.armed || timer.period != wanted { timer.arm(period: wanted) }
     }
 
     func remove(_ connection: Connection, ticket: Ticket) {
         guard var group = groups[ticket.request],
               group.watchers.removeValue(forKey: ObjectIdentifier(connection)) != nil else { return }
         count -= 1
-        groups[ticket.request] = group.watchers.isEmpty ? nil : group
-        if count == 0 { timer.disarm() }
+        if group.watchers.isEmpty {
+            groups[ticket.request] = nil
+            if group.period == 1 { secondGroups -= 1 }
+        } else {
+            groups[ticket.request] = group
+        }
+        armTimer()
     }
 
-    /// Re-renders now, e.g. after live rooms changed.
-    func refresh() { tick(clockWasSet: false) }
+    /// Re-renders now, e.g. after live rooms changed. After new settings a request's period
+    /// may have changed too (`time_format` gained seconds): `periodsChanged` checks them again.
+    func refresh(periodsChanged: Bool = false) {
+        if periodsChanged {
+            secondGroups = 0
+            for request in groups.keys {
+                let updated = period(request) == 60 ? 60 : 1
+                groups[request]?.period = updated
+                if updated == 1 { secondGroups += 1 }
+            }
+            armTimer()
+        }
+        tick(clockWasSet: false)
+    }
 
     /// Ends every watch (shutdown). Connections close themselves as their output drains.
     func removeAll() {
         groups.removeAll()
+        secondGroups = 0
         deliveries.removeAll()
         delivered = 0
         count = 0
