@@ -25,12 +25,17 @@ public enum Request: Hashable, Sendable {
     /// `time HH:mm @Asia/Tokyo`, `status @东京`: `time` or `status` in another zone, named by
     /// an IANA zone or a city (built-in or from the config).
     indirect case zoned(String, Request)
+    /// `--format=i3bar blocks ticker ; time HH:mm:ss`: several requests as one i3bar status
+    /// line (a JSON array of blocks), so a bar watches them all on one connection and gets
+    /// every second's changes in one write.
+    indirect case blocks([Request])
 
     /// Whether `watch` can stream this request's answer.
     public var isWatchable: Bool {
         switch self {
         case .session, .quit, .reload, .liveAdd, .liveRemove, .watch: return false
         case .formatted(_, let inner), .zoned(_, let inner): return inner.isWatchable
+        case .blocks(let parts): return parts.allSatisfy(\.isWatchable)
         default: return true
         }
     }
@@ -58,6 +63,7 @@ public enum Request: Hashable, Sendable {
         case .status: return "status"
         case .watch: return "watch"
         case .formatted(_, let inner), .zoned(_, let inner): return inner.commandWord
+        case .blocks: return "blocks"
         }
     }
 
@@ -90,6 +96,7 @@ public enum Request: Hashable, Sendable {
         ("live", "live rm ID | live list | live show ID"),
         ("watch", "watch REQUEST           send REQUEST's answer now and whenever it changes"),
         ("--format", "--format=FMT REQUEST    plain text, json (waybar), i3bar, or text for tmux or polybar"),
+        ("blocks", "blocks REQUEST ; ...    several requests as one i3bar line (with --format=i3bar)"),
     ]
 }
 

@@ -97,6 +97,7 @@ public enum RequestParser {
             try noArguments(command, arguments)
             return .status
         case "live": return try LiveCommandParser.parse(arguments)
+        case "blocks": return try blocks(arguments)
         case "watch":
             guard let first = arguments.first else {
                 throw ProtocolError(.badArgument, "watch needs a request, e.g. watch countdown or watch time HH:mm:ss")
@@ -130,6 +131,40 @@ public enum RequestParser {
         default:
             return format == .plain ? inner : .formatted(format, inner)
         }
+    }
+
+    /// The most requests one `blocks` takes.
+    public static let maxBlocks = 16
+
+    /// `blocks REQUEST ; REQUEST ...`: each part a watchable request without a format of
+    /// its own. A word that is `;` (quoted or not) always separates parts.
+    private static func blocks(_ arguments: [String]) throws(ProtocolError) -> Request {
+        var parts: [Request] = []
+        var current: [String] = []
+        func finish() throws(ProtocolError) {
+            guard let first = current.first else {
+                throw ProtocolError(.badArgument, "blocks needs requests separated by ' ; ', e.g. blocks ticker ; time HH:mm:ss")
+            }
+            let part = try request(command: first.lowercased(), arguments: Array(current.dropFirst()))
+            switch part {
+            case .blocks, .watch, .formatted, .stats:
+                throw ProtocolError(.badArgument, "a part of blocks is a plain request (not stats), without blocks, watch or --format")
+            default:
+                guard part.isWatchable, !part.isRoomChange else {
+                    throw ProtocolError(.badArgument, "'\(shorten(first))' cannot be a block; use greeting, time, countdown, ticker, status ...")
+                }
+            }
+            parts.append(part)
+            guard parts.count <= maxBlocks else {
+                throw ProtocolError(.badArgument, "blocks takes at most \(maxBlocks) requests")
+            }
+            current.removeAll()
+        }
+        for word in arguments {
+            if word == ";" { try finish() } else { current.append(word) }
+        }
+        try finish()
+        return .blocks(parts)
     }
 
     /// Splits on blanks, grouping "quoted words".

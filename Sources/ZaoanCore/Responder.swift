@@ -86,6 +86,7 @@ public final class Responder {
         if case .ping = request { return .pong }  // the benchmark's request: no work at all
         if case .watch(let inner) = request { return answer(inner, now: now, counters: counters()) }
         let (inner, format) = request.withFormat
+        if case .blocks(let parts) = inner { return blocks(parts, format: format, now: now) }
         guard let seconds = renderPeriod(inner) else {
             return render(inner, format: format, now: now, counters: counters())
         }
@@ -108,6 +109,9 @@ public final class Responder {
         switch request {
         case .time(let pattern): return RenderPeriod.seconds(forTimePattern: pattern ?? settings.timeFormat)
         case .zoned(_, let inner): return renderPeriod(inner)
+        case .blocks(let parts):
+            // Each part is cached by its own period; the line is joined for every request.
+            return parts.allSatisfy({ renderPeriod($0) == 60 }) ? 60 : 1
         default: return request.renderPeriod
         }
     }
@@ -163,6 +167,8 @@ public final class Responder {
         case .liveShow(let id): return Answer(lines: try liveShow(id: id, now: now))
         case .liveAdd, .liveRemove:
             throw ProtocolError(.badArgument, "\(request.commandWord) changes the rooms; the server applies it")
+        case .blocks:
+            throw ProtocolError(.badArgument, "blocks answers as i3bar only; send --format=i3bar blocks ...")
         case .zoned(let spec, let inner):
             let place = try place(spec)
             switch inner {
@@ -173,6 +179,27 @@ public final class Responder {
         case .watch(let inner), .formatted(_, let inner):
             return try structured(inner, now: now, counters: counters())
         }
+    }
+
+    /// `blocks`: each part's i3bar block (a refused part as a block saying so), as one JSON
+    /// array on one line.
+    private func blocks(_ parts: [Request], format: OutputFormat, now: Date) -> Reply {
+        guard format == .i3bar else {
+            return .error(ProtocolError(.badArgument, "blocks answers as i3bar only; send --format=i3bar blocks ..."))
+        }
+        var line = "["
+        for (index, part) in parts.enumerated() {
+            if index > 0 { line += "," }
+            let reply = answer(.formatted(.i3bar, part), now: now, counters: ServerCounters(startedAt: now))
+            if reply.isError {
+                let text = SafeText.visible("zaoan: " + reply.text.dropFirst(4))
+                line += I3barBlock(instance: part.commandWord, fullText: settings.i3barPango ? SafeText.pango(text) : text,
+                                   shortText: "zaoan ⚠", pango: settings.i3barPango).encoded
+            } else {
+                line += reply.text
+            }
+        }
+        return .line(line + "]")
     }
 
     /// "早安·北京": the greeting for the hour in the city's zone, then the city.

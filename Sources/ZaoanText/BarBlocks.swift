@@ -35,7 +35,13 @@ public struct I3barBlock: Equatable, Sendable {
     /// made safe for `pango` (the markup the reader's config asks for, whatever the block
     /// says): no control characters, and with Pango markup only entities, never a tag.
     public init?(json: String, pango: Bool) {
-        guard case .object(let fields)? = JSON.parse(json), let full = fields["full_text"]?.string else { return nil }
+        guard let value = JSON.parse(json) else { return nil }
+        self.init(value: value, pango: pango)
+    }
+
+    /// The same from a parsed value (one block of an array).
+    public init?(value: JSON, pango: Bool) {
+        guard case .object(let fields) = value, let full = fields["full_text"]?.string else { return nil }
         self.init(instance: fields["instance"]?.string ?? "", fullText: Self.safe(full, pango: pango),
                   shortText: fields["short_text"]?.string.map { Self.safe($0, pango: pango) },
                   urgent: fields["urgent"]?.bool ?? false, pango: pango)
@@ -43,6 +49,13 @@ public struct I3barBlock: Equatable, Sendable {
 
     private static func safe(_ text: String, pango: Bool) -> String {
         pango ? SafeText.pangoEntitiesOnly(SafeText.visible(text)) : SafeText.visible(text)
+    }
+
+    /// A status line as another program sent it (`[{...},{...}]`): its blocks, or nil if it
+    /// is not an array of at most `limit` objects.
+    public static func line(json: String, pango: Bool, limit: Int) -> [I3barBlock?]? {
+        guard case .array(let values)? = JSON.parse(json), values.count <= limit else { return nil }
+        return values.map { I3barBlock(value: $0, pango: pango) }
     }
 }
 

@@ -20,15 +20,6 @@ final class BarBlock {
     /// The request's command word: with the index, the block's i3bar `instance`.
     let kind: String
     var source: Source
-    var stream: ServiceConnection?
-    /// Until the service has answered on this connection: the deadline for it.
-    var answerBy: Deadline?
-    /// The current connection has delivered a block, so the service accepted the request.
-    var answered = false
-    /// The service answered the request with an error; it closes such a connection.
-    var refused = false
-    var retryAt: Double?
-    var backoff = Backoff()
     /// The block as written to the bar; nil until there is something to show.
     var shown: String?
     /// `shown` says the service is down or busy: the bar shows that once, not per block.
@@ -129,28 +120,36 @@ final class BarBlock {
     }
 }
 
-/// `zaoan bar`: an i3bar/swaybar `status_command`. Each block of `bar_blocks` is fed by its
-/// own `watch --format=i3bar` connection, so the bar changes on the second a block changes;
-/// the whole line is written whenever any block changes. One thread polls the block
-/// sockets, stdin (click events), a signalfd and stdout's hangup.
+/// `zaoan bar`: an i3bar/swaybar `status_command`. The blocks of `bar_blocks` are watched
+/// together on one connection (`watch --format=i3bar blocks A ; B ; ...`): the service
+/// writes one status line whenever any block changes, so the bar wakes once for all the
+/// blocks of a second, and writes the line at once. One thread polls the socket, stdin
+/// (click events), a signalfd and stdout's hangup.
 ///
-/// If the service is down, the bar says so once (the first block that cannot connect; the
-/// others are left out) and reconnects every 2 s; it never exits on its own. What the
-/// service sends is filtered: only the block fields zaoan writes pass, with `markup` as
-/// zaoan's config says (`i3bar_markup`) and the text made safe for it. SIGUSR1 pauses the output (i3bar sends it when the bar is hidden), SIGUSR2
-/// resumes it with the current line.
+/// If the service is down, the bar says so once (in the first block; the others are left
+/// out) and reconnects every 2 s; it never exits on its own. What the service sends is
+/// filtered: only the block fields zaoan writes pass, with `markup` as zaoan's config says
+/// (`i3bar_markup`) and the text made safe for it. SIGUSR1 pauses the output (i3bar sends it
+/// when the bar is hidden), SIGUSR2 resumes it with the current line.
 final class BarCommand {
     private let config: BarConfig
     private let socketPath: String
     private let blocks: [BarBlock]
     private var paused = false
     private var wroteFirstLine = false
-    private var flushAt: Double?
     private var stdinOpen = true
     private var clickBuffer: [UInt8] = []
+    /// The one watch connection, and its state.
+    private var stream: ServiceConnection?
+    /// Until the service has answered on this connection: the deadline for it.
+    private var answerBy: Deadline?
+    /// The current connection has delivered a line, so the service accepted the request.
+    private var answered = false
+    /// The service refused the request (it closes such a connection).
+    private var refused = false
+    private var retryAt: Double?
+    private var backoff = Backoff()
 
-    /// Updates that arrive together (blocks ticking on the same second) make one line.
-    static let coalescing = 0.01
     /// A request the service refused is tried again this much later (a room may be added).
     static let refusedRetry = 10.0
 
@@ -170,18 +169,14 @@ final class BarCommand {
             exit(1)
         }
         StandardOutput.write(BarProtocol.header + "\n[\n")
-        for block in blocks { watch(block, now: Posix.monotonicSeconds()) }
+        watch(now: Posix.monotonicSeconds())
 
         while true {
-            var deadline = flushAt
-            for block in blocks {
-                if block.stream == nil, let retry = block.retryAt { deadline = min(deadline ?? retry, retry) }
-                if block.stream != nil, let answerBy = block.answerBy { deadline = min(deadline ?? answerBy.at, answerBy.at) }
-            }
+            var deadline: Double?
+            if stream == nil { deadline = retryAt } else if let answerBy { deadline = answerBy.at }
             var entries = [pollfd(fd: signals, events: Int16(POLLIN), revents: 0), StandardOutput.hangupEntry,
-                           pollfd(fd: stdinOpen ? 0 : -1, events: Int16(POLLIN), revents: 0)]
-            let watched = blocks.filter { $0.stream != nil }
-            entries += watched.map { pollfd(fd: $0.stream!.fd, events: Int16(POLLIN), revents: 0) }
+                           pollfd(fd: stdinOpen ? 0 : -1, events: Int16(POLLIN), revents: 0),
+                           pollfd(fd: stream?.fd ?? -1, events: Int16(POLLIN), revents: 0)]
             pollDescriptors(&entries, timeout: deadline.map { $0 - Posix.monotonicSeconds() })
 
             if entries[0].revents != 0 {
@@ -189,45 +184,56 @@ final class BarCommand {
             }
             if StandardOutput.readerIsGone(entries[1]) { exit(0) }
             if entries[2].revents != 0 { readClicks() }
-            for (block, entry) in zip(watched, entries[3...]) where entry.revents != 0 {
-                read(block)
-            }
+            if entries[3].revents != 0 { read() }
             let now = Posix.monotonicSeconds()
-            checkAnswerDeadlines(now: now)
-            for block in blocks where block.stream == nil {
-                if let retry = block.retryAt, retry <= now { watch(block, now: now) }
+            if let stream, let answerBy, answerBy.hasPassed {
+                stream.close()
+                self.stream = nil
+                self.answerBy = nil
+                serviceDown(now: now, text: "zaoan: service not answering")
             }
-            if let flushAt, flushAt <= Posix.monotonicSeconds() { writeLine() }
+            if stream == nil, let retryAt, retryAt <= now { watch(now: now) }
         }
     }
 
-    // MARK: - Blocks
+    // MARK: - The watch
 
-    /// (Re)opens the block's watch. While the service is down the block says so.
-    private func watch(_ block: BarBlock, now: Double) {
-        block.stream?.close()
-        block.stream = nil
-        block.answered = false
-        block.refused = false
-        block.retryAt = nil
+    /// The request for every block: `watch --format=i3bar blocks A ; B ; ...`.
+    var requestLine: String {
+        "watch --format=i3bar blocks " + blocks.map(\.requestLine).joined(separator: " ; ")
+    }
+
+    /// (Re)opens the watch. While the service is down the bar says so.
+    private func watch(now: Double) {
+        stream?.close()
+        stream = nil
+        answered = false
+        refused = false
+        retryAt = nil
         let deadline = Deadline(after: ClientLimits.defaultTimeout)
         do {
             let connection = try ServiceConnection(path: socketPath, deadline: deadline)
-            try connection.send("watch --format=i3bar " + block.requestLine, deadline: deadline)
-            block.stream = connection
-            block.answerBy = deadline
+            try connection.send(requestLine, deadline: deadline)
+            stream = connection
+            answerBy = deadline
         } catch {
-            serviceDown(block, now: now)
+            serviceDown(now: now)
         }
     }
 
-    private func serviceDown(_ block: BarBlock, now: Double, text: String = "zaoan: service down") {
-        show(block, BarProtocol.messageBlock(text, instance: block.instance), outage: true)
-        block.retryAt = now + block.backoff.delay()
+    /// The service is down, busy or refused: the first block says so, the others are left out.
+    private func serviceDown(now: Double, text: String = "zaoan: service down") {
+        showMessage(text)
+        retryAt = now + backoff.delay()
     }
 
-    private func read(_ block: BarBlock) {
-        guard let stream = block.stream else { return }
+    private func showMessage(_ text: String) {
+        guard let first = blocks.first else { return }
+        show([BarProtocol.messageBlock(text, instance: first.instance)] + Array(repeating: nil, count: blocks.count - 1))
+    }
+
+    private func read() {
+        guard let stream else { return }
         let lines: [String]
         let open: Bool
         do {
@@ -235,69 +241,53 @@ final class BarCommand {
         } catch {
             printError(error.description)
             stream.close()
-            block.stream = nil
-            serviceDown(block, now: Posix.monotonicSeconds())
+            self.stream = nil
+            serviceDown(now: Posix.monotonicSeconds())
             return
         }
-        for line in lines {
+        // Only the newest status line of a read matters.
+        if let line = lines.last {
             if line.hasPrefix("ERR ") {
-                if !block.answered && line.hasPrefix("ERR busy ") {
+                if !answered && line.hasPrefix("ERR busy ") {
                     stream.close()
-                    block.stream = nil
-                    serviceDown(block, now: Posix.monotonicSeconds(), text: "zaoan: service busy")
+                    self.stream = nil
+                    serviceDown(now: Posix.monotonicSeconds(), text: "zaoan: service busy")
                     return
                 }
-                // A refused request, or a render that failed (a watched room went away).
-                if !block.answered { block.refused = true }
-                show(block, BarProtocol.messageBlock("zaoan: " + line.dropFirst(4), instance: block.instance))
-            } else if let renamed = BarProtocol.renamedBlock(line, instance: block.instance, pango: config.pango, label: block.label) {
-                block.answered = true
-                block.answerBy = nil
-                block.backoff.reset()
-                show(block, renamed)
+                if !answered { refused = true }
+                showMessage("zaoan: " + line.dropFirst(4))
+            } else if let parsed = I3barBlock.line(json: line, pango: config.pango, limit: blocks.count), parsed.count == blocks.count {
+                answered = true
+                answerBy = nil
+                backoff.reset()
+                show(zip(blocks, parsed).map { block, parsed in
+                    parsed.map { BarProtocol.renamed($0, instance: block.instance, pango: config.pango, label: block.label) }
+                })
             }
         }
         guard !open else { return }
-        block.stream = nil
+        self.stream = nil
         let now = Posix.monotonicSeconds()
-        if block.refused {
-            block.retryAt = now + Self.refusedRetry  // keep showing the service's error
+        if refused {
+            retryAt = now + Self.refusedRetry  // keep showing the service's error
         } else {
-            serviceDown(block, now: now)
+            serviceDown(now: now)
         }
     }
 
-    /// A block that connected but has not answered by its deadline is treated as down.
-    private func checkAnswerDeadlines(now: Double) {
-        for block in blocks {
-            guard let stream = block.stream, let deadline = block.answerBy, deadline.hasPassed else { continue }
-            stream.close()
-            block.stream = nil
-            block.answerBy = nil
-            serviceDown(block, now: now, text: "zaoan: service not answering")
-        }
-    }
-
-    private func show(_ block: BarBlock, _ text: String, outage: Bool = false) {
-        guard block.shown != text || block.showsOutage != outage else { return }
-        block.shown = text
-        block.showsOutage = outage
-        if flushAt == nil { flushAt = Posix.monotonicSeconds() + Self.coalescing }
+    /// The blocks as they should be shown (nil: left out); written at once if they changed.
+    private var shown: [String?] = []
+    private func show(_ line: [String?]) {
+        guard line != shown else { return }
+        shown = line
+        writeLine()
     }
 
     // MARK: - Output and signals
 
     private func writeLine() {
-        flushAt = nil
         guard !paused else { return }  // written on SIGUSR2
-        // An outage shows once, in the first block it hits; the other blocks it hits are left out.
-        var outageShown = false
-        let shown = blocks.compactMap { block -> String? in
-            guard block.showsOutage else { return block.shown }
-            defer { outageShown = true }
-            return outageShown ? nil : block.shown
-        }
-        let line = BarProtocol.statusLine(shown, first: !wroteFirstLine)
+        let line = BarProtocol.statusLine(shown.compactMap { $0 }, first: !wroteFirstLine)
         wroteFirstLine = true
         StandardOutput.write(line + "\n")
     }
@@ -340,6 +330,6 @@ final class BarCommand {
               blocks.indices.contains(index), blocks[index].instance == instance else { return }
         let block = blocks[index]
         guard block.click(button: click.button ?? 1, clockFormats: config.clockFormats, zones: config.clockZones) else { return }
-        watch(block, now: Posix.monotonicSeconds())
+        watch(now: Posix.monotonicSeconds())
     }
 }

@@ -23,9 +23,14 @@ enum BarProtocol {
     /// `name` is "zaoan" and `instance` is `instance`. Only the fields zaoan writes are kept,
     /// `markup` is what zaoan's config says, and the text is made safe for it. nil if `line`
     /// is not a block.
-    /// `label`, if any, goes before the text (a clock showing another zone says which).
     static func renamedBlock(_ line: String, instance: String, pango: Bool, label: String? = nil) -> String? {
-        guard var block = I3barBlock(json: line, pango: pango) else { return nil }
+        I3barBlock(json: line, pango: pango).map { renamed($0, instance: instance, pango: pango, label: label) }
+    }
+
+    /// A parsed (already safe) block, renamed; `label`, if any, goes before the text (a
+    /// clock showing another zone says which).
+    static func renamed(_ parsed: I3barBlock, instance: String, pango: Bool, label: String?) -> String {
+        var block = parsed
         block.instance = instance
         if let label {
             let safe = pango ? SafeText.pango(label) : SafeText.visible(label)

@@ -479,3 +479,24 @@ struct BarAndWatchOptionTests {
         #expect(BarProtocol.statusLine(["{}", "{}"], first: false) == ",[{},{}]")
     }
 }
+
+extension BarAndWatchCLITests {
+    /// `zaoan bar` with three blocks, two of them ticking every second: one wake-up a second
+    /// for the whole bar (the blocks come in one line on one connection), not one per block.
+    @Test("a bar with several per-second blocks wakes once a second")
+    func barWakesOnceASecond() throws {
+        let service = try TestService.start(
+            arguments: ["--language", "en", "--timezone", "UTC"],
+            config: #"{"bar_blocks": ["time HH:mm:ss", "time %S @Asia/Tokyo", "greeting"]}"#)
+        defer { try? service.stop() }
+        let bar = try RunningZaoan(["bar", "--socket", service.socketPath], environment: service.environment, scratch: service.directory)
+        defer { _ = bar.terminate() }
+        #expect(bar.line(within: 5) { $0.contains("Good") && $0.contains("0-time") } != nil, "\(bar.lines.suffix(3))")
+        Thread.sleep(forTimeInterval: 1.5)
+        let before = WakeupTests.voluntarySwitches(bar.process.processIdentifier), start = Date()
+        Thread.sleep(forTimeInterval: 8)
+        let count = WakeupTests.voluntarySwitches(bar.process.processIdentifier) - before, elapsed = Date().timeIntervalSince(start)
+        print("zaoan bar, 3 blocks: \(count) wake-ups in \(String(format: "%.1f", elapsed)) s")
+        #expect(Double(count) <= elapsed * 1.25 + 2, "\(count) wake-ups in \(elapsed) s")
+    }
+}

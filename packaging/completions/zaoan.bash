@@ -135,7 +135,7 @@ _zaoan_request() {
                 compopt -o nospace 2>/dev/null
                 ;;
             *)
-                words=(greeting time ago duration ping version help stats countdown status ticker live)
+                words=(greeting time ago duration ping version help stats countdown status ticker live blocks)
                 [[ $mode == ask ]] && words+=(watch reload)
                 _zaoan_add "$cur" "${words[@]}"
                 ;;

@@ -1,0 +1,145 @@
+#!/usr/bin/python3
+"""Side by side, in one run: what a one-block bar clock (yyyy-MM-dd HH:mm:ss, every
+second) costs with i3status, py3status, and zaoan serve + zaoan bar (1 and 10 bars on one
+service). Per process: CPU microseconds per second (schedstat of every thread), wake-ups
+per second (voluntary context switches of every thread) and RSS at the end.
+
+Usage: bench/bars.py ZAOAN_BINARY [SECONDS]   (bench/bars.sh installs what it needs)
+"""
+import json, os, subprocess, sys, tempfile, time
+
+zaoan = os.path.abspath(sys.argv[1])
+seconds = float(sys.argv[2]) if len(sys.argv) > 2 else 25.0
+work = tempfile.mkdtemp(prefix="zaoan-bars-")
+
+
+def tasks(pid):
+    try:
+        return os.listdir(f"/proc/{pid}/task")
+    except FileNotFoundError:
+        return []
+
+
+def sample(pid):
+    """(cpu ns, voluntary switches) over every thread of pid."""
+    cpu = switches = 0
+    for task in tasks(pid):
+        try:
+            with open(f"/proc/{pid}/task/{task}/schedstat") as f:
+                cpu += int(f.read().split()[0])
+            with open(f"/proc/{pid}/task/{task}/status") as f:
+                for line in f:
+                    if line.startswith("voluntary_ctxt_switches:"):
+                        switches += int(line.split()[1])
+        except (FileNotFoundError, ProcessLookupError):
+            pass
+    return cpu, switches
+
+
+def rss_kib(pid):
+    with open(f"/proc/{pid}/status") as f:
+        for line in f:
+            if line.startswith("VmRSS:"):
+                return int(line.split()[1])
+    return 0
+
+
+def start(name, argv, env=None):
+    process = subprocess.Popen(argv, stdin=subprocess.PIPE, stdout=subprocess.DEVNULL,
+                               stderr=open(os.path.join(work, name + ".err"), "w"), env=env)
+    return name, process
+
+
+def write(path, text):
+    with open(path, "w") as f:
+        f.write(text)
+    return path
+
+
+i3conf = write(os.path.join(work, "i3status.conf"), """general {
+    interval = 1
+    output_format = "i3bar"
+    colors = false
+}
+order += "tztime local"
+tztime local {
+    format = "%Y-%m-%d %H:%M:%S"
+}
+""")
+py3conf = write(os.path.join(work, "py3status.conf"), """general {
+    interval = 1
+}
+order += "clock"
+clock {
+    format = "{Local}"
+    format_time = "%Y-%m-%d %H:%M:%S"
+    round_to_nearest_block = False
+}
+""")
+config_home = os.path.join(work, "config")
+os.makedirs(os.path.join(config_home, "zaoan"))
+write(os.path.join(config_home, "zaoan", "config.json"),
+      json.dumps({"bar_blocks": ["time yyyy-MM-dd HH:mm:ss"]}))
+env = dict(os.environ, XDG_CONFIG_HOME=config_home, TZ="UTC", LANG="C.UTF-8")
+socket = os.path.join(work, "zaoan.sock")
+single_socket = os.path.join(work, "zaoan-single.sock")
+
+processes = [
+    start("i3status", ["i3status", "-c", i3conf]),
+    start("py3status", ["py3status", "-c", py3conf, "-s"]),
+    start("zaoan serve (1 bar)", [zaoan, "serve", "--socket", single_socket, "--timezone", "UTC"], env),
+    start("zaoan serve (10 bars)", [zaoan, "serve", "--socket", socket, "--timezone", "UTC"], env),
+]
+deadline = time.time() + 10
+while not (os.path.exists(socket) and os.path.exists(single_socket)) and time.time() < deadline:
+    time.sleep(0.05)
+processes.append(start("zaoan bar (1 bar)", [zaoan, "bar", "--socket", single_socket], env))
+for index in range(10):
+    processes.append(start(f"zaoan bar #{index + 1} of 10", [zaoan, "bar", "--socket", socket], env))
+
+time.sleep(5)  # everything started, connected and ticking
+for name, process in processes:
+    if process.poll() is not None:
+        sys.exit(f"{name} exited with {process.returncode}; see {work}/{name}.err")
+
+# py3status runs helpers (an i3status child): count its whole tree.
+def tree(pid):
+    children = []
+    for task in tasks(pid):
+        try:
+            with open(f"/proc/{pid}/task/{task}/children") as f:
+                children += [int(c) for c in f.read().split()]
+        except FileNotFoundError:
+            pass
+    return [pid] + [p for c in children for p in tree(c)]
+
+first = {name: {p: sample(p) for p in tree(process.pid)} for name, process in processes}
+start_time = time.time()
+time.sleep(seconds)
+elapsed = time.time() - start_time
+rows = {}
+for name, process in processes:
+    cpu = switches = rss = 0
+    for pid, (cpu0, sw0) in first[name].items():
+        cpu1, sw1 = sample(pid)
+        cpu += cpu1 - cpu0
+        switches += sw1 - sw0
+        try:
+            rss += rss_kib(pid)
+        except FileNotFoundError:
+            pass
+    rows[name] = (cpu / 1000 / elapsed, switches / elapsed, rss / 1024)
+for name, process in processes:
+    process.terminate()
+
+print(f"{elapsed:.1f} s side by side, one block yyyy-MM-dd HH:mm:ss every second")
+print(f"| {'process':<26} | CPU µs/s | wake-ups/s | RSS MB |")
+print(f"|{'-' * 28}|---------:|-----------:|-------:|")
+for name, (cpu, wakeups, rss) in rows.items():
+    print(f"| {name:<26} | {cpu:8.0f} | {wakeups:10.2f} | {rss:6.1f} |")
+i3 = rows["i3status"][0]
+one = rows["zaoan serve (1 bar)"][0] + rows["zaoan bar (1 bar)"][0]
+ten = rows["zaoan serve (10 bars)"][0] + sum(v[0] for k, v in rows.items() if k.startswith("zaoan bar #"))
+print(f"zaoan serve + 1 bar: {one:.0f} µs/s = {one / i3:.2f}× i3status")
+print(f"zaoan serve + 10 bars: {ten:.0f} µs/s = {ten / i3:.2f}× i3status")
+print(f"py3status: {rows['py3status'][0] / i3:.2f}× i3status")
