@@ -5,7 +5,7 @@ public enum RenderPeriod {
     /// nil: render on every request.
     public static func seconds(forTimePattern pattern: String) -> Int? {
         // A `%` makes a pattern strftime (`Responder.time`).
-        let smallest = pattern.contains("%") ? strftimeSmallest(pattern) : ldmlSmallest(pattern)
+        let smallest = pattern.utf8.contains(UInt8(ascii: "%")) ? strftimeSmallest(pattern) : ldmlSmallest(pattern)
         switch smallest {
         case .fraction: return nil
         case .second: return 1

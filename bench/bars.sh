@@ -1,0 +1,11 @@
+#!/usr/bin/env bash
+# What a bar clock costs, side by side in one run: i3status, py3status, and zaoan serve +
+# zaoan bar (1 bar, and 10 bars on one service). Installs i3status and py3status from
+# Debian, builds the release binary, runs bench/bars.py.
+#
+# Usage: bench/bars.sh [SECONDS]   (default 25)
+set -euo pipefail
+cd "$(dirname "${BASH_SOURCE[0]}")/.."
+scripts/ensure-packages i3status py3status python3
+swift build -c release --product zaoan --static-swift-stdlib >&2
+/usr/bin/python3 bench/bars.py .build/release/zaoan "${1:-25}"
