@@ -27,7 +27,10 @@ let package = Package(
         // The clients' side, Glibc only: connections with deadlines and size limits, safe
         // request lines, and what they print.
         .target(name: "ZaoanClient", dependencies: ["ZaoanSystem", "ZaoanText", "CLinux"]),
-        .target(name: "ZaoanCore", dependencies: ["ZaoanText"], swiftSettings: hotPath),
+        // Requests as the protocol has them, their parser and errors: no Foundation, so the
+        // small client parses `bar_blocks` the way the service does.
+        .target(name: "ZaoanProtocol", dependencies: ["ZaoanText"], swiftSettings: hotPath),
+        .target(name: "ZaoanCore", dependencies: ["ZaoanText", "ZaoanProtocol"], swiftSettings: hotPath),
         .target(name: "ZaoanServer", dependencies: ["ZaoanCore", "ZaoanSystem", "CSystemd", "CLinux"], swiftSettings: hotPath),
         .executableTarget(name: "zaoan", dependencies: ["ZaoanCore", "ZaoanServer", "ZaoanClient"], plugins: ["GitCommit"]),
         .plugin(name: "GitCommit", capability: .buildTool()),

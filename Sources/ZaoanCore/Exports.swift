@@ -1,2 +1,4 @@
 /// Safe text and the bar encoders, which the clients share without the rest of the core.
 @_exported import ZaoanText
+/// Requests, their parser and errors: Foundation-free, shared with the small client.
+@_exported import ZaoanProtocol

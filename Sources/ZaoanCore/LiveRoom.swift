@@ -28,17 +28,11 @@ public struct LiveRoom: Codable, Equatable, Sendable {
         self.startWallClock = startWallClock
     }
 
-    public static let maxIDLength = 64
-    public static let maxTitleBytes = 256
-    public static let maxDescriptionBytes = 1024
+    public static let maxIDLength = RoomLimits.maxIDLength
+    public static let maxTitleBytes = RoomLimits.maxTitleBytes
+    public static let maxDescriptionBytes = RoomLimits.maxDescriptionBytes
 
-    /// IDs are short tokens: letters, digits, `_` and `-`, at most 64.
-    public static func isValidID(_ id: String) -> Bool {
-        !id.isEmpty && id.utf8.count <= maxIDLength && id.utf8.allSatisfy { byte in
-            (byte >= 0x30 && byte <= 0x39) || (byte >= 0x41 && byte <= 0x5A) || (byte >= 0x61 && byte <= 0x7A)
-                || byte == UInt8(ascii: "_") || byte == UInt8(ascii: "-")
-        }
-    }
+    public static func isValidID(_ id: String) -> Bool { RoomLimits.isValidID(id) }
 }
 
 /// Where a room stands at an instant.

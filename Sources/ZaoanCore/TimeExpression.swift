@@ -117,16 +117,7 @@ public enum TimeExpression {
     }
 
     /// `HH:MM` or `HH:MM:SS`.
-    static func timeOfDay(_ text: Substring) -> (Int, Int, Int)? {
-        let parts = text.split(separator: ":", omittingEmptySubsequences: false)
-        guard parts.count == 2 || parts.count == 3,
-              parts[0].count == 1 || parts[0].count == 2, parts.dropFirst().allSatisfy({ $0.count == 2 }),
-              parts.allSatisfy({ $0.allSatisfy { $0.isASCII && $0.isNumber } }),
-              let hour = Int(parts[0]), let minute = Int(parts[1]) else { return nil }
-        let second = parts.count == 3 ? Int(parts[2]) ?? 99 : 0
-        guard hour < 24, minute < 60, second < 60 else { return nil }
-        return (hour, minute, second)
-    }
+    static func timeOfDay(_ text: Substring) -> (Int, Int, Int)? { RoomLimits.timeOfDay(text) }
 
     /// `YYYY-MM-DD[T| ]HH:MM[:SS][Z|±HH:MM|±HHMM|±HH]`, proleptic Gregorian; without an
     /// offset, local to `zone`: the first of two instants in an hour the clocks repeat, and

@@ -1,3 +1,5 @@
+import ZaoanText
+
 /// Turns one request line (without its LF) into a `Request`.
 ///
 /// Words are separated by spaces or tabs; "double quotes" group words, and inside quotes
@@ -240,7 +242,7 @@ public enum RequestParser {
     }
 
     /// Echoing user text in an error: keep it short and on one line.
-    static func shorten(_ text: String) -> String {
+    package static func shorten(_ text: String) -> String {
         let printable = String(text.unicodeScalars.map { $0.value < 0x20 || $0.value == 0x7F ? "?" : Character($0) })
         return printable.count > 40 ? String(printable.prefix(40)) + "…" : printable
     }

@@ -1,3 +1,5 @@
+import ZaoanText
+
 /// A parsed request line. See docs/protocol.md for each command.
 public enum Request: Hashable, Sendable {
     case greeting(city: String?)
@@ -109,6 +111,15 @@ public struct LiveRoomDraft: Hashable, Sendable {
     public var end: String?
     public var description: String?
     public var viewers: Int?
+
+    public init(id: String, start: String, title: String, end: String? = nil, description: String? = nil, viewers: Int? = nil) {
+        self.id = id
+        self.start = start
+        self.title = title
+        self.end = end
+        self.description = description
+        self.viewers = viewers
+    }
 }
 
 extension Request {
@@ -123,7 +134,7 @@ extension Request {
     /// minute; the rest on the second. `live list` over 1,000 rooms takes milliseconds to
     /// render: a client asking for it in a loop costs one rendering a second. `time` goes by
     /// its pattern (`RenderPeriod`); the Responder decides that.
-    var renderPeriod: Int? {
+    package var renderPeriod: Int? {
         switch self {
         case .greeting: return 60
         case .time, .countdown, .ticker, .status, .liveList, .liveShow: return 1

@@ -35,8 +35,8 @@ enum LiveCommandParser {
     }
 
     static func checkID(_ id: String) throws(ProtocolError) {
-        guard LiveRoom.isValidID(id) else {
-            throw ProtocolError(.badArgument, "room ID '\(RequestParser.shorten(id))' must be 1 to \(LiveRoom.maxIDLength) of A-Z a-z 0-9 _ -")
+        guard RoomLimits.isValidID(id) else {
+            throw ProtocolError(.badArgument, "room ID '\(RequestParser.shorten(id))' must be 1 to \(RoomLimits.maxIDLength) of A-Z a-z 0-9 _ -")
         }
     }
 
@@ -47,7 +47,7 @@ enum LiveCommandParser {
         try checkID(words[0])
         var start = words[1]
         var index = 2
-        if isDate(start), index < words.count, TimeExpression.timeOfDay(Substring(words[index])) != nil {
+        if isDate(start), index < words.count, RoomLimits.timeOfDay(Substring(words[index])) != nil {
             start += " " + words[index]
             index += 1
         }
@@ -58,14 +58,14 @@ enum LiveCommandParser {
             index += 1
             if var value = option("end=", word) {
                 // end=2026-12-01 22:00 arrives as two words, like START.
-                if isDate(value), index < words.count, TimeExpression.timeOfDay(Substring(words[index])) != nil {
+                if isDate(value), index < words.count, RoomLimits.timeOfDay(Substring(words[index])) != nil {
                     value += " " + words[index]
                     index += 1
                 }
                 draft.end = value
             } else if let value = option("desc=", word) {
-                guard value.utf8.count <= LiveRoom.maxDescriptionBytes else {
-                    throw ProtocolError(.badArgument, "desc is \(value.utf8.count) bytes; at most \(LiveRoom.maxDescriptionBytes)")
+                guard value.utf8.count <= RoomLimits.maxDescriptionBytes else {
+                    throw ProtocolError(.badArgument, "desc is \(value.utf8.count) bytes; at most \(RoomLimits.maxDescriptionBytes)")
                 }
                 draft.description = value
             } else if let value = option("viewers=", word) {
@@ -78,8 +78,8 @@ enum LiveCommandParser {
             }
         }
         draft.title = titleWords.joined(separator: " ")
-        guard draft.title.utf8.count <= LiveRoom.maxTitleBytes else {
-            throw ProtocolError(.badArgument, "the title is \(draft.title.utf8.count) bytes; at most \(LiveRoom.maxTitleBytes)")
+        guard draft.title.utf8.count <= RoomLimits.maxTitleBytes else {
+            throw ProtocolError(.badArgument, "the title is \(draft.title.utf8.count) bytes; at most \(RoomLimits.maxTitleBytes)")
         }
         return draft
     }

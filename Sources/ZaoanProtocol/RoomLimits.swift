@@ -1,0 +1,26 @@
+/// What a live room may hold, checked where `live add` is parsed and where state is read.
+public enum RoomLimits {
+    public static let maxIDLength = 64
+    public static let maxTitleBytes = 256
+    public static let maxDescriptionBytes = 1024
+
+    /// IDs are short tokens: letters, digits, `_` and `-`, at most 64.
+    public static func isValidID(_ id: String) -> Bool {
+        !id.isEmpty && id.utf8.count <= maxIDLength && id.utf8.allSatisfy { byte in
+            (byte >= 0x30 && byte <= 0x39) || (byte >= 0x41 && byte <= 0x5A) || (byte >= 0x61 && byte <= 0x7A)
+                || byte == UInt8(ascii: "_") || byte == UInt8(ascii: "-")
+        }
+    }
+
+    /// `HH:MM` or `HH:MM:SS` (hour with one or two digits) → hour, minute, second.
+    public static func timeOfDay(_ text: Substring) -> (Int, Int, Int)? {
+        let parts = text.split(separator: ":", omittingEmptySubsequences: false)
+        guard parts.count == 2 || parts.count == 3,
+              parts[0].count == 1 || parts[0].count == 2, parts.dropFirst().allSatisfy({ $0.count == 2 }),
+              parts.allSatisfy({ $0.allSatisfy { $0.isASCII && $0.isNumber } }),
+              let hour = Int(parts[0]), let minute = Int(parts[1]) else { return nil }
+        let second = parts.count == 3 ? Int(parts[2]) ?? 99 : 0
+        guard hour < 24, minute < 60, second < 60 else { return nil }
+        return (hour, minute, second)
+    }
+}
