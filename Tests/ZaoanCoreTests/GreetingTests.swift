@@ -164,7 +164,8 @@ struct CityZone: Sendable, CustomTestStringConvertible {
         #expect(try responder.greeting(city: "new york", now: now).hasPrefix("Good morning · "))
     }
 
-    @Test(arguments: ["Atlantis", "", "北京市", "Asia/Shanghai"])
+    /// (An IANA zone is a place too: `greeting Asia/Shanghai` is answered, see ZonePerRequestTests.)
+    @Test(arguments: ["Atlantis", "", "北京市", "Asia/Atlantis", "../zoneinfo/UTC"])
     func unknownCity(_ name: String) throws {
         let responder = Responder(settings: try makeSettings(language: "zh"))
         let now = try instant("2026-01-15T01:00:00Z")
