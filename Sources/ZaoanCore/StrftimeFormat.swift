@@ -64,6 +64,8 @@ public struct StrftimeFormat: Sendable {
 
     static let cacheCapacity = 128
     private static let cache = FormatCache(capacity: cacheCapacity)
+    /// How many formats are kept now (at most `cacheCapacity`).
+    static var cachedCount: Int { cache.count }
 
     /// Format text → compiled format, bounded: when full, the oldest half is dropped.
     private final class FormatCache: @unchecked Sendable {
@@ -73,6 +75,12 @@ public struct StrftimeFormat: Sendable {
         private var order: [String] = []
 
         init(capacity: Int) { self.capacity = capacity }
+
+        var count: Int {
+            lock.lock()
+            defer { lock.unlock() }
+            return formats.count
+        }
 
         func format(_ text: String) throws(StrftimeError) -> StrftimeFormat {
             lock.lock()

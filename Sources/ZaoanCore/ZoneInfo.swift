@@ -131,8 +131,10 @@ public struct ZoneInfo: Equatable, Sendable {
     /// which it re-evaluates them.
     private func changePoints(in window: ClosedRange<Int>) -> [Int] {
         var points: [Int] = []
-        for transition in transitions where window.contains(transition) {
-            points.append(transition)
+        var index = firstTransition(atOrAfter: window.lowerBound)
+        while index < transitions.count, transitions[index] <= window.upperBound {
+            points.append(transitions[index])
+            index += 1
         }
         if let footer, let last = transitions.last, window.upperBound >= last {
             let firstYear = CivilCalendar.date(days: CivilCalendar.floorDivide(window.lowerBound, 86_400)).year
@@ -144,6 +146,17 @@ public struct ZoneInfo: Equatable, Sendable {
             }
         }
         return Array(Set(points)).sorted()
+    }
+
+    /// The index of the first transition at or after `instant` (`transitions.count` if none).
+    private func firstTransition(atOrAfter instant: Int) -> Int {
+        var low = 0
+        var high = transitions.count
+        while low < high {
+            let middle = (low + high) / 2
+            if transitions[middle] < instant { low = middle + 1 } else { high = middle }
+        }
+        return low
     }
 
     private static func clamped(_ seconds: Int) -> Int {
