@@ -8,8 +8,9 @@ import Foundation
 /// stands; zaoan refuses it instead, naming it as written, so a typo is not shown on a bar.
 /// Rendering is `StrftimeRenderer`'s.
 ///
-///     let format = try StrftimeFormat("%a %b %e %H:%M:%S %Z %Y")
-///     format.render(...)   // through Responder.strftime
+///     let format = try StrftimeFormat.cached("%a %b %e %H:%M:%S %Z %Y")
+///     var renderer = StrftimeRenderer(time: time, locale: .english)
+///     try renderer.render(format.pieces)   // "Tue Dec  1 09:30:00 CST 2026"
 public struct StrftimeFormat: Sendable {
     /// A run of literal bytes, or one conversion.
     enum Piece: Sendable, Equatable {

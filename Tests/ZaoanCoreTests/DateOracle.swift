@@ -24,8 +24,11 @@ enum DateOracle {
     private static func compileLocales() throws(TestLocaleFailure) -> String {
         let final = "/tmp/zaoan-test-locales-\(getuid())"
         let names = ["en_US": "en_US.UTF-8", "zh_CN": "zh_CN.UTF-8"]
+        /// Both locales compiled, in a directory of this user's (not one planted in /tmp).
         func complete(_ directory: String) -> Bool {
-            names.values.allSatisfy { FileManager.default.fileExists(atPath: "\(directory)/\($0)/LC_TIME") }
+            var status = stat()
+            guard lstat(directory, &status) == 0, status.st_uid == getuid(), (status.st_mode & S_IFMT) == S_IFDIR else { return false }
+            return names.values.allSatisfy { FileManager.default.fileExists(atPath: "\(directory)/\($0)/LC_TIME") }
         }
         if complete(final) { return final }
         guard FileManager.default.fileExists(atPath: "/usr/share/i18n/locales/zh_CN") else {

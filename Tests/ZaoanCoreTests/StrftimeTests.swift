@@ -115,6 +115,35 @@ import Testing
         #expect(try StrftimeFormat.cached("%H:%M:%S").pieces == StrftimeFormat("%H:%M:%S").pieces)
     }
 
+    /// Random formats heavy in `%`, flags, long digit runs, modifiers and colons, at random
+    /// instants up to 2^53 s either side of 1970, in zones with odd rules: every one either
+    /// answers (within the limit) or is refused; none traps.
+    @Test func randomFormatsNeverTrap() throws {
+        let pieces = ["%", "%", "%", "-", "_", "0", "+", "^", "#", "E", "O", ":", "::", "1", "9", "99999999999999999999", "1024",
+                      "a", "C", "F", "G", "N", "Y", "c", "g", "s", "y", "z", "Z", "Q", "'", " ", "中", "\t", "\u{0}", "%%"]
+        let zones = try ["Etc/UTC", "Europe/Dublin", "Australia/Lord_Howe", "America/St_Johns", "Asia/Kathmandu"].map { try timeZone($0) }
+        var generator = SplitMix(seed: 2026)
+        var answered = 0
+        for _ in 0..<5000 {
+            let format = (0..<(1 + Int(generator.next() % 12))).map { _ in pieces[Int(generator.next() % UInt64(pieces.count))] }.joined()
+            let seconds = Double(Int64(bitPattern: generator.next()) >> (10 + Int(generator.next() % 40)))
+            let zone = zones[Int(generator.next() % UInt64(zones.count))]
+            do throws(ProtocolError) {
+                let text = try Responder.strftime(format, now: Date(timeIntervalSince1970: seconds), zone: zone, language: generator.next() % 2 == 0 ? .en : .zh)
+                #expect(text.utf8.count <= StrftimeFormat.maxOutputBytes)
+                answered += 1
+            } catch {
+                #expect(error.code == .badArgument)
+            }
+        }
+        #expect(answered > 250)
+        for seconds in [Double.infinity, -.infinity, .nan, 1e300, -1e300, 9.3e18] {
+            #expect(throws: ProtocolError.self) {
+                try Responder.strftime("%c", now: Date(timeIntervalSince1970: seconds), zone: try timeZone("Etc/UTC"), language: .en)
+            }
+        }
+    }
+
     /// Through the responder: strftime no longer goes through the ICU formatter cache.
     @Test func theResponderAnswersStrftimeWithoutICU() throws {
         let responder = Responder(settings: try makeSettings(language: "zh", timezone: "Asia/Shanghai"))

@@ -169,8 +169,11 @@ struct StrftimeOracleTests {
     static let compiledLocales = Result { () throws -> String in
         let directory = "/tmp/zaoan-test-locales-\(getuid())"
         let names = ["en_US": "en_US.UTF-8", "zh_CN": "zh_CN.UTF-8"]
+        /// Both locales compiled, in a directory of this user's (not one planted in /tmp).
         func complete(_ path: String) -> Bool {
-            names.values.allSatisfy { FileManager.default.fileExists(atPath: "\(path)/\($0)/LC_TIME") }
+            var status = stat()
+            guard lstat(path, &status) == 0, status.st_uid == getuid(), (status.st_mode & S_IFMT) == S_IFDIR else { return false }
+            return names.values.allSatisfy { FileManager.default.fileExists(atPath: "\(path)/\($0)/LC_TIME") }
         }
         if complete(directory) { return directory }
         guard FileManager.default.fileExists(atPath: "/usr/share/i18n/locales/zh_CN"), let localedef = Locations.tool("localedef") else {
