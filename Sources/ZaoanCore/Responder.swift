@@ -223,19 +223,17 @@ public final class Responder {
                       state: period.dayPart.rawValue)
     }
 
-    /// The current time through a cached formatter; `%` patterns are strftime.
+    /// The current time through a cached formatter; `%` patterns are strftime, formatted
+    /// as `date +FORMAT` would (Responder+Strftime.swift). `zone`: another zone than the
+    /// configured one (`time PATTERN @ZONE`).
     public func time(pattern: String?, now: Date, zone: TimeZone? = nil) throws(ProtocolError) -> String {
-        var ldml = pattern ?? settings.timeFormat
-        if StrftimePattern.isStrftime(ldml) {
-            do {
-                ldml = try StrftimePattern.ldml(from: ldml)
-            } catch {
-                throw ProtocolError(.badArgument, error.description)
-            }
+        let ldml = pattern ?? settings.timeFormat
+        if ldml.utf8.contains(UInt8(ascii: "%")) {
+            return try strftime(ldml, now: now, zone: zone ?? settings.zone, language: settings.language)
         }
         // ICU formats nothing at all for a pattern past 1,024 UTF-16 units.
         guard ldml.utf16.count <= Self.maxPatternLength else {
-            throw ProtocolError(.badArgument, "the pattern is \(ldml.utf16.count) characters long\(pattern.map { StrftimePattern.isStrftime($0) ? " as LDML" : "" } ?? ""); at most \(Self.maxPatternLength)")
+            throw ProtocolError(.badArgument, "the pattern is \(ldml.utf16.count) characters long; at most \(Self.maxPatternLength)")
         }
         let text = formatters.string(from: now, pattern: ldml, locale: settings.language.localeIdentifier, zone: zone ?? settings.zone)
         guard !text.isEmpty else {
@@ -244,7 +242,7 @@ public final class Responder {
         return text
     }
 
-    /// The longest pattern `time` takes (in UTF-16 units, after strftime is converted).
+    /// The longest pattern `time` takes (in UTF-16 units; strftime formats too).
     public static let maxPatternLength = 1024
 
     /// `65534=1200 1000=3`: the uids with the most refusals, at most eight, `-` for none.

@@ -269,7 +269,7 @@ import Testing
         #expect(!reply.isError && reply.text.count >= 2, "\(reply.text.prefix(40))")
     }
 
-    @Test(arguments: [String(repeating: "H", count: 1025), String(repeating: "%Y", count: 300), String(repeating: "y", count: 4000)])
+    @Test(arguments: [String(repeating: "H", count: 1025), String(repeating: "%Y", count: 513), String(repeating: "y", count: 4000)])
     func longPatternsAreRefused(pattern: String) throws {
         let reply = try answer(.time(pattern: pattern))
         #expect(reply.isError && reply.text.hasPrefix("ERR bad-argument the pattern is") && reply.text.contains("at most 1024"), "\(reply.text.prefix(120))")
