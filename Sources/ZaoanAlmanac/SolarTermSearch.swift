@@ -40,7 +40,8 @@ enum NewMoonSearch {
 
     /// The day, in China, of the new moon of a lunation: the instant from Meeus's lunar
     /// series, and, when that lies within two minutes of midnight, again from ELP 2000-82B.
-    /// About one new moon in 360 needs the second, slower search (7 in 1901–2100).
+    /// Two new moons of 1901–2100 need the second, slower search: 2057-09-28 (23:59:58 by
+    /// Meeus, 00:00:03 by ELP) and 2097-08-07 (23:59:34, 23:59:38).
     static func day(ofLunation lunation: Int) -> CivilDay {
         let quick = instant(ofLunation: lunation, theory: .meeus)
         let offset = Double(ChinaTime.offsetSeconds(at: quick))
