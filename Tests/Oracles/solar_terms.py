@@ -3,8 +3,9 @@
 oracle the solar-term tests compare zaoan with.
 
 Usage: /usr/bin/python3 solar_terms.py FIRST-YEAR LAST-YEAR
-Prints one line a term: `YEAR INDEX UNIX-SECONDS`, INDEX 0 (小寒, 285°) … 23 (冬至, 270°),
-the instant in Unix seconds (UT, as PyEphem has it with its own ΔT), to the millisecond.
+Prints one line a term: `YEAR INDEX UNIX-SECONDS DELTA-T`, INDEX 0 (小寒, 285°) … 23 (冬至,
+270°), the instant in Unix seconds (UT, as PyEphem has it with its own ΔT), to the
+millisecond, and that ΔT (TT − UT, seconds), so the tests can tell ΔT from astronomy.
 
 A term is the instant the Sun's apparent geocentric ecliptic longitude of date reaches its
 multiple of 15°: PyEphem's apparent geocentric place of the Sun (g_ra, g_dec: epoch of date,
@@ -82,7 +83,7 @@ def main():
                 find = ephem.next_equinox if index % 12 == 5 else ephem.next_solstice
                 own = float(find(ephem.Date(date - 10)))
                 worst = max(worst, self_check_arcseconds(target_longitude(index), own))
-            lines.append("%d %d %.3f" % (year, index, (date - UNIX_EPOCH) * 86400))
+            lines.append("%d %d %.3f %.3f" % (year, index, (date - UNIX_EPOCH) * 86400, ephem.delta_t(date)))
     if worst > 0.01:
         sys.exit("solar_terms.py: off PyEphem's own equinoxes/solstices by %.4f arcseconds" % worst)
     sys.stderr.write("solar_terms.py: PyEphem's own equinoxes and solstices agree within %.5f arcseconds\n" % worst)
