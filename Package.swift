@@ -17,6 +17,19 @@ let package = Package(
             pkgConfig: "libsystemd",
             providers: [.apt(["libsystemd-dev"])]
         ),
+        // ERFA, the BSD-licensed copy of the IAU's SOFA: the Sun's and the Moon's apparent
+        // places for the solar terms and the Chinese calendar.
+        .systemLibrary(
+            name: "CERFA",
+            pkgConfig: "erfa",
+            providers: [.apt(["liberfa-dev"])]
+        ),
+        // libnova (LGPL), for its full ELP 2000-82B lunar theory: the Moon to well under an
+        // arcsecond, for the few new moons that come within a minute or so of midnight.
+        .systemLibrary(
+            name: "CNova",
+            providers: [.apt(["libnova-dev"])]
+        ),
         .target(name: "CLinux"),
         // Glibc only (no Foundation, no libsystemd): what the service and the clients share
         // of the system — errors, sockets, the socket path, signals.
@@ -27,10 +40,13 @@ let package = Package(
         // The clients' side, Glibc only: connections with deadlines and size limits, safe
         // request lines, and what they print.
         .target(name: "ZaoanClient", dependencies: ["ZaoanSystem", "ZaoanText", "CLinux"]),
+        // Pure astronomy and calendar arithmetic, no Foundation: solar terms, new moons, the
+        // Chinese calendar's months, with the years computed once and kept.
+        .target(name: "ZaoanAlmanac", dependencies: ["CERFA", "CNova"]),
         // Requests as the protocol has them, their parser and errors: no Foundation, so the
         // small client parses `bar_blocks` the way the service does.
         .target(name: "ZaoanProtocol", dependencies: ["ZaoanText"], swiftSettings: hotPath),
-        .target(name: "ZaoanCore", dependencies: ["ZaoanText", "ZaoanProtocol"], swiftSettings: hotPath),
+        .target(name: "ZaoanCore", dependencies: ["ZaoanText", "ZaoanProtocol", "ZaoanAlmanac"], swiftSettings: hotPath),
         .target(name: "ZaoanServer", dependencies: ["ZaoanCore", "ZaoanSystem", "CSystemd", "CLinux"], swiftSettings: hotPath),
         .executableTarget(name: "zaoan", dependencies: ["ZaoanCore", "ZaoanServer", "ZaoanClient"], plugins: ["GitCommit"]),
         .plugin(name: "GitCommit", capability: .buildTool()),
@@ -42,7 +58,7 @@ let package = Package(
         .executableTarget(name: "fuzz-framer", dependencies: ["ZaoanCore", "FuzzDriver"], path: "fuzz/framer"),
         .executableTarget(name: "fuzz-statefile", dependencies: ["ZaoanCore", "FuzzDriver"], path: "fuzz/statefile"),
         .executableTarget(name: "fuzz-config", dependencies: ["ZaoanCore", "FuzzDriver"], path: "fuzz/config"),
-        .testTarget(name: "ZaoanCoreTests", dependencies: ["ZaoanCore"]),
+        .testTarget(name: "ZaoanCoreTests", dependencies: ["ZaoanCore", "ZaoanAlmanac"]),
         .testTarget(name: "ZaoanServerTests", dependencies: ["ZaoanServer", "zaoan"],
                     exclude: ["Support/neighbour.py", "Support/fake_server.py"]),  // run by the tests
     ]

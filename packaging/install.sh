@@ -16,8 +16,9 @@
 #   --binary FILE install FILE instead of building one
 #
 # Without --binary it builds with `swift build -c release --static-swift-stdlib` (scratch
-# directory .build/install), so the installed binary does not depend on where the Swift
-# toolchain is. It prints the one command that enables the service at the end.
+# directory .build/install; the C libraries it links are installed first, with sudo when not
+# root), so the installed binary does not depend on where the Swift toolchain is; it does
+# load libsystemd, ERFA and libnova (Debian: libsystemd0, liberfa1, libnova-0.16-0). It prints the one command that enables the service at the end.
 set -euo pipefail
 
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
@@ -115,11 +116,18 @@ esac
 # 1. The binary.
 if [[ -z $binary ]]; then
     command -v swift >/dev/null 2>&1 || die "swift not found; install the Swift toolchain or pass --binary FILE"
+    # The C libraries the build links (libsystemd, ERFA, libnova), as scripts/run installs them.
+    "$root/scripts/ensure-packages" libsystemd-dev liberfa-dev libnova-dev pkg-config >&2
     echo "building zaoan (swift build -c release --static-swift-stdlib) ..."
     (cd "$root" && swift build -c release --product zaoan --static-swift-stdlib --scratch-path .build/install) >&2
     binary=$root/.build/install/release/zaoan
 fi
 [[ -f $binary && -x $binary ]] || die "no executable at $binary"
+# The shared libraries it needs at run time (Debian: libsystemd0, liberfa1, libnova-0.16-0).
+if command -v ldd >/dev/null 2>&1 && missing=$(ldd "$binary" 2>/dev/null | awk '/not found/ {print $1}') && [[ -n $missing ]]; then
+    message="$binary needs shared libraries this machine lacks: $(echo $missing); install liberfa1 and libnova-0.16-0 (Debian)"
+    [[ -n $destdir ]] && echo "install.sh: warning: $message" >&2 || die "$message"
+fi
 install -d -m 0755 "$destdir$bin_dir"
 install -m 0755 "$binary" "$destdir$bin_dir/zaoan"
 if command -v strip >/dev/null 2>&1; then strip "$destdir$bin_dir/zaoan" 2>/dev/null || true; fi

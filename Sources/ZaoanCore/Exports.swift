@@ -2,3 +2,5 @@
 @_exported import ZaoanText
 /// Requests, their parser and errors: Foundation-free, shared with the small client.
 @_exported import ZaoanProtocol
+/// The almanac (solar terms, lunar dates), which `Responder.almanac` exposes.
+@_exported import ZaoanAlmanac

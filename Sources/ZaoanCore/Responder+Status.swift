@@ -16,6 +16,7 @@ extension Responder {
         if settings.statusTemplate.contains("{ticker}") {
             parts["ticker"] = tickerAnswer(now: now).text
         }
+        parts.merge(almanacParts(now: now, template: settings.statusTemplate)) { $1 }
         let text = Self.fill(settings.statusTemplate, with: parts)
         let hasRoom = !countdown.text.isEmpty
         return Answer(text, shortText: Self.fill(settings.statusTemplate, with: parts.merging(["countdown": countdown.shortText ?? ""]) { $1 }),

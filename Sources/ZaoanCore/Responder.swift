@@ -34,6 +34,8 @@ public final class Responder {
     public private(set) var settings: Settings
     public internal(set) var schedule: LiveSchedule
     public let formatters: FormatterCache
+    /// Solar terms and lunar dates for `status_template`, a year computed once and kept.
+    public let almanac = Almanac()
     /// Answers that depend only on the clock, by request, with the period they were made in.
     private var rendered: [Request: (period: Int, reply: Reply)] = [:]
     /// The last of them: the same request again (a bar, a benchmark) is compared, not hashed.

@@ -39,7 +39,8 @@ public struct Settings: Sendable {
     public var liveDefaultDuration: Int
     /// A room starting within this many seconds is `soon` (waybar class, i3bar urgent).
     public var soonThreshold: Int
-    /// `status`'s line, with {greeting} {time} {countdown} {ticker} {city} in it.
+    /// `status`'s line, with placeholders such as {greeting} {time} {countdown} {lunar} in it
+    /// (`Responder.statusPlaceholders` lists them).
     public var statusTemplate: String
     /// Whether i3bar blocks use Pango markup (escaped) instead of `markup: none`.
     public var i3barPango: Bool

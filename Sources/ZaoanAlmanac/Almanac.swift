@@ -1,0 +1,84 @@
+/// Solar terms and lunar dates, each year computed once and kept.
+///
+/// Computing a year costs a few milliseconds (24 terms, 13 or 14 new moons, each a handful of
+/// evaluations of the Sun's and Moon's places), so a status line rendered every second must
+/// not do it: the almanac keeps the last `capacity` years of each kind, and the requests of a
+/// running service only ever look up this year and the next.
+///
+///     let almanac = Almanac()
+///     almanac.solarTerm(on: CivilDay(year: 2026, month: 12, day: 22))   // .winterSolstice
+///     almanac.lunarDate(on: CivilDay(year: 2026, month: 11, day: 30))   // 2026 10 22: 丙午年十月廿二
+///
+/// Not thread-safe: like the responder that owns it, it lives on one thread.
+public final class Almanac {
+    public let capacity: Int
+    private var termYears: BoundedCache<Int, [SolarTermInstant]>
+    private var spans: BoundedCache<Int, LunarYearSpan>
+
+    public init(capacity: Int = 8) {
+        precondition(capacity >= 2, "an almanac keeps at least two years: a span needs the year before")
+        self.capacity = capacity
+        termYears = BoundedCache(capacity: capacity)
+        spans = BoundedCache(capacity: capacity)
+    }
+
+    /// The 24 solar terms of a Gregorian year, 小寒 first, 冬至 last.
+    public func solarTerms(ofYear year: Int) -> [SolarTermInstant] {
+        termYears.value(for: year) { SolarTermSearch.terms(ofYear: year) }
+    }
+
+    /// The term that falls on a day (in China, see `ChinaTime`), if any.
+    public func solarTerm(on day: CivilDay) -> SolarTermInstant? {
+        solarTerms(ofYear: day.date.year).first { $0.day == day }
+    }
+
+    /// The first term falling after a day.
+    public func nextSolarTerm(after day: CivilDay) -> SolarTermInstant {
+        let year = day.date.year
+        return solarTerms(ofYear: year).first { $0.day > day } ?? solarTerms(ofYear: year + 1)[0]
+    }
+
+    /// The Chinese calendar's date of a Gregorian day.
+    public func lunarDate(on day: CivilDay) -> LunarDate {
+        let year = day.date.year
+        let span = self.span(endingInYear: year)
+        return day < span.end ? span.date(of: day) : self.span(endingInYear: year + 1).date(of: day)
+    }
+
+    /// Years computed since the almanac was made (each kind counted): for tests of the cache.
+    public var yearsComputed: Int { termYears.misses + spans.misses }
+
+    private func span(endingInYear year: Int) -> LunarYearSpan {
+        spans.value(for: year) {
+            let solsticeBefore = solarTerms(ofYear: year - 1)[SolarTerm.winterSolstice.rawValue]
+            return LunarYearSpan(year: year, solsticeBefore: solsticeBefore, terms: solarTerms(ofYear: year))
+        }
+    }
+}
+
+/// A dictionary that forgets its least recently used entry when full.
+struct BoundedCache<Key: Hashable, Value> {
+    let capacity: Int
+    private var entries: [Key: (value: Value, lastUse: Int)] = [:]
+    private var clock = 0
+    private(set) var misses = 0
+
+    init(capacity: Int) {
+        self.capacity = capacity
+    }
+
+    mutating func value(for key: Key, make: () -> Value) -> Value {
+        clock += 1
+        if let entry = entries[key] {
+            entries[key] = (entry.value, clock)
+            return entry.value
+        }
+        misses += 1
+        let value = make()
+        if entries.count >= capacity, let oldest = entries.min(by: { $0.value.lastUse < $1.value.lastUse })?.key {
+            entries.removeValue(forKey: oldest)
+        }
+        entries[key] = (value, clock)
+        return value
+    }
+}

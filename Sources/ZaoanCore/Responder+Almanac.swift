@@ -1,0 +1,37 @@
+import Foundation
+import ZaoanAlmanac
+
+/// The Chinese calendar's placeholders of `status_template`: `{lunar}`, `{solar_term}` and
+/// `{next_solar_term}`, each worked out only when the template has it. The almanac computes
+/// a year once (a few milliseconds) and keeps it, so the per-second rendering is a lookup.
+extension Responder {
+    /// Every placeholder `status_template` fills; the docs are checked against it.
+    public static let statusPlaceholders = ["greeting", "city", "time", "countdown", "ticker",
+                                            "lunar", "solar_term", "next_solar_term"]
+
+    /// The Chinese-calendar parts a template asks for, by placeholder name.
+    func almanacParts(now: Date, template: String) -> [String: String] {
+        var parts: [String: String] = [:]
+        guard template.contains("{lunar}") || template.contains("{solar_term}") || template.contains("{next_solar_term}") else {
+            return parts
+        }
+        let today = localDay(now)
+        let language = settings.language
+        if template.contains("{lunar}") {
+            parts["lunar"] = ChineseCalendar.text(of: almanac.lunarDate(on: today), language: language)
+        }
+        if template.contains("{solar_term}") {
+            parts["solar_term"] = almanac.solarTerm(on: today).map { ChineseCalendar.name(of: $0.term, language: language) } ?? ""
+        }
+        if template.contains("{next_solar_term}") {
+            parts["next_solar_term"] = ChineseCalendar.text(of: almanac.nextSolarTerm(after: today), language: language)
+        }
+        return parts
+    }
+
+    /// The day `now` falls on in the configured zone: the user's date, whose lunar date and
+    /// solar term they see. (The term's own day is decided in China, see `ChinaTime`.)
+    func localDay(_ now: Date) -> CivilDay {
+        CivilDay(unixSeconds: now.timeIntervalSince1970, offsetSeconds: settings.zone.secondsFromGMT(for: now))
+    }
+}

@@ -1,0 +1,67 @@
+import Foundation
+import Testing
+@testable import ZaoanCore
+
+/// `{lunar}`, `{solar_term}`, `{next_solar_term}` in `status`, and LDML patterns in ICU's
+/// Chinese calendar through the formatter cache.
+@Suite("Chinese calendar in answers")
+struct ChineseCalendarTests {
+    func responder(template: String, language: String = "zh", timezone: String = "Asia/Shanghai", city: String? = "北京") throws -> Responder {
+        var file = ConfigFile()
+        file.language = language
+        file.city = city
+        file.timezone = city == nil ? timezone : nil
+        file.statusTemplate = template
+        return Responder(settings: try Settings.resolve(file, systemZone: try timeZone(timezone)))
+    }
+
+    func status(_ responder: Responder, at now: Date) throws -> String {
+        try responder.structured(.status, now: now, counters: ServerCounters(startedAt: now)).text
+    }
+
+    @Test("冬至 on its day, nothing the day before; the lunar date beside it")
+    func solsticeMorning() throws {
+        let responder = try responder(template: "{greeting} · {solar_term} {lunar}")
+        #expect(try status(responder, at: try localInstant(2026, 12, 22, 7, 30, in: "Asia/Shanghai")) == "早安·北京 · 冬至 丙午年冬月十四")
+        #expect(try status(responder, at: try localInstant(2026, 12, 21, 23, 59, in: "Asia/Shanghai")) == "晚安·北京 · 丙午年冬月十三")
+    }
+
+    @Test("the next term and its day in Beijing")
+    func nextTerm() throws {
+        let chinese = try responder(template: "{next_solar_term}")
+        #expect(try status(chinese, at: try localInstant(2026, 12, 1, 8, 0, in: "Asia/Shanghai")) == "大雪 12月7日")
+        #expect(try status(chinese, at: try localInstant(2026, 12, 22, 8, 0, in: "Asia/Shanghai")) == "小寒 1月5日")
+        let english = try responder(template: "{solar_term}|{next_solar_term}|{lunar}", language: "en", city: "Beijing")
+        #expect(try status(english, at: try localInstant(2026, 12, 22, 8, 0, in: "Asia/Shanghai"))
+                == "Winter Solstice|Minor Cold Jan 5|Year of Bing-Wu, month 11, day 14")
+    }
+
+    @Test("the user's own date: 21 December in New York is the 21st's lunar date, and not yet 冬至")
+    func userZone() throws {
+        let responder = try responder(template: "{lunar} {solar_term}", timezone: "America/New_York", city: nil)
+        // 2026-12-21 20:00 in New York is 2026-12-22 09:00 in Beijing.
+        #expect(try status(responder, at: try localInstant(2026, 12, 21, 20, 0, in: "America/New_York")) == "丙午年冬月十三")
+    }
+
+    @Test("a template without the placeholders computes no year")
+    func noWorkWhenUnused() throws {
+        let responder = try responder(template: "{greeting} {time}")
+        _ = try status(responder, at: try localInstant(2026, 12, 22, 7, 30, in: "Asia/Shanghai"))
+        #expect(responder.almanac.yearsComputed == 0)
+    }
+
+    @Test("LDML in ICU's Chinese calendar, kept apart from the Gregorian formatter of the same pattern")
+    func icuFormat() throws {
+        let cache = FormatterCache()
+        let shanghai = try timeZone("Asia/Shanghai")
+        let now = try localInstant(2026, 11, 30, 8, 30, in: "Asia/Shanghai")
+        #expect(ChineseCalendar.format(now, pattern: "U年MMMd", zone: shanghai, cache: cache) == "丙午年十月廿二")
+        #expect(ChineseCalendar.format(try localInstant(2025, 7, 25, 8, 0, in: "Asia/Shanghai"), pattern: "U年MMMd",
+                                       zone: shanghai, cache: cache) == "乙巳年闰六月初一")
+        #expect(ChineseCalendar.format(now, pattern: "r年MMMd HH:mm", zone: shanghai, cache: cache) == "2026年十月廿二 08:30")
+        #expect(ChineseCalendar.format(now, pattern: "MM-dd", zone: shanghai, cache: cache) == "10-廿二")
+        #expect(cache.string(from: now, pattern: "MM-dd", locale: "zh_CN", zone: shanghai) == "11-30")
+        #expect(ChineseCalendar.format(now, pattern: "U MMM d", zone: shanghai, language: .en, cache: cache) == "bing-wu Mo10 22")  // ICU's English names of Chinese months
+        #expect(cache.statistics.entries == 5)  // "U年MMMd" was kept and used twice
+    }
+}
