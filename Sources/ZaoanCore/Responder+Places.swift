@@ -42,7 +42,7 @@ extension Responder {
                 || byte == UInt8(ascii: "/") || byte == UInt8(ascii: "_") || byte == UInt8(ascii: "+") || byte == UInt8(ascii: "-")
         }
         guard allowed, !name.isEmpty, name.utf8.count <= RequestParser.maxZoneNameBytes,
-              !name.hasPrefix("/"), !name.contains(".."), let zone = TimeZone(identifier: name) else { return nil }
+              !name.hasPrefix("/"), !name.contains(".."), let zone = TimeZone.named(name) else { return nil }
         if zoneCache.count >= Self.zoneCacheLimit { zoneCache.removeAll(keepingCapacity: true) }
         zoneCache[name] = zone
         return zone

@@ -110,6 +110,7 @@ public final class Responder {
     func renderPeriod(_ request: Request) -> Int? {
         switch request {
         case .time(let pattern): return RenderPeriod.seconds(forTimePattern: pattern ?? settings.timeFormat)
+        case .chineseTime(let pattern): return RenderPeriod.seconds(forTimePattern: pattern ?? Self.chineseDatePattern)
         case .zoned(_, let inner): return renderPeriod(inner)
         case .blocks(let parts):
             // Each part is cached by its own period; the line is joined for every request.
@@ -151,6 +152,7 @@ public final class Responder {
         case .ping: return Answer("pong")
         case .greeting(let city): return try greetingAnswer(city: city, now: now)
         case .time(let pattern): return Answer(try time(pattern: pattern, now: now), state: "time")
+        case .chineseTime(let pattern): return Answer(try chineseTime(pattern: pattern, now: now, zone: settings.zone), state: "time")
         case .ago(let text):
             let date = try TimeExpression.parse(text, now: now, zone: settings.zone, lean: .past)
             return Answer(RelativeTimeText.describe(Int(clampingSeconds: date.timeIntervalSince1970),
@@ -175,6 +177,7 @@ public final class Responder {
             let place = try place(spec)
             switch inner {
             case .time(let pattern): return Answer(try time(pattern: pattern, now: now, zone: place.zone), state: "time")
+            case .chineseTime(let pattern): return Answer(try chineseTime(pattern: pattern, now: now, zone: place.zone), state: "time")
             case .status: return try statusAnswer(now: now, place: place)
             default: return try structured(inner, now: now, counters: counters())
             }
@@ -240,6 +243,22 @@ public final class Responder {
         let text = formatters.string(from: now, pattern: ldml, locale: settings.language.localeIdentifier, zone: zone ?? settings.zone)
         guard !text.isEmpty else {
             throw ProtocolError(.badArgument, "the pattern '\(RequestParser.shorten(pattern ?? ldml))' formats to nothing; see docs/protocol.md for patterns")
+        }
+        return text
+    }
+
+    /// `time calendar=chinese` without a pattern: `丙午年十月十二`.
+    static let chineseDatePattern = "U年MMMd"
+
+    /// An LDML pattern in the Chinese calendar (ICU's, with days in Chinese numerals).
+    func chineseTime(pattern: String?, now: Date, zone: TimeZone) throws(ProtocolError) -> String {
+        let ldml = pattern ?? Self.chineseDatePattern
+        guard ldml.utf16.count <= Self.maxPatternLength else {
+            throw ProtocolError(.badArgument, "the pattern is \(ldml.utf16.count) characters long; at most \(Self.maxPatternLength)")
+        }
+        let text = ChineseCalendar.format(now, pattern: ldml, zone: zone, language: settings.language, cache: formatters)
+        guard !text.isEmpty else {
+            throw ProtocolError(.badArgument, "the pattern '\(RequestParser.shorten(ldml))' formats to nothing; see docs/protocol.md for patterns")
         }
         return text
     }

@@ -77,7 +77,7 @@ public struct Settings: Sendable {
 
         var cities: [String: TimeZone] = [:]
         for (name, zoneID) in BuiltinCities.byName {
-            cities[name] = TimeZone(identifier: zoneID)
+            cities[name] = TimeZone.named(zoneID)
         }
         for (name, zoneID) in file.cities ?? [:] {
             guard !name.isEmpty, !name.contains(where: { $0 == "\n" || $0 == "\r" }) else {
@@ -154,7 +154,7 @@ public struct Settings: Sendable {
             throw ConfigError(key: "status_template", problem: "must be one line")
         }
         if let zones = file.barClockZones {
-            for zone in zones where zone.utf8.count > RequestParser.maxZoneNameBytes || (lookUp(zone, in: cities) == nil && TimeZone(identifier: zone) == nil) {
+            for zone in zones where zone.utf8.count > RequestParser.maxZoneNameBytes || (lookUp(zone, in: cities) == nil && TimeZone.named(zone) == nil) {
                 throw ConfigError(key: "bar_clock_zones", problem: "'\(RequestParser.shorten(zone))' is neither an IANA time zone (e.g. \"Asia/Tokyo\") nor a city of \"cities\" or the built-in list")
             }
         }
@@ -206,7 +206,7 @@ public struct Settings: Sendable {
     }
 
     private static func zone(_ identifier: String, key: String) throws(ConfigError) -> TimeZone {
-        guard let zone = TimeZone(identifier: identifier) else {
+        guard let zone = TimeZone.named(identifier) else {
             throw ConfigError(key: key, problem: "'\(identifier)' is not an IANA time zone (e.g. \"Asia/Shanghai\", \"Europe/Berlin\")")
         }
         return zone

@@ -127,3 +127,12 @@ public enum WallClock {
         return sign + two(minutes / 60) + ":" + two(minutes % 60)
     }
 }
+
+extension TimeZone {
+    /// The zone of an IANA name. Foundation turns `UTC` into `GMT`, whose tz abbreviation
+    /// is `GMT`, where `date` with `TZ=UTC` says `UTC`: `UTC` is taken as `Etc/UTC`, the
+    /// same zone under a name Foundation keeps.
+    public static func named(_ identifier: String) -> TimeZone? {
+        TimeZone(identifier: identifier == "UTC" ? "Etc/UTC" : identifier)
+    }
+}

@@ -4,6 +4,8 @@ import ZaoanText
 public enum Request: Hashable, Sendable {
     case greeting(city: String?)
     case time(pattern: String?)
+    /// `time U年MMMd calendar=chinese`: an LDML pattern in the Chinese lunisolar calendar.
+    case chineseTime(pattern: String?)
     case ago(String)
     case duration(String)
     case ping
@@ -46,7 +48,7 @@ public enum Request: Hashable, Sendable {
     public var commandWord: String {
         switch self {
         case .greeting: return "greeting"
-        case .time: return "time"
+        case .time, .chineseTime: return "time"
         case .ago: return "ago"
         case .duration: return "duration"
         case .ping: return "ping"
@@ -82,6 +84,7 @@ public enum Request: Hashable, Sendable {
     public static let usage: [(command: String, text: String)] = [
         ("greeting", "greeting [CITY|@ZONE]   greeting for the time of day, e.g. 早安·北京"),
         ("time", "time [PATTERN] [@ZONE]  current time; LDML (yyyy-MM-dd HH:mm) or strftime (%H:%M)"),
+        ("time", "time PATTERN calendar=chinese   an LDML pattern in the Chinese calendar: U年MMMd"),
         ("ago", "ago TIME                relative time, e.g. 5分钟前 / 3 hours ago"),
         ("duration", "duration SECONDS        02:05, 1:02:05"),
         ("ping", "ping                    answers pong"),
@@ -137,7 +140,7 @@ extension Request {
     package var renderPeriod: Int? {
         switch self {
         case .greeting: return 60
-        case .time, .countdown, .ticker, .status, .liveList, .liveShow: return 1
+        case .time, .chineseTime, .countdown, .ticker, .status, .liveList, .liveShow: return 1
         // Fixed until settings change (which forgets every rendering): a client asking in a
         // loop costs a lookup, not a rendering.
         case .help, .version: return 1 << 40

@@ -65,11 +65,20 @@ public enum RequestParser {
             if arguments.count == 1, let zone = try zoneWord(arguments[0]) { return .greeting(city: zone) }
             return .greeting(city: joined)
         case "time":
-            if let last = arguments.last, let zone = try zoneWord(last) {
-                let pattern = arguments.dropLast()
-                return .zoned(zone, .time(pattern: pattern.isEmpty ? nil : pattern.joined(separator: " ")))
+            var words = arguments
+            var zone: String?
+            if let last = words.last, let name = try zoneWord(last) {
+                zone = name
+                words.removeLast()
             }
-            return .time(pattern: joined)
+            let chinese = words.contains { $0.lowercased() == "calendar=chinese" }
+            words.removeAll { $0.lowercased() == "calendar=chinese" }
+            let pattern = words.isEmpty ? nil : words.joined(separator: " ")
+            if chinese, let pattern, pattern.utf8.contains(UInt8(ascii: "%")) {
+                throw ProtocolError(.badArgument, "calendar=chinese takes an LDML pattern such as U年MMMd or r年MMMd, not strftime")
+            }
+            let time: Request = chinese ? .chineseTime(pattern: pattern) : .time(pattern: pattern)
+            return zone.map { .zoned($0, time) } ?? time
         case "ago":
             guard let joined else { throw ProtocolError(.badArgument, "ago needs a TIME, e.g. ago 2026-12-01T08:00+08:00") }
             return .ago(joined)

@@ -45,6 +45,31 @@ struct ChineseCalendarServiceTests {
         try service.stop()
     }
 
+    /// `time PATTERN calendar=chinese`: an LDML pattern in ICU's Chinese calendar, days in
+    /// Chinese numerals, here or in another zone; strftime is refused with it.
+    @Test("time calendar=chinese: lunar dates through an LDML pattern")
+    func chineseTime() throws {
+        let service = try start(template: "{greeting}")
+        defer { try? service.stop() }
+        // 2026-12-22 is the 14th day of the 11th month of 丙午 (lunar-python; LunarDateOracleTests).
+        #expect(try service.ask("time calendar=chinese") == "丙午年冬月十四\n", "stderr: \(service.stderrText)")
+        #expect(try service.ask("time U年MMMd calendar=chinese") == "丙午年冬月十四\n")
+        #expect(try service.ask("time MMMd calendar=chinese @America/New_York") == "冬月十三\n")  // still the 21st there
+        #expect(try service.ask("time %Y calendar=chinese").hasPrefix("ERR bad-argument calendar=chinese takes an LDML pattern"))
+    }
+
+    /// `TZ=UTC date +%Z` says UTC; Foundation names the zone `UTC` "GMT", which zaoan does
+    /// not pass on.
+    @Test("%Z of the zone UTC is UTC, of GMT is GMT")
+    func utcAbbreviation() throws {
+        let service = try TestService.start(arguments: ["--language", "en", "--timezone", "UTC"])
+        defer { try? service.stop() }
+        #expect(try service.ask("time %Z") == "UTC\n")
+        #expect(try service.ask("time %Z @UTC") == "UTC\n")
+        #expect(try service.ask("time %Z @GMT") == "GMT\n")
+        #expect(try service.ask("time %Z @协调世界时") == "UTC\n")
+    }
+
     @Test("docs list every status_template placeholder")
     func placeholdersDocumented() throws {
         for document in ["docs/protocol.md", "docs/man/zaoan.conf.5.scd", "README.md"] {
