@@ -69,6 +69,29 @@ struct TimeRulesTests {
         #expect(!(try service.ask("live show plain")).contains("note:"))
     }
 
+    /// A fraction of a second is rendered for every request, not frozen for the second
+    /// (requests read in one loop turn share that turn's instant).
+    @Test("time %s.%N answers with the current nanoseconds")
+    func nanosecondsPerRequest() throws {
+        let service = try TestService.start(arguments: ["--language", "en", "--timezone", "UTC"])
+        defer { try? service.stop() }
+        let client = try RawClient(path: service.socketPath, timeout: 10)
+        try client.send("session\n")
+        #expect(try client.readLine() == "ok")
+        var sameSecond = 0
+        for _ in 0..<20 {
+            // One at a time: lines read together are answered at one instant (the loop's now).
+            try client.send("time %s.%N\n")
+            let first = try client.readLine()
+            try client.send("time %s.%N\n")
+            let second = try client.readLine()
+            guard first.prefix(while: { $0 != "." }) == second.prefix(while: { $0 != "." }) else { continue }
+            sameSecond += 1
+            #expect(first != second, "two requests in one second got the same fraction: \(first)")
+        }
+        #expect(sameSecond > 0)
+    }
+
     /// `faketime TIME` reads TIME in the zone of the process it starts.
     static func localStart(utc: String, zone: String) -> String {
         let parser = DateFormatter()
