@@ -1,30 +1,18 @@
+import ZaoanAlmanac
+
 /// Proleptic Gregorian calendar arithmetic on whole days and seconds since 1970-01-01 UTC,
 /// for any year the engine accepts (year 0 is 1 BC, negative years before it), with no
 /// Foundation calendar and no trapping on negative values.
 enum CivilCalendar {
-    /// Days from 1970-01-01 to the given date (negative before it). Howard Hinnant's
-    /// `days_from_civil`: years are counted from March so the leap day comes last.
+    /// Days from 1970-01-01 to the given date (negative before it): the almanac's
+    /// `CivilDay`, the one implementation of Howard Hinnant's `days_from_civil`.
     static func days(year: Int, month: Int, day: Int) -> Int {
-        let marchYear = month <= 2 ? year - 1 : year
-        let era = floorDivide(marchYear, 400)
-        let yearOfEra = marchYear - era * 400
-        let monthFromMarch = (month + 9) % 12
-        let dayOfYear = (153 * monthFromMarch + 2) / 5 + day - 1
-        let dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear
-        return era * 146_097 + dayOfEra - 719_468
+        CivilDay(year: year, month: month, day: day).daysSince1970
     }
 
     /// The date `days` after 1970-01-01.
     static func date(days: Int) -> (year: Int, month: Int, day: Int) {
-        let shifted = days + 719_468
-        let era = floorDivide(shifted, 146_097)
-        let dayOfEra = shifted - era * 146_097
-        let yearOfEra = (dayOfEra - dayOfEra / 1460 + dayOfEra / 36_524 - dayOfEra / 146_096) / 365
-        let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
-        let monthFromMarch = (5 * dayOfYear + 2) / 153
-        let day = dayOfYear - (153 * monthFromMarch + 2) / 5 + 1
-        let month = monthFromMarch < 10 ? monthFromMarch + 3 : monthFromMarch - 9
-        return (yearOfEra + era * 400 + (month <= 2 ? 1 : 0), month, day)
+        CivilDay(daysSince1970: days).date
     }
 
     /// 0 = Sunday ... 6 = Saturday, like `tm_wday`.

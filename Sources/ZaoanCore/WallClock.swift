@@ -61,35 +61,18 @@ public enum WallClock {
         civilDays(year: year, month: month, day: day) * 86_400 + hour * 3_600 + minute * 60 + second
     }
 
-    /// Days from 1970-01-01 to a proleptic-Gregorian date (H. Hinnant's days_from_civil).
+    /// Days from 1970-01-01 to a proleptic-Gregorian date.
     public static func civilDays(year: Int, month: Int, day: Int) -> Int {
-        let y = month <= 2 ? year - 1 : year
-        let era = (y >= 0 ? y : y - 399) / 400
-        let yearOfEra = y - era * 400
-        let dayOfYear = (153 * (month > 2 ? month - 3 : month + 9) + 2) / 5 + day - 1
-        let dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear
-        return era * 146_097 + dayOfEra - 719_468
+        CivilCalendar.days(year: year, month: month, day: day)
     }
 
-    /// The proleptic-Gregorian date of a day counted from 1970-01-01 (civil_from_days).
+    /// The proleptic-Gregorian date of a day counted from 1970-01-01.
     public static func civilDate(days: Int) -> (year: Int, month: Int, day: Int) {
-        let z = days + 719_468
-        let era = (z >= 0 ? z : z - 146_096) / 146_097
-        let dayOfEra = z - era * 146_097
-        let yearOfEra = (dayOfEra - dayOfEra / 1460 + dayOfEra / 36_524 - dayOfEra / 146_096) / 365
-        let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
-        let shifted = (5 * dayOfYear + 2) / 153
-        let day = dayOfYear - (153 * shifted + 2) / 5 + 1
-        let month = shifted < 10 ? shifted + 3 : shifted - 9
-        return (yearOfEra + era * 400 + (month <= 2 ? 1 : 0), month, day)
+        CivilCalendar.date(days: days)
     }
 
     static func daysInMonth(year: Int, month: Int) -> Int {
-        switch month {
-        case 2: return (year % 4 == 0 && year % 100 != 0) || year % 400 == 0 ? 29 : 28
-        case 4, 6, 9, 11: return 30
-        default: return 31
-        }
+        CivilCalendar.daysInMonth(year: year, month: month)
     }
 
     /// `2026-03-29 02:30` for local seconds (seconds shown only when not zero).
