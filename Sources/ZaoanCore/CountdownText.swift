@@ -12,6 +12,19 @@ public enum CountdownText {
         }
     }
 
+    /// The phase for a narrow bar: `-00:05:00` before the start, `+00:12:03` live, `已结束` /
+    /// `ended`; days as `-2天` / `-2d`, so it stays short.
+    public static func short(_ phase: RoomPhase, language: Language) -> String {
+        switch phase {
+        case .upcoming(let seconds):
+            return seconds >= 86_400 ? "-\(seconds / 86_400)" + (language == .zh ? "天" : "d") : "-" + clock(seconds, language: language)
+        case .live(let seconds):
+            return seconds >= 86_400 ? "+\(seconds / 86_400)" + (language == .zh ? "天" : "d") : "+" + clock(seconds, language: language)
+        case .ended:
+            return language == .zh ? "已结束" : "ended"
+        }
+    }
+
     /// `01:02:03`, or with whole days in front: `2天 03:04:05` / `2d 03:04:05`.
     public static func clock(_ seconds: Int, language: Language) -> String {
         let total = max(0, seconds)

@@ -27,7 +27,9 @@ extension Responder {
         let rooms = schedule.current(now: now, defaultDuration: settings.liveDefaultDuration)
         guard !rooms.isEmpty else { return Answer("") }
         let index = (LiveSchedule.tickerIndex(now: now, period: settings.tickerPeriod, count: rooms.count) + skip) % rooms.count
-        return roomAnswer(rooms[index].room, rooms[index].phase, titled: true)
+        var answer = roomAnswer(rooms[index].room, rooms[index].phase, titled: true)
+        answer.shortText = Self.shortText(rooms[index].room, suffix: "\(index + 1)/\(rooms.count)")
+        return answer
     }
 
     /// A room's countdown with its state for bars: `soon` within `soon_threshold` of the
@@ -50,7 +52,20 @@ extension Responder {
         if let description = room.description { tooltip.append(description) }
         if let viewers = room.viewers { tooltip.append(settings.language == .zh ? "\(viewers) 人在看" : "\(viewers) watching") }
         return Answer(titled ? CountdownText.titled(room, phase, language: settings.language) : bare,
-                      shortText: bare, tooltip: tooltip.joined(separator: "\n"), state: state, urgent: urgent)
+                      shortText: titled ? Self.shortText(room, suffix: CountdownText.short(phase, language: settings.language)) : bare,
+                      tooltip: tooltip.joined(separator: "\n"), state: state, urgent: urgent)
+    }
+
+    /// The widest `short_text` of a room, in columns: what a narrow i3bar shows instead.
+    public static let shortTextColumns = 20
+
+    /// `short_text` for a narrow bar: the title first, shortened, then `suffix` — the
+    /// countdown's clock (`早茶 -00:05:00`) or the ticker's place (`早茶 1/3`), so the two
+    /// blocks stay apart — at most `shortTextColumns` columns.
+    static func shortText(_ room: LiveRoom, suffix: String) -> String {
+        let name = room.title.isEmpty ? room.id : room.title
+        let budget = Self.shortTextColumns - DisplayWidth.columns(suffix) - 1
+        return DisplayWidth.prefix(SafeText.visible(name), columns: budget) + " " + suffix
     }
 
     /// One line per room, by start: ID, start, end, countdown, title — separated by tabs.
