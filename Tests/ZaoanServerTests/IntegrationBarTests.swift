@@ -233,7 +233,7 @@ struct IntegrationBarTests {
         let settings = try Snippet.settings(file)
         #expect(settings.contains("[custom.zaoan]"))
         let command = try Snippet.value(of: "command", in: file)
-        #expect(command == "\"zaoan ask --timeout 100ms countdown\"")
+        #expect(command == "\"zaoan ask --timeout 80ms countdown\"")
         #expect(try Snippet.value(of: "when", in: file) == "true")
         #expect(try Snippet.value(of: "shell", in: file) == "[\"sh\"]")
         #expect(try Snippet.value(of: "unsafe_no_escape", in: file) == "false")
@@ -251,6 +251,25 @@ struct IntegrationBarTests {
         IntegrationCheck.noControlBytes(shown.output, "starship's output")
         #expect(shown.output.hasPrefix(Hostile.visible(title) + " · 距开播 00:0"), "\(shown)")
         IntegrationCheck.nothingRan(world, "starship")
+
+        // What starship users hit: the service stopped (SIGSTOP: it accepts, never answers)
+        // and not running at all. Each prompt's module is empty, well inside starship's
+        // command_timeout (500 ms); the times are printed, the bound is starship's.
+        func prompts(_ state: String) throws {
+            var times: [Double] = []
+            for _ in 0..<20 {
+                let result = try world.run("/bin/sh", [], stdin: script)
+                #expect(result.output.isEmpty, "\(state): starship would show \(result.output)")
+                times.append(result.elapsed * 1000)
+            }
+            times.sort()
+            print("starship module, service \(state): median \(Int(times[10])) ms, worst \(Int(times[19])) ms of 20")
+            #expect(times[19] < 500, "\(state): the slowest of 20 took \(Int(times[19])) ms, past starship's command_timeout")
+        }
+        kill(world.service.pid, SIGSTOP)
+        try prompts("stopped (SIGSTOP)")
+        kill(world.service.pid, SIGCONT)
         try world.service.stop()
+        try prompts("not running")
     }
 }
