@@ -129,8 +129,9 @@ final class BarBlock {
 /// If the service is down, the bar says so once (in the first block; the others are left
 /// out) and reconnects every 2 s; it never exits on its own. What the service sends is
 /// filtered: only the block fields zaoan writes pass, with `markup` as zaoan's config says
-/// (`i3bar_markup`) and the text made safe for it. SIGUSR1 pauses the output (i3bar sends it
-/// when the bar is hidden), SIGUSR2 resumes it with the current line.
+/// (`i3bar_markup`) and the text made safe for it. SIGUSR1 (i3bar's stop_signal, sent when
+/// the bar is hidden) closes the watch, so nothing wakes for a hidden bar; SIGUSR2 watches
+/// again and writes the current line as soon as the service answers.
 final class BarCommand {
     private let config: BarConfig
     private let socketPath: String
@@ -295,10 +296,18 @@ final class BarCommand {
     private func received(_ signal: Int32) {
         switch signal {
         case BarProtocol.stopSignal:
+            // Hidden: no watch, no retries, so neither the bar nor the service wakes for it.
             paused = true
+            stream?.close()
+            stream = nil
+            answerBy = nil
+            retryAt = nil
         case BarProtocol.continueSignal:
+            guard paused else { return }
+            // Shown again: watch anew; the first answer is the current line, written at once.
             paused = false
-            writeLine()
+            shown = []
+            watch(now: Posix.monotonicSeconds())
         default:
             exit(0)  // SIGTERM, SIGINT, SIGHUP: the bar is going away
         }

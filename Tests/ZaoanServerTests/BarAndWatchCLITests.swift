@@ -355,7 +355,7 @@ struct BarAndWatchCLITests {
         #expect(bar.terminate())
     }
 
-    @Test("bar: SIGUSR1 pauses the output, SIGUSR2 resumes it with the current line")
+    @Test("bar: SIGUSR1 pauses the output and closes the watch, SIGUSR2 resumes it with the current line")
     func barStopAndContinue() throws {
         let service = try TestService.start(config: #"{"bar_blocks": ["time HH:mm:ss"]}"#)
         let bar = try RunningZaoan(["bar", "--socket", service.socketPath], environment: service.environment, scratch: service.directory)
@@ -365,8 +365,16 @@ struct BarAndWatchCLITests {
         while bar.nextLine(timeout: 0.05) != nil {}  // a line already on its way
         #expect(bar.nextLine(timeout: 2.2) == nil, "no output while paused")
         #expect(bar.process.isRunning)
+        // Hidden, nothing wakes for the bar: its watch is closed (the service has none) and
+        // the bar itself sleeps.
+        #expect(eventually(timeout: 10) { (try? service.ask("stats"))?.contains("\nwatches: 0\n") == true },
+                "the paused bar's watch is closed")
+        let before = WakeupTests.voluntarySwitches(bar.process.processIdentifier)
+        #expect(bar.nextLine(timeout: 3) == nil)
+        let wakeups = WakeupTests.voluntarySwitches(bar.process.processIdentifier) - before
+        #expect(wakeups <= 1, "a paused bar woke \(wakeups) times in 3 s")
         bar.signal(SIGUSR2)
-        let resumed = bar.nextLine(timeout: 0.5)
+        let resumed = bar.nextLine(timeout: 2)
         #expect(resumed.flatMap { fullText(barBlocks($0), instance: "0-time") }.map(isClock) == true,
                 "SIGUSR2 writes the current line at once; got \(resumed.debugDescription)")
         #expect(bar.terminate())
