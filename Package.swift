@@ -60,7 +60,7 @@ let package = Package(
         .executableTarget(name: "zaoan", dependencies: ["ZaoanClient", "ZaoanCommandLine", "ZaoanProtocol", "ZaoanText", "ZaoanSystem"],
                           plugins: ["GitCommit"]),
         // `zaoan-server`: serve and check-config, run by `zaoan serve` / `zaoan check-config`.
-        .executableTarget(name: "zaoan-server", dependencies: ["ZaoanCore", "ZaoanServer", "ZaoanCommandLine"],
+        .executableTarget(name: "zaoan-server", dependencies: ["ZaoanCore", "ZaoanServer", "ZaoanCommandLine", "CLinux"],
                           plugins: ["GitCommit"]),
         .plugin(name: "GitCommit", capability: .buildTool()),
         .executableTarget(name: "zaoan-bench"),

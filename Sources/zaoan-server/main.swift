@@ -1,3 +1,4 @@
+import CLinux
 import Foundation
 import Glibc
 import ZaoanCommandLine
@@ -6,6 +7,10 @@ import ZaoanServer
 
 // The service: `zaoan serve` and `zaoan check-config`, which the small client `zaoan`
 // hands over with execv (same pid, same argv), so messages still say `zaoan`.
+
+// The process is `zaoan` to `ps -C`, `pgrep -x`, `killall` and the journal's `_COMM` too,
+// as before the service had a binary of its own (argv is `zaoan serve ...` already).
+_ = zaoan_set_process_name("zaoan")
 
 let environment = ProcessInfo.processInfo.environment
 

@@ -86,7 +86,7 @@ struct ClientFootprintTests {
         }
     }
 
-    @Test("zaoan serve is zaoan-server: the same pid, argv[0] unchanged, the server's executable")
+    @Test("zaoan serve is zaoan-server: the same pid, argv[0] unchanged, the server's executable, still named zaoan")
     func serveExecsTheServer() throws {
         let service = try TestService.start()
         let pid = service.pid
@@ -95,6 +95,9 @@ struct ClientFootprintTests {
         #expect(arguments.prefix(2) == [Locations.zaoan, "serve"], "\(arguments)")
         let executable = try FileManager.default.destinationOfSymbolicLink(atPath: "/proc/\(pid)/exe")
         #expect(executable == (Locations.zaoan as NSString).deletingLastPathComponent + "/zaoan-server", "\(executable)")
+        // ps -C zaoan, pgrep -x zaoan and the journal's _COMM=zaoan still find it.
+        let name = try String(contentsOfFile: "/proc/\(pid)/comm", encoding: .utf8)
+        #expect(name == "zaoan\n", "\(name.debugDescription)")
         try service.stop()
     }
 
