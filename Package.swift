@@ -9,7 +9,10 @@ let hotPath: [SwiftSetting] = [.unsafeFlags(["-enforce-exclusivity=unchecked"])]
 let package = Package(
     name: "zaoan",
     products: [
+        // The client (ask, watch, bar): Glibc only, so a prompt or bar pays for a small
+        // process. `zaoan serve` and `zaoan check-config` exec the server beside it.
         .executable(name: "zaoan", targets: ["zaoan"]),
+        .executable(name: "zaoan-server", targets: ["zaoan-server"]),
     ],
     targets: [
         .systemLibrary(
@@ -40,15 +43,25 @@ let package = Package(
         // The clients' side, Glibc only: connections with deadlines and size limits, safe
         // request lines, and what they print.
         .target(name: "ZaoanClient", dependencies: ["ZaoanSystem", "ZaoanText", "CLinux"]),
+        // No Foundation: the option conventions both executables share (`--name VALUE`,
+        // `--name=VALUE`, durations, usage errors, `zaoan: ` messages on stderr).
+        .target(name: "ZaoanCommandLine", dependencies: ["ZaoanText"]),
         // Pure astronomy and calendar arithmetic, no Foundation: solar terms, new moons, the
         // Chinese calendar's months, with the years computed once and kept.
         .target(name: "ZaoanAlmanac", dependencies: ["CERFA", "CNova"]),
-        // Requests as the protocol has them, their parser and errors: no Foundation, so the
-        // small client parses `bar_blocks` the way the service does.
+        // Requests as the protocol has them, their parser and errors, and the rule for the
+        // config's bar keys: no Foundation, so the small client checks `bar_blocks` the way
+        // the service does.
         .target(name: "ZaoanProtocol", dependencies: ["ZaoanText"], swiftSettings: hotPath),
         .target(name: "ZaoanCore", dependencies: ["ZaoanText", "ZaoanProtocol", "ZaoanAlmanac"], swiftSettings: hotPath),
         .target(name: "ZaoanServer", dependencies: ["ZaoanCore", "ZaoanSystem", "CSystemd", "CLinux"], swiftSettings: hotPath),
-        .executableTarget(name: "zaoan", dependencies: ["ZaoanCore", "ZaoanServer", "ZaoanClient"], plugins: ["GitCommit"]),
+        // `zaoan`: the client. Nothing here may depend on ZaoanCore or ZaoanServer (they
+        // load Foundation and ICU); ClientFootprintTests checks the binary.
+        .executableTarget(name: "zaoan", dependencies: ["ZaoanClient", "ZaoanCommandLine", "ZaoanProtocol", "ZaoanText", "ZaoanSystem"],
+                          plugins: ["GitCommit"]),
+        // `zaoan-server`: serve and check-config, run by `zaoan serve` / `zaoan check-config`.
+        .executableTarget(name: "zaoan-server", dependencies: ["ZaoanCore", "ZaoanServer", "ZaoanCommandLine", "CLinux"],
+                          plugins: ["GitCommit"]),
         .plugin(name: "GitCommit", capability: .buildTool()),
         .executableTarget(name: "zaoan-bench"),
         // libFuzzer targets (fuzz/run.sh builds them with -sanitize=fuzzer,address); a plain
@@ -59,7 +72,7 @@ let package = Package(
         .executableTarget(name: "fuzz-statefile", dependencies: ["ZaoanCore", "FuzzDriver"], path: "fuzz/statefile"),
         .executableTarget(name: "fuzz-config", dependencies: ["ZaoanCore", "FuzzDriver"], path: "fuzz/config"),
         .testTarget(name: "ZaoanCoreTests", dependencies: ["ZaoanCore", "ZaoanAlmanac"]),
-        .testTarget(name: "ZaoanServerTests", dependencies: ["ZaoanServer", "zaoan"],
+        .testTarget(name: "ZaoanServerTests", dependencies: ["ZaoanServer", "zaoan", "zaoan-server"],
                     exclude: ["Support/neighbour.py", "Support/fake_server.py"]),  // run by the tests
     ]
 )

@@ -8,4 +8,5 @@ set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 scripts/ensure-packages i3status py3status python3
 swift build -c release --product zaoan --static-swift-stdlib >&2
+swift build -c release --product zaoan-server --static-swift-stdlib >&2  # what `zaoan serve` runs
 /usr/bin/python3 bench/bars.py .build/release/zaoan "${1:-25}"

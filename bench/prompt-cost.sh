@@ -41,8 +41,9 @@ if [ -n "${ZAOAN_BIN:-}" ]; then
     ZAOAN=$ZAOAN_BIN
 else
     if [ "$SKIP_BUILD" != 1 ]; then
-        echo "== building (swift build -c release --product zaoan)" >&2
+        echo "== building (swift build -c release --product zaoan, and zaoan-server for zaoan serve)" >&2
         swift build -c release --product zaoan >/dev/null
+        swift build -c release --product zaoan-server >/dev/null
     fi
     ZAOAN=$(swift build -c release --show-bin-path)/zaoan
 fi

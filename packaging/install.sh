@@ -1,24 +1,28 @@
 #!/usr/bin/env bash
-# Installs zaoan: the release binary, the systemd units, the man pages and the shell
-# completions, for your user (default) or for the whole machine; or removes them again.
+# Installs zaoan: the release binaries (`zaoan`, the small client prompts and bars run, and
+# `zaoan-server` beside it, which `zaoan serve` runs), the systemd units, the man pages and
+# the shell completions, for your user (default) or for the whole machine; or removes them
+# again.
 #
 # Usage: packaging/install.sh [--user | --system] [--prefix DIR] [--uninstall]
 #                             [--destdir DIR] [--binary FILE]
 #
-#   --user        binary in ~/.local/bin, units in ~/.config/systemd/user (default)
-#   --system      binary in /usr/local/bin, units in /etc/systemd/system (run as root)
+#   --user        binaries in ~/.local/bin, units in ~/.config/systemd/user (default)
+#   --system      binaries in /usr/local/bin, units in /etc/systemd/system (run as root)
 #   --prefix DIR  install under DIR instead (DIR/bin, DIR/share/man, ...); the units'
 #                 ExecStart= is adjusted to DIR/bin/zaoan
 #   --uninstall   remove what an install with the same options put in place (and, without
 #                 --destdir, disable and stop the units first)
 #   --destdir DIR stage everything under DIR (like make's DESTDIR; also read from $DESTDIR):
 #                 paths inside the files are those without DIR, and systemctl is never run
-#   --binary FILE install FILE instead of building one
+#   --binary FILE install FILE as zaoan, and the zaoan-server beside FILE, instead of
+#                 building them
 #
-# Without --binary it builds with `swift build -c release --static-swift-stdlib` (scratch
-# directory .build/install; the C libraries it links are installed first, with sudo when not
-# root), so the installed binary does not depend on where the Swift toolchain is; it does
-# load libsystemd, ERFA and libnova (Debian: libsystemd0, liberfa1, libnova-0.16-0). It prints the one command that enables the service at the end.
+# Without --binary it builds both with `swift build -c release --static-swift-stdlib`
+# (scratch directory .build/install; the C libraries the server links are installed first,
+# with sudo when not root), so neither depends on where the Swift toolchain is; zaoan-server
+# loads libsystemd, ERFA and libnova (Debian: libsystemd0, liberfa1, libnova-0.16-0), zaoan
+# only the C library. It prints the one command that enables the service at the end.
 set -euo pipefail
 
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
@@ -30,7 +34,7 @@ destdir=${DESTDIR:-}
 binary=
 uninstall=no
 
-usage() { sed -n '2,21s/^# \{0,1\}//p' "${BASH_SOURCE[0]}"; }
+usage() { sed -n '2,24s/^# \{0,1\}//p' "${BASH_SOURCE[0]}"; }
 die() { echo "install.sh: $*" >&2; exit 1; }
 
 while [[ $# -gt 0 ]]; do
@@ -74,6 +78,7 @@ zsh_dir=$prefix/share/zsh/site-functions
 
 files=(
     "$bin_dir/zaoan"
+    "$bin_dir/zaoan-server"
     "$unit_dir/zaoan.socket"
     "$unit_dir/zaoan.service"
     "$man_dir/man1/zaoan.1"
@@ -113,25 +118,33 @@ case $mode:$prefix/ in
         echo "install.sh: warning: the system service cannot see $prefix (ProtectHome=, PrivateTmp=); choose another --prefix" >&2 ;;
 esac
 
-# 1. The binary.
+# 1. The binaries: the client, and the server `zaoan serve` execs from beside it.
 if [[ -z $binary ]]; then
     command -v swift >/dev/null 2>&1 || die "swift not found; install the Swift toolchain or pass --binary FILE"
     # The C libraries the build links (libsystemd, ERFA, libnova), as scripts/run installs them.
     "$root/scripts/ensure-packages" libsystemd-dev liberfa-dev libnova-dev pkg-config >&2
-    echo "building zaoan (swift build -c release --static-swift-stdlib) ..."
-    (cd "$root" && swift build -c release --product zaoan --static-swift-stdlib --scratch-path .build/install) >&2
+    echo "building zaoan and zaoan-server (swift build -c release --static-swift-stdlib) ..."
+    for product in zaoan zaoan-server; do
+        (cd "$root" && swift build -c release --product "$product" --static-swift-stdlib --scratch-path .build/install) >&2
+    done
     binary=$root/.build/install/release/zaoan
 fi
 [[ -f $binary && -x $binary ]] || die "no executable at $binary"
-# The shared libraries it needs at run time (Debian: libsystemd0, liberfa1, libnova-0.16-0).
-if command -v ldd >/dev/null 2>&1 && missing=$(ldd "$binary" 2>/dev/null | awk '/not found/ {print $1}') && [[ -n $missing ]]; then
-    message="$binary needs shared libraries this machine lacks: $(echo $missing); install liberfa1 and libnova-0.16-0 (Debian)"
+server=$(dirname "$binary")/zaoan-server
+[[ -f $server && -x $server ]] || die "no zaoan-server beside $binary (zaoan serve runs it); build it with swift build -c release --product zaoan-server"
+# The shared libraries they need at run time (Debian: libsystemd0, liberfa1, libnova-0.16-0).
+if command -v ldd >/dev/null 2>&1 && missing=$(ldd "$binary" "$server" 2>/dev/null | awk '/not found/ {print $1}' | sort -u) && [[ -n $missing ]]; then
+    message="zaoan needs shared libraries this machine lacks: $(echo $missing); install liberfa1 and libnova-0.16-0 (Debian)"
     [[ -n $destdir ]] && echo "install.sh: warning: $message" >&2 || die "$message"
 fi
 install -d -m 0755 "$destdir$bin_dir"
-install -m 0755 "$binary" "$destdir$bin_dir/zaoan"
-if command -v strip >/dev/null 2>&1; then strip "$destdir$bin_dir/zaoan" 2>/dev/null || true; fi
-echo "installed $destdir$bin_dir/zaoan"
+install_binary() {  # install_binary FILE NAME
+    install -m 0755 "$1" "$destdir$bin_dir/$2"
+    if command -v strip >/dev/null 2>&1; then strip "$destdir$bin_dir/$2" 2>/dev/null || true; fi
+    echo "installed $destdir$bin_dir/$2"
+}
+install_binary "$binary" zaoan
+install_binary "$server" zaoan-server
 
 # 2. The units, with ExecStart= pointing at the binary just installed.
 install -d -m 0755 "$destdir$unit_dir"

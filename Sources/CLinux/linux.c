@@ -1,4 +1,5 @@
 #define _GNU_SOURCE
+#include <sys/prctl.h>
 #include <sys/socket.h>
 #include "CLinux.h"
 
@@ -20,4 +21,8 @@ int zaoan_peer_groups(int fd, gid_t *groups, int capacity) {
     socklen_t length = (socklen_t)(sizeof(gid_t) * (size_t)capacity);
     if (getsockopt(fd, SOL_SOCKET, SO_PEERGROUPS, groups, &length) != 0) return -1;
     return (int)(length / sizeof(gid_t));
+}
+
+int zaoan_set_process_name(const char *name) {
+    return prctl(PR_SET_NAME, (unsigned long)name, 0, 0, 0);
 }

@@ -98,16 +98,8 @@ private struct TopLevelKeys: Decodable {
     }
 }
 
-/// A problem with the configuration, said in terms of the key the user wrote.
-public struct ConfigError: Error, Equatable, CustomStringConvertible {
-    public let key: String?
-    public let problem: String
-
-    public init(key: String?, problem: String) {
-        self.key = key
-        self.problem = problem
-    }
-
+/// `ConfigError` (ZaoanProtocol, shared with `zaoan bar`) from what JSONDecoder reports.
+extension ConfigError {
     init(decoding error: DecodingError) {
         func path(_ context: DecodingError.Context) -> String? {
             let parts = context.codingPath.map { $0.intValue.map(String.init) ?? $0.stringValue }
@@ -135,13 +127,12 @@ public struct ConfigError: Error, Equatable, CustomStringConvertible {
         case is [String: String].Type: return "an object of strings"
         case is [String].Type: return "an array of strings"
         default:
-            // JSONDecoder reports a mistyped map as Dictionary<String, Any>.
-            return "\(type)".hasPrefix("Dictionary") ? "an object of strings" : "a value of type \(type)"
+            // JSONDecoder reports a mistyped map as Dictionary<String, Any>, a mistyped list
+            // as Array<Any>; the config has only maps and lists of strings.
+            let name = "\(type)"
+            if name.hasPrefix("Dictionary") { return "an object of strings" }
+            if name.hasPrefix("Array") { return "an array of strings" }
+            return "a value of type \(type)"
         }
-    }
-
-    public var description: String {
-        if let key { return "config key '\(key)': \(problem)" }
-        return "config: \(problem)"
     }
 }

@@ -153,36 +153,12 @@ public struct Settings: Sendable {
         guard !statusTemplate.contains(where: { $0 == "\n" || $0 == "\r" }) else {
             throw ConfigError(key: "status_template", problem: "must be one line")
         }
-        if let zones = file.barClockZones {
-            for zone in zones where zone.utf8.count > RequestParser.maxZoneNameBytes || (lookUp(zone, in: cities) == nil && TimeZone.named(zone) == nil) {
-                throw ConfigError(key: "bar_clock_zones", problem: "'\(RequestParser.shorten(zone))' is neither an IANA time zone (e.g. \"Asia/Tokyo\") nor a city of \"cities\" or the built-in list")
-            }
-        }
-        for (key, list) in [("bar_blocks", file.barBlocks), ("bar_clock_formats", file.barClockFormats), ("bar_clock_zones", file.barClockZones)] {
-            if let list, list.isEmpty || list.contains(where: { $0.trimmingCharacters(in: .whitespaces).isEmpty }) {
-                throw ConfigError(key: key, problem: "needs at least one entry, and no empty ones")
-            }
-            // A line break in an entry would send a second request with the user's rights.
-            if let list, let bad = list.first(where: { $0.unicodeScalars.contains(where: { $0.value < 0x20 || (0x7F...0x9F).contains($0.value) || $0.value == 0x2028 || $0.value == 0x2029 }) }) {
-                throw ConfigError(key: key, problem: "'\(RequestParser.shorten(bad))' holds a control character or line break; one request per entry")
-            }
-        }
-        if let blocks = file.barBlocks {
-            for block in blocks {
-                do throws(ProtocolError) {
-                    guard let request = try RequestParser.parse(block), request.isWatchable else {
-                        throw ProtocolError(.notWatchable, "cannot be shown in a bar")
-                    }
-                } catch {
-                    throw ConfigError(key: "bar_blocks", problem: "'\(block)': \(error.message)")
-                }
-            }
-        }
-        let i3barPango: Bool
-        switch file.i3barMarkup ?? "none" {
-        case "none": i3barPango = false
-        case "pango": i3barPango = true
-        case let other: throw ConfigError(key: "i3bar_markup", problem: "'\(other)' is not \"none\" or \"pango\"")
+        // The bar's keys: one rule for the service and `zaoan bar` (BarConfig); whether a
+        // zone exists only the service can tell.
+        let bar = try BarConfig.check(blocks: file.barBlocks, clockFormats: file.barClockFormats,
+                                      clockZones: file.barClockZones, markup: file.i3barMarkup)
+        for entry in bar.clockZones where lookUp(entry, in: cities) == nil && TimeZone.named(entry) == nil {
+            throw ConfigError(key: "bar_clock_zones", problem: "'\(RequestParser.shorten(entry))' is neither an IANA time zone (e.g. \"Asia/Tokyo\") nor a city of \"cities\" or the built-in list")
         }
 
         return Settings(
@@ -192,7 +168,7 @@ public struct Settings: Sendable {
             maxConnections: maxConnections, maxConnectionsPerUser: perUser, reservedConnections: reserved,
             outputLimits: OutputLimits(soft: soft, softSeconds: softSeconds, hard: hard), tickerPeriod: tickerPeriod, maxRooms: maxRooms,
             liveDefaultDuration: liveDefaultDuration, soonThreshold: soonThreshold,
-            statusTemplate: statusTemplate, i3barPango: i3barPango,
+            statusTemplate: statusTemplate, i3barPango: bar.pango,
             adminGroup: file.adminGroup.flatMap { $0.isEmpty ? nil : $0 })
     }
 

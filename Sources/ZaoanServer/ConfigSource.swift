@@ -26,18 +26,11 @@ public struct ConfigSource: Sendable {
     /// `$CONFIGURATION_DIRECTORY/config.json` (systemd's ConfigurationDirectory=), else
     /// `$XDG_CONFIG_HOME/zaoan/config.json`, else `~/.config/zaoan/config.json`.
     public static func defaultPath(environment: [String: String]) -> String {
-        if let directory = environment["CONFIGURATION_DIRECTORY"]?.split(separator: ":").first, directory.hasPrefix("/") {
-            return directory + "/config.json"
-        }
-        if let base = environment["XDG_CONFIG_HOME"], base.hasPrefix("/") {
-            return base + "/zaoan/config.json"
-        }
-        let home = environment["HOME"] ?? NSHomeDirectory()
-        return home + "/.config/zaoan/config.json"
+        ConfigPath.defaultPath(environment: environment)
     }
 
     /// The largest config file read.
-    public static let maxBytes = 1 << 20
+    public static let maxBytes = ConfigPath.maxBytes
 
     public func load() throws(ConfigError) -> Settings {
         let file: ConfigFile
@@ -51,18 +44,10 @@ public struct ConfigSource: Sendable {
         } catch let error as ConfigError {
             throw error
         } catch let failure as Files.ReadFailure {
-            switch failure {
-            case .missing:
-                guard !required else {
-                    throw ConfigError(key: nil, problem: "\(path) does not exist; create it or leave out --config")
-                }
+            if case .missing = failure, !required {
                 file = ConfigFile()
-            case .notRegular(let kind):
-                throw ConfigError(key: nil, problem: "\(path) is a \(kind), not a file; point --config at a JSON file")
-            case .tooLarge(let bytes):
-                throw ConfigError(key: nil, problem: "\(path) is \(bytes) bytes, larger than the 1 MiB a config may be; is it the right file?")
-            case .system(let error):
-                throw ConfigError(key: nil, problem: "cannot read \(path) (\(error)); check its permissions")
+            } else {
+                throw ConfigError(key: nil, problem: ConfigPath.problem(failure, path: path))
             }
         } catch {
             throw ConfigError(key: nil, problem: "cannot read \(path): \(error)")

@@ -18,6 +18,11 @@ public enum JSON: Equatable, Sendable {
         parse(bytes: Array(text.utf8)).value
     }
 
+    /// `parse` of UTF-8 bytes (a file's).
+    public static func parse(_ bytes: [UInt8]) -> JSON? {
+        parse(bytes: bytes).value
+    }
+
     /// The dotted path (`greetings.05:00`) of the first key that appears twice in one object
     /// of `bytes`, or nil. Foundation's decoders keep one of the two without a word
     /// (JSONDecoder the first, JSONSerialization the last), so the config reader asks here

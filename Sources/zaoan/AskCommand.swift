@@ -1,5 +1,6 @@
 import Glibc
 import ZaoanClient
+import ZaoanCommandLine
 import ZaoanSystem
 import ZaoanText
 

@@ -1,7 +1,9 @@
 import Glibc
 import ZaoanClient
-import ZaoanCore
+import ZaoanCommandLine
+import ZaoanProtocol
 import ZaoanSystem
+import ZaoanText
 
 /// One block of `zaoan bar`: what it asks the service, its `watch` connection, and what it
 /// shows now.
@@ -32,7 +34,7 @@ final class BarBlock {
     var label: String? {
         guard case .clock(_, _, let zone?) = source else { return nil }
         let last = zone.split(separator: "/").last.map(String.init) ?? zone
-        return last.replacingOccurrences(of: "_", with: " ")
+        return String(last.map { $0 == "_" ? " " : $0 })
     }
 
     var requestLine: String {

@@ -1,6 +1,7 @@
-import Foundation
-import ZaoanCore
-import ZaoanServer
+import Glibc
+import ZaoanProtocol
+import ZaoanSystem
+import ZaoanText
 
 /// The i3bar protocol as `zaoan bar` speaks it (https://i3wm.org/docs/i3bar-protocol.html):
 /// a header, then an endless JSON array with one array of blocks per line; click events
@@ -67,41 +68,24 @@ enum BarProtocol {
     }
 }
 
-/// What `zaoan bar` reads from the config file: `bar_blocks`, `bar_clock_formats` and
-/// `bar_clock_zones`.
-struct BarConfig: Equatable {
-    static let defaultBlocks = ["ticker", "countdown", "greeting", "time"]
-    static let defaultClockFormats = ["HH:mm", "HH:mm:ss", "yyyy-MM-dd EEEE HH:mm"]
-
-    var blocks = defaultBlocks
-    var clockFormats = defaultClockFormats
-    /// Zones (or cities) a middle click on a clock block cycles through, after the
-    /// configured zone; empty: middle clicks do nothing.
-    var clockZones: [String] = []
-    /// `i3bar_markup` is `pango`: blocks are Pango markup (text escaped for it).
-    var pango = false
-
-    /// Reads the config file the service reads (or `path`), checked the way the service
-    /// checks it, so the bar and `zaoan check-config` agree on what is wrong.
+extension BarConfig {
+    /// Reads the bar's keys from the config file the service reads (or `path`), checked by
+    /// the rule the service checks them with (`BarConfig.check`), so the bar and `zaoan
+    /// check-config` agree on what is wrong. Read like the service reads it (`RegularFile`:
+    /// at most 1 MiB, a regular file only, never blocking on a FIFO), with no Foundation.
     static func load(path explicit: String?, environment: [String: String]) throws(ConfigError) -> BarConfig {
-        let path = explicit ?? ConfigSource.defaultPath(environment: environment)
-        guard FileManager.default.fileExists(atPath: path) else {
-            if explicit != nil {
-                throw ConfigError(key: nil, problem: "\(path) does not exist; create it or leave out --config")
-            }
-            return BarConfig()
-        }
-        guard let data = FileManager.default.contents(atPath: path) else {
-            throw ConfigError(key: nil, problem: "cannot read \(path); check its permissions")
-        }
-        let file: ConfigFile
+        let path = explicit ?? ConfigPath.defaultPath(environment: environment)
+        let bytes: [UInt8]
         do {
-            file = try ConfigFile.decode(data)
-            _ = try Settings.resolve(file, environment: environment)
+            bytes = try RegularFile.read(path, limit: ConfigPath.maxBytes)
+        } catch {
+            if case .missing = error, explicit == nil { return BarConfig() }
+            throw ConfigError(key: nil, problem: ConfigPath.problem(error, path: path))
+        }
+        do {
+            return try BarConfig.read(bytes)
         } catch {
             throw ConfigError(key: error.key, problem: error.problem + " (in \(path))")
         }
-        return BarConfig(blocks: file.barBlocks ?? defaultBlocks, clockFormats: file.barClockFormats ?? defaultClockFormats,
-                         clockZones: file.barClockZones ?? [], pango: file.i3barMarkup == "pango")
     }
 }

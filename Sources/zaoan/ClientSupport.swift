@@ -66,10 +66,3 @@ enum StandardOutput {
         entry.revents & Int16(POLLERR | POLLHUP | POLLNVAL) != 0
     }
 }
-
-/// A message on stderr, each line made visible-safe: it may quote what a server or a config
-/// file said.
-func printError(_ message: String) {
-    var text = "zaoan: " + SafeText.visibleLines(message) + "\n"
-    text.withUTF8 { bytes in _ = Glibc.write(2, bytes.baseAddress, bytes.count) }
-}

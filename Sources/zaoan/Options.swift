@@ -1,27 +1,21 @@
 import ZaoanClient
-import ZaoanCore
-import ZaoanServer
+import ZaoanCommandLine
+import ZaoanProtocol
+import ZaoanText
 
 /// What the command line asks for. `parse` is hand-written so tests can call it directly.
 enum Command: Equatable {
-    case serve(ServeOptions)
+    /// `zaoan serve` and `zaoan check-config`: the service's, run by `zaoan-server` (see
+    /// `ServerHandOff`), which parses their options itself.
+    case server
     /// `zaoan ask`: one request, one answer.
     case ask(ClientOptions)
     /// `zaoan watch`: a request's answer now and on every change, for bars that run commands.
     case watch(ClientOptions)
     /// `zaoan bar`: an i3bar/swaybar status_command.
     case bar(BarOptions)
-    case checkConfig(path: String?)
     case help
     case version
-}
-
-struct ServeOptions: Equatable {
-    var socket: String?
-    var config: String?
-    var overrides = SettingsOverrides()
-    var verbose = false
-    var exitIdleTime: Double?
 }
 
 /// What `ask` and `watch` send, and where.
@@ -47,11 +41,6 @@ struct BarOptions: Equatable {
     var config: String?
 }
 
-struct UsageError: Error, CustomStringConvertible {
-    let description: String
-    init(_ description: String) { self.description = description }
-}
-
 enum Options {
     static let usage = """
         zaoan \(Version.number) — greetings, clocks and countdowns for shell prompts and status bars
@@ -66,7 +55,7 @@ enum Options {
           zaoan --help | --version
 
         Commands:
-          serve         run the service
+          serve         run the service (zaoan-server, installed beside zaoan)
           ask           send one request and print the answer; an ERR answer goes to
                         stderr with exit status 1; exit status 2 if the service is not
                         running or has not answered within --timeout (default 5s)
@@ -107,87 +96,12 @@ enum Options {
         switch first {
         case "-h", "--help", "help": return .help
         case "-V", "--version", "version": return .version
-        case "serve": return .serve(try parseServe(rest))
+        case "serve", "check-config": return .server
         case "ask": return .ask(try parseClient(rest, command: "ask", example: "zaoan ask greeting"))
         case "watch": return .watch(try parseClient(rest, command: "watch", example: "zaoan watch time HH:mm:ss"))
         case "bar": return .bar(try parseBar(rest))
-        case "check-config":
-            guard rest.count <= 1 else { throw UsageError("check-config takes at most one FILE") }
-            return .checkConfig(path: rest.first)
         default:
             throw UsageError("unknown command '\(first)'; run zaoan --help")
-        }
-    }
-
-    /// systemd-style durations: `300` (seconds), `90s`, `500ms`, `5min`, `1h`, `1h30min`.
-    /// Finite and not negative (`inf`, `nan`, `1e400` are not durations); the caller checks
-    /// the range.
-    static func parseDuration(_ text: String) -> Double? {
-        if let plain = Double(text) { return plain.isFinite && plain >= 0 ? plain : nil }
-        let units: [(String, Double)] = [("ms", 0.001), ("min", 60), ("s", 1), ("m", 60), ("h", 3600)]
-        var total = 0.0
-        var rest = Substring(text)
-        while !rest.isEmpty {
-            let number = rest.prefix { $0.isNumber || $0 == "." }
-            guard !number.isEmpty, let value = Double(number) else { return nil }
-            rest = rest.dropFirst(number.count)
-            guard let (unit, scale) = units.first(where: { rest.hasPrefix($0.0) }) else { return nil }
-            rest = rest.dropFirst(unit.count)
-            total += value * scale
-        }
-        return text.isEmpty || !total.isFinite ? nil : total
-    }
-
-    private static func parseServe(_ arguments: [String]) throws(UsageError) -> ServeOptions {
-        var options = ServeOptions()
-        let valued: Set = ["--socket", "--config", "--city", "--timezone", "--language", "--exit-idle-time"]
-        try eachOption(arguments, of: "serve", valued: valued, flags: ["--verbose", "-v"]) { (name, value) throws(UsageError) in
-            switch (name, value) {
-            case (_, nil): options.verbose = true
-            case ("--socket", let value?): options.socket = value
-            case ("--config", let value?): options.config = value
-            case ("--city", let value?): options.overrides.city = value
-            case ("--timezone", let value?): options.overrides.timezone = value
-            case ("--exit-idle-time", let value?):
-                guard let seconds = parseDuration(value) else {
-                    throw UsageError("--exit-idle-time takes a duration like 300, 90s, 5min or 1h, not '\(value)'")
-                }
-                guard seconds >= Server.minimumExitIdleTime else {
-                    throw UsageError("--exit-idle-time must be at least \(Server.minimumExitIdleTime)s: each exit costs a socket trigger, and systemd fails the socket past 20 in 2 s")
-                }
-                guard seconds <= Server.maximumExitIdleTime else {
-                    throw UsageError("--exit-idle-time must be at most \(Int(Server.maximumExitIdleTime / 86_400)) days; to never exit when idle, leave the option out")
-                }
-                options.exitIdleTime = seconds
-            case (_, let value?):  // --language
-                guard Language(rawValue: value) != nil else { throw UsageError("--language must be zh or en, not '\(value)'") }
-                options.overrides.language = value
-            }
-        }
-        return options
-    }
-
-    /// Walks `--name VALUE` / `--name=VALUE` options (and `flags`, which take none), calling
-    /// `take` with each; anything else is a usage error naming the command.
-    private static func eachOption(
-        _ arguments: [String], of command: String, valued: Set<String>, flags: Set<String> = [],
-        _ take: (String, String?) throws(UsageError) -> Void
-    ) throws(UsageError) {
-        var index = 0
-        while index < arguments.count {
-            let argument = arguments[index]
-            let name = argument.split(separator: "=", maxSplits: 1).first.map(String.init) ?? argument
-            if flags.contains(argument) {
-                try take(argument, nil)
-                index += 1
-                continue
-            }
-            guard valued.contains(name) else {
-                throw UsageError("unknown option '\(argument)' for \(command); run zaoan --help")
-            }
-            let (value, consumed) = try self.value(of: name, in: arguments, at: index)
-            try take(name, value)
-            index += consumed
         }
     }
 
@@ -202,11 +116,11 @@ enum Options {
                 index += 1
                 break
             }
-            let name = argument.split(separator: "=", maxSplits: 1).first.map(String.init) ?? argument
+            let name = Arguments.optionName(argument)
             guard ["--socket", "--format", "--timeout"].contains(name) else {
                 throw UsageError("unknown option '\(argument)' for \(command); run zaoan --help")
             }
-            let (value, consumed) = try value(of: name, in: arguments, at: index)
+            let (value, consumed) = try Arguments.value(of: name, in: arguments, at: index)
             switch name {
             case "--socket":
                 options.socket = value
@@ -216,7 +130,7 @@ enum Options {
                 }
                 options.format = format
             default:
-                guard let seconds = parseDuration(value), ClientLimits.timeoutRange.contains(seconds) else {
+                guard let seconds = Arguments.parseDuration(value), ClientLimits.timeoutRange.contains(seconds) else {
                     throw UsageError("--timeout takes a duration from 1ms to 1h, like 100ms, 2s or 0.5, not '\(value)'")
                 }
                 options.timeout = seconds
@@ -235,31 +149,9 @@ enum Options {
 
     private static func parseBar(_ arguments: [String]) throws(UsageError) -> BarOptions {
         var options = BarOptions()
-        try eachOption(arguments, of: "bar", valued: ["--socket", "--config"]) { name, value in
+        try Arguments.eachOption(arguments, of: "bar", valued: ["--socket", "--config"]) { name, value in
             if name == "--socket" { options.socket = value } else { options.config = value }
         }
         return options
-    }
-
-    /// `--name VALUE` or `--name=VALUE`. Returns the value and how many arguments it used.
-    /// Every option's value is a non-empty word on one line.
-    private static func value(of name: String, in arguments: [String], at index: Int) throws(UsageError) -> (String, Int) {
-        let argument = arguments[index]
-        let value: String
-        let used: Int
-        if argument.hasPrefix(name + "=") {
-            value = String(argument.dropFirst(name.count + 1))
-            used = 1
-        } else {
-            guard argument == name else { throw UsageError("unknown option '\(argument)'; run zaoan --help") }
-            guard index + 1 < arguments.count else { throw UsageError("\(name) needs a value") }
-            value = arguments[index + 1]
-            used = 2
-        }
-        guard !value.isEmpty else { throw UsageError("\(name) needs a value; it was given an empty one") }
-        guard !value.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F }) else {
-            throw UsageError("\(name) must not hold control characters or line breaks")
-        }
-        return (value, used)
     }
 }

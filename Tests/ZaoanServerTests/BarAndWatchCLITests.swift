@@ -1,84 +1,8 @@
 import Foundation
 import Glibc
 import Testing
+import ZaoanCommandLine
 @testable import zaoan
-
-/// A `zaoan` that keeps running (`watch`, `bar`): its stdout is read line by line as it
-/// arrives, its stdin takes click events, and it is killed if the test forgets it.
-private final class RunningZaoan {
-    let process = Process()
-    private let output = Pipe()
-    private let input = Pipe()
-    private let errorPath: String
-    private var buffer: [UInt8] = []
-    private(set) var lines: [String] = []
-
-    init(_ arguments: [String], environment: [String: String], scratch: TemporaryDirectory) throws {
-        errorPath = scratch.file("err-\(UUID().uuidString.prefix(8))")
-        _ = FileManager.default.createFile(atPath: errorPath, contents: nil)
-        process.executableURL = URL(fileURLWithPath: Locations.zaoan)
-        process.arguments = arguments
-        process.environment = environment
-        process.standardOutput = output
-        process.standardInput = input
-        process.standardError = FileHandle(forWritingAtPath: errorPath)
-        try process.run()
-    }
-
-    deinit {
-        if process.isRunning {
-            kill(process.processIdentifier, SIGKILL)
-            process.waitUntilExit()
-        }
-    }
-
-    var errorText: String { (try? String(contentsOfFile: errorPath, encoding: .utf8)) ?? "" }
-
-    /// The next line of stdout, or nil if none arrives within `timeout` seconds (or at EOF).
-    func nextLine(timeout: Double) -> String? {
-        let deadline = Date().addingTimeInterval(timeout)
-        let fd = output.fileHandleForReading.fileDescriptor
-        while true {
-            if let newline = buffer.firstIndex(of: 0x0A) {
-                let line = String(decoding: buffer[..<newline], as: UTF8.self)
-                buffer.removeSubrange(...newline)
-                lines.append(line)
-                return line
-            }
-            let left = deadline.timeIntervalSinceNow
-            guard left > 0 else { return nil }
-            var entry = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
-            guard poll(&entry, 1, Int32(left * 1000) + 1) > 0 else { continue }
-            var chunk = [UInt8](repeating: 0, count: 64 * 1024)
-            let count = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
-            if count <= 0 { return nil }
-            buffer.append(contentsOf: chunk[0..<count])
-        }
-    }
-
-    /// Lines until one satisfies `condition`, within `timeout` seconds; nil if none does.
-    func line(within timeout: Double, where condition: (String) -> Bool) -> String? {
-        let deadline = Date().addingTimeInterval(timeout)
-        while let line = nextLine(timeout: deadline.timeIntervalSinceNow) {
-            if condition(line) { return line }
-        }
-        return nil
-    }
-
-    func write(_ text: String) {
-        input.fileHandleForWriting.write(Data(text.utf8))
-    }
-
-    func signal(_ number: Int32) {
-        if process.isRunning { kill(process.processIdentifier, number) }
-    }
-
-    /// SIGTERM; true if it exits within `timeout` seconds.
-    func terminate(timeout: Double = 5) -> Bool {
-        signal(SIGTERM)
-        return eventually(timeout: timeout) { !process.isRunning }
-    }
-}
 
 private func jsonObject(_ line: String) -> [String: Any]? {
     (try? JSONSerialization.jsonObject(with: Data(line.utf8))) as? [String: Any]
@@ -393,6 +317,51 @@ struct BarAndWatchCLITests {
         let missing = try Tool.run(Locations.zaoan, ["bar", "--config", directory.file("none.json")],
                                    environment: environment, timeout: 5, scratch: directory)
         #expect(!missing.timedOut && missing.status == 78, "\(missing)")
+    }
+
+    /// The bar reads its keys without Foundation, by the rule the service checks them with
+    /// (`BarConfig`): both refuse the same files and name the same key.
+    @Test("bar and check-config refuse the same bar keys, naming them",
+          arguments: [
+            (#"{"bar_blocks": ["time"], "bar_blocks": ["greeting"]}"#, "bar_blocks", "appears twice"),
+            (#"{"bar_blocks": "time"}"#, "bar_blocks", "expected an array of strings"),
+            (#"{"bar_clock_formats": []}"#, "bar_clock_formats", "at least one entry"),
+            (#"{"bar_clock_formats": ["HH:mm", " "]}"#, "bar_clock_formats", "no empty ones"),
+            (#"{"bar_clock_zones": ["Asia/Tokyo"]}"#, "bar_clock_zones", "control character"),
+            (#"{"bar_blocks": ["live add x +1h y"]}"#, "bar_blocks", "cannot be shown in a bar"),
+            (#"{"bar_blocks": ["frobnicate"]}"#, "bar_blocks", "'frobnicate'"),
+            (#"{"i3bar_markup": "html"}"#, "i3bar_markup", "is not \"none\" or \"pango\""),
+          ])
+    func barConfigRule(json: String, key: String, problem: String) throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let environment = try TestService.isolatedEnvironment(in: directory)
+        try directory.write("c.json", json)
+        let bar = try Tool.run(Locations.zaoan, ["bar", "--config", directory.file("c.json"), "--socket", directory.file("s")],
+                               environment: environment, timeout: 5, scratch: directory)
+        #expect(!bar.timedOut && bar.status == 78, "\(bar)")
+        #expect(bar.errorOutput.contains("config key '\(key)'") && bar.errorOutput.contains(problem), "\(bar)")
+        let check = try Tool.run(Locations.zaoan, ["check-config", directory.file("c.json")], environment: environment,
+                                 timeout: 10, scratch: directory)
+        #expect(check.status == 1 && check.errorOutput.contains("config key '\(key)'") && check.errorOutput.contains(problem), "\(check)")
+    }
+
+    /// Only the service has the tz database: the bar starts with a zone it cannot check,
+    /// and the service refuses it (check-config names it; the block shows the error).
+    @Test("an unknown zone in bar_clock_zones is the service's to refuse")
+    func barUnknownZone() throws {
+        let service = try TestService.start(config: #"{"bar_blocks": ["time HH:mm:ss"]}"#)
+        try service.directory.write("zones.json", #"{"bar_blocks": ["time HH:mm:ss"], "bar_clock_zones": ["Mars/Olympus"]}"#)
+        let check = try service.zaoan(["check-config", service.directory.file("zones.json")])
+        #expect(check.status == 1 && check.errorOutput.contains("'Mars/Olympus' is neither an IANA time zone"), "\(check)")
+        let bar = try RunningZaoan(["bar", "--socket", service.socketPath, "--config", service.directory.file("zones.json")],
+                                   environment: service.environment, scratch: service.directory)
+        #expect(bar.line(within: 5) { barBlocks($0) != nil } != nil, "stderr: \(bar.errorText)")
+        bar.write("[\n" + #"{"name":"zaoan","instance":"0-time","button":2}"# + "\n")
+        let shown = bar.line(within: 5) { fullText(barBlocks($0), instance: "0-time")?.contains("Mars/Olympus") == true }
+        #expect(shown != nil, "the block shows the service's error; lines: \(bar.lines.suffix(3)), stderr: \(bar.errorText)")
+        #expect(bar.terminate())
+        try service.stop()
     }
 }
 

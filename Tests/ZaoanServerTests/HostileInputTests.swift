@@ -100,10 +100,19 @@ struct HostileInputTests {
         let fifo = directory.file("config.json")
         #expect(mkfifo(fifo, 0o600) == 0)
         let environment = try TestService.isolatedEnvironment(in: directory)
-        for arguments in [["serve", "--socket", directory.file("s"), "--config", fifo], ["check-config", fifo]] {
+        for arguments in [["serve", "--socket", directory.file("s"), "--config", fifo], ["check-config", fifo],
+                          ["bar", "--socket", directory.file("s"), "--config", fifo]] {
             let result = try Tool.run(Locations.zaoan, arguments, environment: environment, timeout: 10, scratch: directory)
             #expect(!result.timedOut && result.status != 0 && result.errorOutput.contains("is a FIFO, not a file"), "\(arguments): \(result)")
         }
+        // A 1 GiB sparse file: the bar (which reads it without Foundation) refuses it unread too.
+        let sparse = directory.file("sparse.json")
+        let fd = open(sparse, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+        #expect(ftruncate(fd, 1 << 30) == 0)
+        close(fd)
+        let bar = try Tool.run(Locations.zaoan, ["bar", "--socket", directory.file("s"), "--config", sparse],
+                               environment: environment, timeout: 10, scratch: directory)
+        #expect(!bar.timedOut && bar.status == 78 && bar.errorOutput.contains("larger than the 1 MiB"), "\(bar)")
     }
 
     @Test("greeting rows: only HH:MM, each once; an unclosed { in status_template is written once",

@@ -47,7 +47,7 @@ struct SystemdInstallTests {
 
         let home = sandbox.home
         let expected = [
-            "\(home)/.local/bin/zaoan", "\(home)/.config/systemd/user/zaoan.socket", "\(home)/.config/systemd/user/zaoan.service",
+            "\(home)/.local/bin/zaoan", "\(home)/.local/bin/zaoan-server", "\(home)/.config/systemd/user/zaoan.socket", "\(home)/.config/systemd/user/zaoan.service",
             "\(home)/.local/share/bash-completion/completions/zaoan", "\(home)/.local/share/zsh/site-functions/_zaoan",
         ] + (Self.scdocPresent ? ["\(home)/.local/share/man/man1/zaoan.1", "\(home)/.local/share/man/man5/zaoan.conf.5"] : [])
         for path in expected { #expect(sandbox.exists(path), "\(path) not installed") }
@@ -56,6 +56,9 @@ struct SystemdInstallTests {
         #expect(try Self.execStart("\(home)/.config/systemd/user/zaoan.service") == "%h/.local/bin/zaoan serve --exit-idle-time 5min")
         let version = try Tool.run("\(home)/.local/bin/zaoan", ["--version"], environment: sandbox.environment, scratch: sandbox.directory)
         #expect(version.status == 0 && version.output.hasPrefix("zaoan "), "\(version)")
+        // The installed zaoan runs the installed zaoan-server.
+        let check = try Tool.run("\(home)/.local/bin/zaoan", ["check-config"], environment: sandbox.environment, scratch: sandbox.directory)
+        #expect(check.status == 0 && check.output.contains(": ok (city"), "\(check)")
 
         // The installed units verify clean against the installed binary.
         if let analyze = Locations.tool("systemd-analyze") {
@@ -96,7 +99,7 @@ struct SystemdInstallTests {
         #expect(Self.lastLine(installed) == "systemctl enable --now zaoan.socket", "\(installed.output)")
         let base = prefix ?? "/usr/local"
         let expected = [
-            "\(base)/bin/zaoan", "/etc/systemd/system/zaoan.socket", "/etc/systemd/system/zaoan.service",
+            "\(base)/bin/zaoan", "\(base)/bin/zaoan-server", "/etc/systemd/system/zaoan.socket", "/etc/systemd/system/zaoan.service",
             "\(base)/share/bash-completion/completions/zaoan", "\(base)/share/zsh/site-functions/_zaoan",
         ] + (Self.scdocPresent ? ["\(base)/share/man/man1/zaoan.1", "\(base)/share/man/man5/zaoan.conf.5"] : [])
         for path in expected { #expect(sandbox.exists(root + path), "\(root + path) not installed") }
@@ -120,6 +123,11 @@ struct SystemdInstallTests {
             let result = try sandbox.install(arguments)
             #expect(result.status != 0 && result.errorOutput.contains("install.sh:"), "\(arguments): \(result)")
         }
+        // A client without the zaoan-server beside it.
+        let alone = try sandbox.directory.makeDirectory("alone") + "/zaoan"
+        try FileManager.default.copyItem(atPath: Locations.zaoan, toPath: alone)
+        let withoutServer = try sandbox.install(["--binary", alone])
+        #expect(withoutServer.status != 0 && withoutServer.errorOutput.contains("no zaoan-server beside \(alone)"), "\(withoutServer)")
         let help = try sandbox.install(["--help"])
         #expect(help.status == 0 && help.output.contains("--uninstall"), "\(help)")
     }

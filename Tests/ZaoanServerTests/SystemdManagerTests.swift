@@ -188,6 +188,7 @@ struct SystemdManagerTests {
         let binaryDirectory = try directory.makeDirectory("bin", mode: 0o755)
         let binary = binaryDirectory + "/zaoan"
         try FileManager.default.copyItem(atPath: Locations.zaoan, toPath: binary)
+        try FileManager.default.copyItem(atPath: Locations.zaoanServer, toPath: binaryDirectory + "/zaoan-server")
 
         // The config the service reads from $CONFIGURATION_DIRECTORY: in zh, for Beijing,
         // with `users` as the admin group.

@@ -19,7 +19,8 @@
 # desktop), and stops everything it started when it exits. About 15 s after apt and the build.
 #
 # Environment:
-#   ZAOAN_BIN=PATH          use this zaoan binary instead of building one (swift build -c release)
+#   ZAOAN_BIN=PATH          use this zaoan binary (and the zaoan-server beside it) instead of
+#                           building them (swift build -c release)
 #   ZAOAN_SHOTS_NO_APT=1    do not run apt-get (the packages are already there)
 #   ZAOAN_SHOTS_OUT=DIR     write the PNGs to DIR instead of docs/screenshots
 #   ZAOAN_SHOTS_KEEP=1      keep the temporary directory (configs, logs, full-screen captures)
@@ -63,12 +64,14 @@ if [ -n "${ZAOAN_BIN:-}" ]; then
     ZAOAN=$ZAOAN_BIN
 elif command -v swift >/dev/null; then
     say "building zaoan (swift build -c release)"
-    (cd "$ROOT" && swift build -c release --product zaoan >&2) || die "swift build failed"
+    (cd "$ROOT" && swift build -c release --product zaoan >&2 && swift build -c release --product zaoan-server >&2) || die "swift build failed"
     ZAOAN=$ROOT/.build/release/zaoan
 else
     die "swift not found; build zaoan elsewhere and pass ZAOAN_BIN=/path/to/zaoan"
 fi
 [ -x "$ZAOAN" ] || die "no zaoan binary at $ZAOAN"
+ZAOAN_SERVER=$(dirname "$ZAOAN")/zaoan-server
+[ -x "$ZAOAN_SERVER" ] || die "no zaoan-server beside $ZAOAN (zaoan serve runs it)"
 
 # --- the unprivileged user and its temporary world ------------------------------------------------
 if ! id "$SHOT_USER" >/dev/null 2>&1; then
@@ -86,6 +89,7 @@ CONF=$WORK/conf                  # root-owned, world-readable configs
 CAPTURES=$WORK/captures          # full-screen captures, written by the user
 mkdir -p "$WORK/bin" "$HOMEDIR/.config" "$HOMEDIR/.local/state" "$RUNDIR" "$CONF" "$CAPTURES"
 install -m 0755 "$ZAOAN" "$WORK/bin/zaoan"       # zaoan on the user's PATH, as the snippets expect
+install -m 0755 "$ZAOAN_SERVER" "$WORK/bin/zaoan-server"  # beside it: zaoan serve runs it
 chown -R "$SHOT_UID:$SHOT_GID" "$HOMEDIR" "$RUNDIR" "$CAPTURES"
 chmod 0700 "$RUNDIR"
 SOCK=$RUNDIR/zaoan.sock

@@ -20,4 +20,8 @@ int zaoan_peer_groups(int fd, gid_t *groups, int capacity);
 /// accept4 with SOCK_NONBLOCK and SOCK_CLOEXEC (glibc declares accept4 only under _GNU_SOURCE).
 int zaoan_accept_nonblocking(int listener);
 
+/// Sets the calling thread's name, which for the main thread is the process's `comm`
+/// (prctl PR_SET_NAME; prctl is variadic, so Swift cannot call it). Returns 0 or -1.
+int zaoan_set_process_name(const char *name);
+
 #endif

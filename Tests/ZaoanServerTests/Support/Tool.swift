@@ -34,9 +34,14 @@ enum Locations {
             ?? packageRoot + "/.build/debug/zaoan"
     }()
 
+    /// The service's binary, which `zaoan serve` and `zaoan check-config` exec: the
+    /// `zaoan-server` beside `zaoan`.
+    static var zaoanServer: String { (zaoan as NSString).deletingLastPathComponent + "/zaoan-server" }
+
     /// The build users run (scripts/run and packaging/install.sh build it: release, Swift
-    /// runtime linked in): `$ZAOAN_RELEASE_BIN`, else `.build/release/zaoan`. scripts/test
-    /// builds it for the tests that measure what users get (memory).
+    /// runtime linked in): `$ZAOAN_RELEASE_BIN`, else `.build/release/zaoan` (the client;
+    /// `zaoan-server` beside it). scripts/test builds it for the tests that measure what
+    /// users get (memory, what the client links).
     static var releaseZaoan: String? {
         let path = ProcessInfo.processInfo.environment["ZAOAN_RELEASE_BIN"].flatMap { $0.isEmpty ? nil : $0 }
             ?? packageRoot + "/.build/release/zaoan"

@@ -1,0 +1,119 @@
+import ZaoanText
+
+/// The config keys `zaoan bar` reads — `bar_blocks`, `bar_clock_formats`, `bar_clock_zones`
+/// and `i3bar_markup` — and the one rule for them: the service (`Settings.resolve`, so
+/// `serve`, reloads and `check-config`) and the bar, which has no Foundation, both check
+/// them here and so agree on what is wrong.
+///
+/// Whether an entry of `bar_clock_zones` names a zone needs the tz database: the service
+/// checks that, and the bar shows an unknown one as an error block from the service.
+public struct BarConfig: Equatable, Sendable {
+    public static let defaultBlocks = ["ticker", "countdown", "greeting", "time"]
+    public static let defaultClockFormats = ["HH:mm", "HH:mm:ss", "yyyy-MM-dd EEEE HH:mm"]
+
+    /// The requests of the blocks, left to right.
+    public var blocks: [String]
+    /// What a click on a clock block cycles through.
+    public var clockFormats: [String]
+    /// Zones (or cities) a middle click on a clock block cycles through, after the
+    /// configured zone; empty: middle clicks do nothing.
+    public var clockZones: [String]
+    /// `i3bar_markup` is `pango`: blocks are Pango markup (text escaped for it).
+    public var pango: Bool
+
+    public init(blocks: [String] = defaultBlocks, clockFormats: [String] = defaultClockFormats,
+                clockZones: [String] = [], pango: Bool = false) {
+        self.blocks = blocks
+        self.clockFormats = clockFormats
+        self.clockZones = clockZones
+        self.pango = pango
+    }
+
+    /// Checks the keys as the file has them (nil: the key is absent) and fills in the
+    /// defaults.
+    public static func check(blocks: [String]?, clockFormats: [String]?, clockZones: [String]?,
+                             markup: String?) throws(ConfigError) -> BarConfig {
+        for (key, list) in [("bar_blocks", blocks), ("bar_clock_formats", clockFormats), ("bar_clock_zones", clockZones)] {
+            guard let list else { continue }
+            if list.isEmpty || list.contains(where: isBlank) {
+                throw ConfigError(key: key, problem: "needs at least one entry, and no empty ones")
+            }
+            // A line break in an entry would send a second request with the user's rights.
+            if let bad = list.first(where: { $0.unicodeScalars.contains(where: isControl) }) {
+                throw ConfigError(key: key, problem: "'\(RequestParser.shorten(bad))' holds a control character or line break; one request per entry")
+            }
+        }
+        if let long = clockZones?.first(where: { $0.utf8.count > RequestParser.maxZoneNameBytes }) {
+            throw ConfigError(key: "bar_clock_zones", problem: "'\(RequestParser.shorten(long))' is longer than the \(RequestParser.maxZoneNameBytes) bytes of the longest zone or city name")
+        }
+        for block in blocks ?? [] {
+            do throws(ProtocolError) {
+                guard let request = try RequestParser.parse(block), request.isWatchable else {
+                    throw ProtocolError(.notWatchable, "cannot be shown in a bar")
+                }
+            } catch {
+                throw ConfigError(key: "bar_blocks", problem: "'\(block)': \(error.message)")
+            }
+        }
+        let pango: Bool
+        switch markup ?? "none" {
+        case "none": pango = false
+        case "pango": pango = true
+        case let other: throw ConfigError(key: "i3bar_markup", problem: "'\(other)' is not \"none\" or \"pango\"")
+        }
+        return BarConfig(blocks: blocks ?? defaultBlocks, clockFormats: clockFormats ?? defaultClockFormats,
+                         clockZones: clockZones ?? [], pango: pango)
+    }
+
+    /// The bar's keys from a config file's bytes, checked by `check`. The rest of the file
+    /// is the service's to check (`zaoan check-config`); like the service, this refuses a
+    /// file that is not one JSON object or that holds a key twice, and reads blanks only as
+    /// "all defaults".
+    public static func read(_ bytes: [UInt8]) throws(ConfigError) -> BarConfig {
+        if bytes.allSatisfy({ $0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09 }) {
+            return BarConfig()
+        }
+        guard let json = JSON.parse(bytes) else {
+            if let duplicate = JSON.firstDuplicateKey(in: bytes) {
+                throw ConfigError(key: duplicate, problem: "appears twice in one object; keep one")
+            }
+            throw ConfigError(key: nil, problem: "not valid JSON")
+        }
+        guard case .object(let fields) = json else {
+            throw ConfigError(key: nil, problem: "expected an object of keys and values, as {\"bar_blocks\": [\"time\"]}")
+        }
+        func strings(_ key: String) throws(ConfigError) -> [String]? {
+            switch fields[key] {
+            case nil, .null?:
+                return nil
+            case .array(let items)?:
+                var list: [String] = []
+                for (index, item) in items.enumerated() {
+                    guard case .string(let text) = item else { throw ConfigError(key: "\(key).\(index)", problem: "expected a string") }
+                    list.append(text)
+                }
+                return list
+            default:
+                throw ConfigError(key: key, problem: "expected an array of strings")
+            }
+        }
+        let markup: String?
+        switch fields["i3bar_markup"] {
+        case nil, .null?: markup = nil
+        case .string(let text)?: markup = text
+        default: throw ConfigError(key: "i3bar_markup", problem: "expected a string")
+        }
+        return try check(blocks: try strings("bar_blocks"), clockFormats: try strings("bar_clock_formats"),
+                         clockZones: try strings("bar_clock_zones"), markup: markup)
+    }
+
+    /// Nothing but spaces and tabs (what Foundation's `CharacterSet.whitespaces` holds).
+    private static func isBlank(_ entry: String) -> Bool {
+        entry.unicodeScalars.allSatisfy { $0 == "\t" || $0.properties.generalCategory == .spaceSeparator }
+    }
+
+    /// C0 and C1 controls, DEL, and the Unicode line and paragraph separators.
+    private static func isControl(_ scalar: Unicode.Scalar) -> Bool {
+        scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value) || scalar.value == 0x2028 || scalar.value == 0x2029
+    }
+}

@@ -1,0 +1,67 @@
+import Glibc
+
+/// Reading the files zaoan trusts least — its config and its state — without letting them
+/// block, exhaust memory or lead it somewhere else. The service (config, state) and
+/// `zaoan bar` (the config's bar keys) read through here.
+public enum RegularFile {
+    public enum ReadFailure: Error, Sendable {
+        case missing
+        /// A FIFO, a device, a directory: refused without opening it for long or reading it.
+        case notRegular(kind: String)
+        case tooLarge(bytes: Int)
+        case system(SystemError)
+    }
+
+    /// The bytes of a regular file of at most `limit` bytes.
+    ///
+    /// Opened non-blocking (a FIFO's open would otherwise wait for a writer), checked with
+    /// fstat before anything is read, and read to at most `limit + 1` bytes, so a file that
+    /// grows (or a sparse 1 GiB file) costs no more than the limit.
+    /// - Parameters:
+    ///   - directory: a directory descriptor for `name`, or `AT_FDCWD`.
+    ///   - followLinks: false refuses a symbolic link as the last component (`O_NOFOLLOW`).
+    public static func read(_ name: String, in directory: Int32 = AT_FDCWD, limit: Int,
+                            followLinks: Bool = true) throws(ReadFailure) -> [UInt8] {
+        let flags = O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY | (followLinks ? 0 : O_NOFOLLOW)
+        let fd = openat(directory, name, flags)
+        guard fd >= 0 else {
+            if errno == ENOENT { throw .missing }
+            if errno == ELOOP && !followLinks { throw .notRegular(kind: "symbolic link") }
+            throw .system(SystemError(errno: errno, "opening \(name)"))
+        }
+        defer { Posix.close(fd) }
+        var info = stat()
+        guard fstat(fd, &info) == 0 else { throw .system(SystemError(errno: errno, "checking \(name)")) }
+        guard (info.st_mode & S_IFMT) == S_IFREG else { throw .notRegular(kind: kind(of: info.st_mode)) }
+        guard info.st_size <= limit else { throw .tooLarge(bytes: Int(info.st_size)) }
+        // Sized from fstat (plus one byte to notice growth), not from the limit: a 200-byte
+        // config costs a 201-byte buffer, not a megabyte.
+        var bytes = [UInt8](repeating: 0, count: Int(info.st_size) + 1)
+        var total = 0
+        while total <= limit {
+            if total == bytes.count { bytes.append(contentsOf: repeatElement(0, count: min(bytes.count, limit + 1 - total))) }
+            let count = bytes.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress! + total, $0.count - total) }
+            if count == 0 { break }
+            if count < 0 {
+                if errno == EINTR { continue }
+                throw .system(SystemError(errno: errno, "reading \(name)"))
+            }
+            total += count
+        }
+        guard total <= limit else { throw .tooLarge(bytes: total) }
+        bytes.removeSubrange(total...)
+        return bytes
+    }
+
+    public static func kind(of mode: mode_t) -> String {
+        switch mode & S_IFMT {
+        case S_IFDIR: return "directory"
+        case S_IFIFO: return "FIFO"
+        case S_IFCHR: return "character device"
+        case S_IFBLK: return "block device"
+        case S_IFSOCK: return "socket"
+        case S_IFLNK: return "symbolic link"
+        default: return "special file"
+        }
+    }
+}

@@ -1,0 +1,43 @@
+import Glibc
+import ZaoanCommandLine
+
+/// `zaoan serve` and `zaoan check-config` belong to the service, which needs Foundation;
+/// the `zaoan` that prompts and bars run dozens of times a minute does not load it. So
+/// these two commands replace this process (execv) with `zaoan-server` from the directory
+/// this binary runs from, with the same arguments.
+///
+/// The pid stays the same, so systemd's socket activation (`LISTEN_PID`) and notifications
+/// (`MAINPID`) hold, and argv[0] is passed unchanged, so `ps` and the tests still see
+/// `zaoan serve`.
+enum ServerHandOff {
+    static let binaryName = "zaoan-server"
+
+    /// `zaoan-server` beside the running binary (`/proc/self/exe`, so a symbolic link to
+    /// `zaoan` finds the server beside the real file); nil if that cannot be read.
+    static func serverPath() -> String? {
+        var buffer = [UInt8](repeating: 0, count: Int(PATH_MAX) + 1)
+        let count = buffer.withUnsafeMutableBufferPointer { bytes in
+            bytes.baseAddress!.withMemoryRebound(to: CChar.self, capacity: bytes.count) {
+                readlink("/proc/self/exe", $0, bytes.count - 1)
+            }
+        }
+        guard count > 0 else { return nil }
+        var path = String(decoding: buffer[..<count], as: UTF8.self)
+        // Replaced on disk while running (an upgrade): the server beside the new one is right.
+        if path.hasSuffix(" (deleted)") { path.removeLast(" (deleted)".count) }
+        guard let slash = path.lastIndex(of: "/") else { return nil }
+        return path[..<slash] + "/" + binaryName
+    }
+
+    /// Becomes `zaoan-server`, or exits 69 (`EX_UNAVAILABLE`) saying where it looked.
+    static func exec() -> Never {
+        guard let path = serverPath() else {
+            fail("cannot tell where zaoan runs from (/proc/self/exe: \(String(cString: strerror(errno)))), so cannot find \(binaryName); is /proc mounted?", status: 69)
+        }
+        execv(path, CommandLine.unsafeArgv)
+        let reason = String(cString: strerror(errno))
+        let word = CommandLine.arguments.dropFirst().first ?? "serve"
+        fail("zaoan \(word) needs \(path): \(reason). The service is \(binaryName), installed beside zaoan "
+             + "(packaging/install.sh installs both)", status: 69)  // EX_UNAVAILABLE
+    }
+}
