@@ -131,8 +131,8 @@ final class BarBlock {
 /// If the service is down, the bar says so once (in the first block; the others are left
 /// out) and reconnects every 2 s; it never exits on its own. What the service sends is
 /// filtered: only the block fields zaoan writes pass, with `markup` as zaoan's config says
-/// (`i3bar_markup`) and the text made safe for it. SIGUSR1 (i3bar's stop_signal, sent when
-/// the bar is hidden) closes the watch, so nothing wakes for a hidden bar; SIGUSR2 watches
+/// (`i3bar_markup`) and the text made safe for it. SIGURG (i3bar's stop_signal, sent when
+/// the bar is hidden) closes the watch, so nothing wakes for a hidden bar; SIGCONT watches
 /// again and writes the current line as soon as the service answers.
 final class BarCommand {
     private let config: BarConfig
@@ -289,7 +289,7 @@ final class BarCommand {
     // MARK: - Output and signals
 
     private func writeLine() {
-        guard !paused else { return }  // written on SIGUSR2
+        guard !paused else { return }  // written on SIGCONT
         let line = BarProtocol.statusLine(shown.compactMap { $0 }, first: !wroteFirstLine)
         wroteFirstLine = true
         StandardOutput.write(line + "\n")

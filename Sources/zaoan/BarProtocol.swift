@@ -7,9 +7,14 @@ import ZaoanText
 /// a header, then an endless JSON array with one array of blocks per line; click events
 /// come back on stdin as an endless array of objects, one per line.
 enum BarProtocol {
-    /// SIGUSR1 pauses the output (the bar is hidden), SIGUSR2 resumes it.
-    static let stopSignal = SIGUSR1
-    static let continueSignal = SIGUSR2
+    /// SIGURG pauses the output (the bar is hidden), SIGCONT resumes it. i3bar and swaybar
+    /// run the status command through `sh -c` and send these signals to its whole process
+    /// group, so the shell (which does not exec a lone command with dash) gets them too:
+    /// SIGUSR1 would kill it, and the bar would report the command gone (i3 issue #1741).
+    /// A shell's default for SIGURG is to ignore it and for SIGCONT to go on, so any
+    /// `status_command` line, with `exec` or without, survives hiding the bar.
+    static let stopSignal = SIGURG
+    static let continueSignal = SIGCONT
 
     static var header: String {
         #"{"version":1,"click_events":true,"stop_signal":\#(stopSignal),"cont_signal":\#(continueSignal)}"#

@@ -197,7 +197,7 @@ struct BarAndWatchCLITests {
         let header = try #require(jsonObject(headerLine), "\(headerLine)")
         #expect(header["version"] as? Int == 1, "\(header)")
         #expect(header["click_events"] as? Bool == true, "\(header)")
-        #expect(header["stop_signal"] as? Int == Int(SIGUSR1) && header["cont_signal"] as? Int == Int(SIGUSR2), "\(header)")
+        #expect(header["stop_signal"] as? Int == Int(SIGURG) && header["cont_signal"] as? Int == Int(SIGCONT), "\(header)")
         #expect(bar.nextLine(timeout: 5) == "[")
 
         let started = Date()
@@ -279,12 +279,12 @@ struct BarAndWatchCLITests {
         #expect(bar.terminate())
     }
 
-    @Test("bar: SIGUSR1 pauses the output and closes the watch, SIGUSR2 resumes it with the current line")
+    @Test("bar: SIGURG pauses the output and closes the watch, SIGCONT resumes it with the current line")
     func barStopAndContinue() throws {
         let service = try TestService.start(config: #"{"bar_blocks": ["time HH:mm:ss"]}"#)
         let bar = try RunningZaoan(["bar", "--socket", service.socketPath], environment: service.environment, scratch: service.directory)
         #expect(bar.line(within: 5) { barBlocks($0) != nil } != nil, "stderr: \(bar.errorText)")
-        bar.signal(SIGUSR1)
+        bar.signal(SIGURG)
         usleep(200_000)
         while bar.nextLine(timeout: 0.05) != nil {}  // a line already on its way
         #expect(bar.nextLine(timeout: 2.2) == nil, "no output while paused")
@@ -297,10 +297,10 @@ struct BarAndWatchCLITests {
         #expect(bar.nextLine(timeout: 3) == nil)
         let wakeups = WakeupTests.voluntarySwitches(bar.process.processIdentifier) - before
         #expect(wakeups <= 1, "a paused bar woke \(wakeups) times in 3 s")
-        bar.signal(SIGUSR2)
+        bar.signal(SIGCONT)
         let resumed = bar.nextLine(timeout: 2)
         #expect(resumed.flatMap { fullText(barBlocks($0), instance: "0-time") }.map(isClock) == true,
-                "SIGUSR2 writes the current line at once; got \(resumed.debugDescription)")
+                "SIGCONT writes the current line at once; got \(resumed.debugDescription)")
         #expect(bar.terminate())
         try service.stop()
     }
