@@ -2,6 +2,7 @@
 # Regenerate the README screenshots of zaoan in waybar and in i3bar:
 #   docs/screenshots/waybar.png   waybar (custom/zaoan module) under a headless sway, taken with grim
 #   docs/screenshots/i3bar.png    i3bar (status_command zaoan bar) under i3 on Xvfb, taken with import
+#   docs/screenshots/i3bar-narrow.png  the same on a 420-pixel screen: i3bar shows short_text
 #
 # Both bars are configured from the shipped snippets, unchanged:
 #   packaging/integrations/waybar/config.jsonc + style.css   ("exec": "zaoan watch --format json status")
@@ -252,22 +253,29 @@ EOF
 chmod 0644 "$CONF/i3.conf"
 
 mkdir -p -m 1777 /tmp/.X11-unix
-say "i3bar: starting Xvfb and i3 with ${I3_SNIPPET#"$ROOT"/}"
-start_user xvfb sh -c 'exec Xvfb -displayfd 3 -screen 0 "$1"x200x24 -nolisten tcp 3>"$2"' \
-    _ "$WIDTH" "$CAPTURES/display"
-wait_for 10 "Xvfb" test -s "$CAPTURES/display"
-DISPLAY_NAME=":$(tr -dc 0-9 <"$CAPTURES/display")"
-start_user i3 DISPLAY="$DISPLAY_NAME" i3 -c "$CONF/i3.conf"
-GEOMETRY=""
-i3bar_geometry() {               # 0x600006 "i3bar for output screen": ("bar-0" "i3bar")  960x23+0+0  +0+177
-    GEOMETRY=$(as_user DISPLAY="$DISPLAY_NAME" xwininfo -root -tree 2>/dev/null |
-        sed -n 's/.*"i3bar for output.* \([0-9]*x[0-9]*\)[-+][0-9]*[-+][0-9]* *\(+[0-9]*+[0-9]*\).*/\1\2/p' |
-        head -n 1)
-    [ -n "$GEOMETRY" ]
+# shoot_i3 WIDTH NAME: Xvfb of that width, i3 with the shipped bar, the bar cropped to
+# $OUT/NAME.png. A narrow screen makes i3bar fall back to every block's short_text.
+shoot_i3() {
+    local width=$1 name=$2 display
+    say "i3bar ($name, ${width}px): starting Xvfb and i3 with ${I3_SNIPPET#"$ROOT"/}"
+    start_user "xvfb-$name" sh -c 'exec Xvfb -displayfd 3 -screen 0 "$1"x200x24 -nolisten tcp 3>"$2"' \
+        _ "$width" "$CAPTURES/display-$name"
+    wait_for 10 "Xvfb" test -s "$CAPTURES/display-$name"
+    display=":$(tr -dc 0-9 <"$CAPTURES/display-$name")"
+    start_user "i3-$name" DISPLAY="$display" i3 -c "$CONF/i3.conf"
+    GEOMETRY=""
+    i3bar_geometry() {           # 0x600006 "i3bar for output screen": ("bar-0" "i3bar")  960x23+0+0  +0+177
+        GEOMETRY=$(as_user DISPLAY="$display" xwininfo -root -tree 2>/dev/null |
+            sed -n 's/.*"i3bar for output.* \([0-9]*x[0-9]*\)[-+][0-9]*[-+][0-9]* *\(+[0-9]*+[0-9]*\).*/\1\2/p' |
+            head -n 1)
+        [ -n "$GEOMETRY" ]
+    }
+    wait_for 15 "i3bar's window" i3bar_geometry
+    sleep 3                      # zaoan bar's first status lines
+    as_user DISPLAY="$display" import -window root "$CAPTURES/$name-full.png"
+    crop "$CAPTURES/$name-full.png" "$GEOMETRY" "$OUT/$name.png"
 }
-wait_for 15 "i3bar's window" i3bar_geometry
-sleep 3                          # zaoan bar's first status lines
-as_user DISPLAY="$DISPLAY_NAME" import -window root "$CAPTURES/i3-full.png"
-crop "$CAPTURES/i3-full.png" "$GEOMETRY" "$OUT/i3bar.png"
+shoot_i3 "$WIDTH" i3bar
+shoot_i3 420 i3bar-narrow
 
 say "done in $((SECONDS - START))s"
