@@ -110,7 +110,7 @@ public final class Responder {
     func renderPeriod(_ request: Request) -> Int? {
         switch request {
         case .time(let pattern): return RenderPeriod.seconds(forTimePattern: pattern ?? settings.timeFormat)
-        case .chineseTime(let pattern): return RenderPeriod.seconds(forTimePattern: pattern ?? Self.chineseDatePattern)
+        case .chineseTime(let pattern): return RenderPeriod.seconds(forTimePattern: pattern ?? Self.chineseDatePattern(settings.language))
         case .zoned(_, let inner): return renderPeriod(inner)
         case .blocks(let parts):
             // Each part is cached by its own period; the line is joined for every request.
@@ -247,12 +247,15 @@ public final class Responder {
         return text
     }
 
-    /// `time calendar=chinese` without a pattern: `丙午年十月十二`.
-    static let chineseDatePattern = "U年MMMd"
+    /// `time calendar=chinese` without a pattern: `丙午年十月十二` /
+    /// `Year of bing-wu, month 10, day 12`.
+    static func chineseDatePattern(_ language: Language) -> String {
+        language == .zh ? "U年MMMd" : "'Year of' U, 'month' M, 'day' d"
+    }
 
     /// An LDML pattern in the Chinese calendar (ICU's, with days in Chinese numerals).
     func chineseTime(pattern: String?, now: Date, zone: TimeZone) throws(ProtocolError) -> String {
-        let ldml = pattern ?? Self.chineseDatePattern
+        let ldml = pattern ?? Self.chineseDatePattern(settings.language)
         guard ldml.utf16.count <= Self.maxPatternLength else {
             throw ProtocolError(.badArgument, "the pattern is \(ldml.utf16.count) characters long; at most \(Self.maxPatternLength)")
         }

@@ -56,6 +56,9 @@ struct ChineseCalendarServiceTests {
         #expect(try service.ask("time U年MMMd calendar=chinese") == "丙午年冬月十四\n")
         #expect(try service.ask("time MMMd calendar=chinese @America/New_York") == "冬月十三\n")  // still the 21st there
         #expect(try service.ask("time %Y calendar=chinese").hasPrefix("ERR bad-argument calendar=chinese takes an LDML pattern"))
+        let english = try TestService.start(arguments: ["--language", "en", "--timezone", "Asia/Shanghai"])
+        defer { try? english.stop() }
+        #expect(try english.ask("time calendar=chinese").wholeMatch(of: /Year of [a-z]+-[a-z]+, month \d+, day \d+\n/) != nil)
     }
 
     /// `TZ=UTC date +%Z` says UTC; Foundation names the zone `UTC` "GMT", which zaoan does
