@@ -61,7 +61,7 @@ public enum TimeExpression {
     static func nearest(_ secondOfDay: Int, now: Date, zone: TimeZone, lean: Lean) -> Resolved {
         let nowSeconds = Int(clampingSeconds: now.timeIntervalSince1970)
         let localNow = WallClock.local(nowSeconds, in: zone)
-        let today = localNow >= 0 ? localNow / 86_400 : -((-localNow + 86_399) / 86_400)
+        let today = CivilCalendar.floorDivide(localNow, 86_400)
         var best: (instant: Int, local: Int, resolution: WallClock.Resolution)?
         for day in (today - 1)...(today + 1) {
             let local = day * 86_400 + secondOfDay
@@ -145,7 +145,7 @@ public enum TimeExpression {
             guard let offset = offsetSeconds(String(characters[index...])) else { return nil }
             fixedOffset = offset
         }
-        guard (1...12).contains(month), day >= 1, day <= WallClock.daysInMonth(year: year, month: month),
+        guard (1...12).contains(month), day >= 1, day <= CivilCalendar.daysInMonth(year: year, month: month),
               hour < 24, minute < 60, second < 60 else { return nil }  // 2026-02-30 is refused
         let local = WallClock.localSeconds(year: year, month: month, day: day, hour: hour, minute: minute, second: second)
         if let fixedOffset {

@@ -3,7 +3,8 @@ import Foundation
 /// Wall-clock times in a zone and the instants that show them: usually one, two in the hour
 /// the clocks go back, none in the hour they skip. Times are counted as seconds from
 /// 1970-01-01 00:00 on the wall clock ("local seconds") in the proleptic Gregorian calendar,
-/// so no calendar object — and nothing of the process's own zone — is involved.
+/// and zones are read from the tz database like `%Z` (`ZoneInfo`): no calendar object, and
+/// nothing of the process's own zone, is involved.
 public enum WallClock {
     public enum Resolution: Equatable, Sendable {
         case unique(Int)
@@ -28,9 +29,15 @@ public enum WallClock {
         public var first: Int { instants[0] }
     }
 
+    /// The zone as the tz database has it (the same data `%Z` reads), kept by the shared
+    /// `ZoneInfoStore`.
+    static func zoneInfo(_ zone: TimeZone, near instant: Int) -> ZoneInfo {
+        ZoneInfoStore.shared.zoneInfo(for: zone, at: Date(timeIntervalSince1970: TimeInterval(instant)))
+    }
+
     /// The zone's offset from UTC at an instant, in seconds.
     public static func offset(_ zone: TimeZone, at instant: Int) -> Int {
-        zone.secondsFromGMT(for: Date(timeIntervalSince1970: TimeInterval(instant)))
+        zoneInfo(zone, near: instant).localTimeType(at: instant).utcOffset
     }
 
     /// Wall-clock seconds at an instant.
@@ -38,47 +45,29 @@ public enum WallClock {
         instant + offset(zone, at: instant)
     }
 
-    /// The instants whose wall-clock time in `zone` is `local`. Assumes at most one change
-    /// of offset within a day either side, which every zone in the tz database keeps.
+    /// The instants whose wall-clock time in `zone` is `local` (`ZoneInfo.instants`), with
+    /// the rule for a skipped time: read with the offset in force before the jump.
     public static func resolve(_ local: Int, in zone: TimeZone) -> Resolution {
-        let before = offset(zone, at: local - 86_400)
-        let after = offset(zone, at: local + 86_400)
-        var found: [Int] = []
-        for candidate in [before, after, offset(zone, at: local)] {
-            let instant = local - candidate
-            if offset(zone, at: instant) == candidate && !found.contains(instant) { found.append(instant) }
-        }
-        found.sort()
-        switch found.count {
-        case 0: return .skipped(moved: local - before, gap: after - before)
-        case 1: return .unique(found[0])
-        default: return .repeated(first: found[0], second: found[found.count - 1])
+        let info = zoneInfo(zone, near: local)
+        switch info.instants(atLocal: local) {
+        case .unique(let instant):
+            return .unique(instant)
+        case .repeated(let instants):
+            return instants.count > 1 ? .repeated(first: instants[0], second: instants[instants.count - 1]) : .unique(instants[0])
+        case .skipped(let gap, let transition):
+            return .skipped(moved: local - info.localTimeType(at: transition - 1).utcOffset, gap: gap)
         }
     }
 
     /// Local seconds for a proleptic-Gregorian date and time of day.
     public static func localSeconds(year: Int, month: Int, day: Int, hour: Int = 0, minute: Int = 0, second: Int = 0) -> Int {
-        civilDays(year: year, month: month, day: day) * 86_400 + hour * 3_600 + minute * 60 + second
-    }
-
-    /// Days from 1970-01-01 to a proleptic-Gregorian date.
-    public static func civilDays(year: Int, month: Int, day: Int) -> Int {
-        CivilCalendar.days(year: year, month: month, day: day)
-    }
-
-    /// The proleptic-Gregorian date of a day counted from 1970-01-01.
-    public static func civilDate(days: Int) -> (year: Int, month: Int, day: Int) {
-        CivilCalendar.date(days: days)
-    }
-
-    static func daysInMonth(year: Int, month: Int) -> Int {
-        CivilCalendar.daysInMonth(year: year, month: month)
+        CivilCalendar.days(year: year, month: month, day: day) * 86_400 + hour * 3_600 + minute * 60 + second
     }
 
     /// `2026-03-29 02:30` for local seconds (seconds shown only when not zero).
     public static func describe(local: Int) -> String {
-        let days = local >= 0 ? local / 86_400 : -((-local + 86_399) / 86_400)
-        let (year, month, day) = civilDate(days: days)
+        let days = CivilCalendar.floorDivide(local, 86_400)
+        let (year, month, day) = CivilCalendar.date(days: days)
         let second = local - days * 86_400
         func two(_ value: Int) -> String { value < 10 ? "0\(value)" : "\(value)" }
         var text = "\(year)-\(two(month))-\(two(day)) \(two(second / 3600)):\(two(second % 3600 / 60))"
