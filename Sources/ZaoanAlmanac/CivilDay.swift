@@ -11,7 +11,7 @@ public struct CivilDay: Hashable, Comparable, Sendable, CustomStringConvertible 
 
     /// The day on which `unixSeconds` falls, in a zone `offsetSeconds` east of UTC.
     public init(unixSeconds: Double, offsetSeconds: Int) {
-        daysSince1970 = Int(((unixSeconds + Double(offsetSeconds)) / 86_400).rounded(.down))
+        daysSince1970 = Self.wholeNumber(((unixSeconds + Double(offsetSeconds)) / 86_400).rounded(.down))
     }
 
     /// - Parameters:
@@ -64,6 +64,13 @@ public struct CivilDay: Hashable, Comparable, Sendable, CustomStringConvertible 
 
     /// Days from 0000-03-01 to 1970-01-01.
     private static let daysFromMarchYear0To1970 = 719_468
+
+    /// A whole-valued Double as an Int without trapping: NaN is 0, and values are clamped to
+    /// ±2^52 (far past any day or lunation the almanac is asked about).
+    static func wholeNumber(_ value: Double) -> Int {
+        guard !value.isNaN else { return 0 }
+        return Int(min(max(value, -4_503_599_627_370_496), 4_503_599_627_370_496))
+    }
 
     private static func floorDivide(_ a: Int, _ b: Int) -> Int {
         a >= 0 ? a / b : (a - b + 1) / b

@@ -31,7 +31,7 @@ enum NewMoonSearch {
     /// The lunation whose mean new moon is nearest an instant.
     static func lunation(near unixSeconds: Double) -> Int {
         let days = TerrestrialTime(unixSeconds: unixSeconds).daysSinceJ2000
-        return Int(((days - lunationZero) / synodicMonth).rounded())
+        return CivilDay.wholeNumber(((days - lunationZero) / synodicMonth).rounded())
     }
 
     /// How close to midnight (in China) a new moon found with Meeus's series must be for the

@@ -28,7 +28,10 @@ extension Responder {
     /// place is unknown (the answer is then an error, whatever the period).
     func zone(of request: Request) -> TimeZone {
         switch request {
-        case .greeting(let city?), .zoned(let city, _): return (try? place(city))?.zone ?? settings.zone
+        case .greeting(let city?), .zoned(let city, _):
+            // An unknown place is answered with its error by `structured`; here it only needs
+            // some zone to count render periods in.
+            return (try? place(city))?.zone ?? settings.zone
         default: return settings.zone
         }
     }

@@ -130,7 +130,7 @@ public enum StateFile {
             if let end, end <= start { throw Problem(text: "'end' is not after 'start'") }
             // Only a note for `live show`: a value that cannot be the start's wall-clock time
             // (more than a day from it) is dropped, not the room.
-            let wallClock = try field(Int.self, .startWallClock).flatMap { abs($0 / 2 - Int(start) / 2) <= 43_200 ? $0 : nil }
+            let wallClock = try field(Int.self, .startWallClock).flatMap { abs($0 / 2 - Int(clampingSeconds: start) / 2) <= 43_200 ? $0 : nil }
             return LiveRoom(id: id, title: title, start: Date(timeIntervalSince1970: start),
                             end: end.map { Date(timeIntervalSince1970: $0) }, description: description, viewers: viewers,
                             startWallClock: wallClock)

@@ -69,6 +69,9 @@ public final class ZoneInfoStore: @unchecked Sendable {
         if Self.isFoundationFixedOffset(identifier) {
             return .fixed(utcOffset: zone.secondsFromGMT(for: date))
         }
+        // A zone Foundation knows without a readable TZif file (or with a broken one) is still
+        // answered, with Foundation's offset at that time; the name was checked when the zone
+        // was made (config or request), and the failure is kept in the cache, not retried.
         if let info = try? zoneInfo(named: identifier) {
             return info
         }

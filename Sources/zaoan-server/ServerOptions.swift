@@ -55,7 +55,7 @@ enum ServerOptions {
                     throw UsageError("--exit-idle-time must be at least \(Server.minimumExitIdleTime)s: each exit costs a socket trigger, and systemd fails the socket past 20 in 2 s")
                 }
                 guard seconds <= Server.maximumExitIdleTime else {
-                    throw UsageError("--exit-idle-time must be at most \(Int(Server.maximumExitIdleTime / 86_400)) days; to never exit when idle, leave the option out")
+                    throw UsageError("--exit-idle-time must be at most \(Int(clampingSeconds: Server.maximumExitIdleTime / 86_400)) days; to never exit when idle, leave the option out")
                 }
                 options.exitIdleTime = seconds
             case (_, let value?):  // --language

@@ -31,16 +31,22 @@ struct TimeRulesTests {
         }
     }
 
+    /// A service in Europe/Berlin, English, its clock starting at `utc` (faketime reads it in
+    /// the process's zone, UTC).
+    private func berlin(fakingUTC utc: String) throws -> TestService {
+        var configuration = TestService.Configuration()
+        configuration.environment["TZ"] = "UTC"
+        configuration.fakeTime = utc
+        configuration.arguments = ["--language", "en", "--timezone", "Europe/Berlin"]
+        return try TestService.start(configuration)
+    }
+
     /// Berlin, 2026-10-25: 02:00–03:00 happens twice (CEST, then CET). At 02:10 CET (the
     /// second pass) the next 02:30 is 20 minutes away, and the most recent 02:00 is 10
     /// minutes ago.
     @Test("the hour the clocks go back counts both passes")
     func repeatedHour() throws {
-        var configuration = TestService.Configuration()
-        configuration.environment["TZ"] = "UTC"
-        configuration.fakeTime = "2026-10-25 01:10:00"
-        configuration.arguments = ["--language", "en", "--timezone", "Europe/Berlin"]
-        let service = try TestService.start(configuration)
+        let service = try berlin(fakingUTC: "2026-10-25 01:10:00")
         defer { try? service.stop() }
         #expect(try service.ask("ago 02:00") == "10 minutes ago\n")
         #expect(try service.ask("live add fallback 02:30 Night show") == "ok\n")
@@ -55,11 +61,7 @@ struct TimeRulesTests {
     /// 03:30 CEST, and `live show` says so.
     @Test("a time the clocks skip moves forward by the gap, and live show says so")
     func skippedHour() throws {
-        var configuration = TestService.Configuration()
-        configuration.environment["TZ"] = "UTC"
-        configuration.fakeTime = "2026-03-29 00:00:00"
-        configuration.arguments = ["--language", "en", "--timezone", "Europe/Berlin"]
-        let service = try TestService.start(configuration)
+        let service = try berlin(fakingUTC: "2026-03-29 00:00:00")
         defer { try? service.stop() }
         #expect(try service.ask("live add spring 02:30 Early show") == "ok\n")
         let show = try service.ask("live show spring")
