@@ -1,6 +1,8 @@
 #define _GNU_SOURCE
 #include <sys/prctl.h>
 #include <sys/socket.h>
+#include <string.h>
+#include <unistd.h>
 #include "CLinux.h"
 
 int zaoan_peer_credentials(int fd, pid_t *pid, uid_t *uid, gid_t *gid) {
@@ -25,4 +27,47 @@ int zaoan_peer_groups(int fd, gid_t *groups, int capacity) {
 
 int zaoan_set_process_name(const char *name) {
     return prctl(PR_SET_NAME, (unsigned long)name, 0, 0, 0);
+}
+
+ssize_t zaoan_receive_with_descriptor(int fd, void *buffer, size_t length, int *passed) {
+    union {
+        struct cmsghdr header;
+        char space[CMSG_SPACE(sizeof(int))];
+    } control;
+    struct iovec vector = { .iov_base = buffer, .iov_len = length };
+    struct msghdr message = {
+        .msg_iov = &vector, .msg_iovlen = 1,
+        .msg_control = control.space, .msg_controllen = sizeof control.space,
+    };
+    *passed = -1;
+    ssize_t count = recvmsg(fd, &message, MSG_CMSG_CLOEXEC);
+    if (count < 0) return count;
+    for (struct cmsghdr *item = CMSG_FIRSTHDR(&message); item; item = CMSG_NXTHDR(&message, item)) {
+        if (item->cmsg_level != SOL_SOCKET || item->cmsg_type != SCM_RIGHTS) continue;
+        size_t descriptors = (item->cmsg_len - CMSG_LEN(0)) / sizeof(int);
+        int *received = (int *)CMSG_DATA(item);
+        for (size_t index = 0; index < descriptors; index++) {
+            if (*passed < 0) *passed = received[index]; else close(received[index]);
+        }
+    }
+    return count;
+}
+
+ssize_t zaoan_send_with_descriptor(int fd, const void *buffer, size_t length, int passed) {
+    union {
+        struct cmsghdr header;
+        char space[CMSG_SPACE(sizeof(int))];
+    } control;
+    memset(&control, 0, sizeof control);
+    struct iovec vector = { .iov_base = (void *)buffer, .iov_len = length };
+    struct msghdr message = {
+        .msg_iov = &vector, .msg_iovlen = 1,
+        .msg_control = control.space, .msg_controllen = sizeof control.space,
+    };
+    struct cmsghdr *item = CMSG_FIRSTHDR(&message);
+    item->cmsg_level = SOL_SOCKET;
+    item->cmsg_type = SCM_RIGHTS;
+    item->cmsg_len = CMSG_LEN(sizeof(int));
+    memcpy(CMSG_DATA(item), &passed, sizeof(int));
+    return sendmsg(fd, &message, MSG_NOSIGNAL | MSG_DONTWAIT);
 }

@@ -37,14 +37,22 @@ public final class ServiceConnection {
 
     deinit { close() }
 
-    /// Sends one request line (LF added).
-    public func send(_ line: String, deadline: Deadline) throws(ClientError) {
+    /// Sends one request line (LF added); `passing` a descriptor sends it with the line's
+    /// first bytes (SCM_RIGHTS).
+    public func send(_ line: String, passing descriptor: Int32? = nil, deadline: Deadline) throws(ClientError) {
         var bytes = Array(line.utf8)
         bytes.append(0x0A)
         var offset = 0
+        var attached = descriptor
         while offset < bytes.count {
-            let sent = bytes.withUnsafeBytes { Glibc.send(fd, $0.baseAddress! + offset, $0.count - offset, Int32(MSG_NOSIGNAL)) }
+            let sent = bytes.withUnsafeBytes { buffer in
+                if let passed = attached {
+                    return zaoan_send_with_descriptor(fd, buffer.baseAddress! + offset, buffer.count - offset, passed)
+                }
+                return Glibc.send(fd, buffer.baseAddress! + offset, buffer.count - offset, Int32(MSG_NOSIGNAL))
+            }
             if sent > 0 {
+                attached = nil
                 offset += sent
                 continue
             }

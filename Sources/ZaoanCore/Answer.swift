@@ -48,12 +48,18 @@ extension OutputFormat {
                                       state: answer.state)
             return .line(object.encoded)
         case .i3bar:
-            func escape(_ text: String) -> String {
-                pangoMarkup ? SafeText.pango(SafeText.visible(text)) : SafeText.visible(text)
-            }
-            let block = I3barBlock(instance: name, fullText: escape(answer.text), shortText: answer.shortText.map(escape),
-                                   urgent: answer.urgent, pango: pangoMarkup)
-            return .line(block.encoded)
+            return .line(Self.i3barBlock(answer, instance: name, pangoMarkup: pangoMarkup).encoded)
         }
+    }
+
+    /// An answer as an i3bar block; `label`, if any, goes before its text (a clock in
+    /// another zone says which).
+    static func i3barBlock(_ answer: Answer, instance: String, label: String? = nil, pangoMarkup: Bool) -> I3barBlock {
+        func escape(_ text: String) -> String {
+            let shown = label.map { $0 + " " + text } ?? text
+            return pangoMarkup ? SafeText.pango(SafeText.visible(shown)) : SafeText.visible(shown)
+        }
+        return I3barBlock(instance: instance, fullText: escape(answer.text), shortText: answer.shortText.map(escape),
+                          urgent: answer.urgent, pango: pangoMarkup)
     }
 }

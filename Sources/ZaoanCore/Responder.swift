@@ -113,18 +113,21 @@ public final class Responder {
         case .chineseTime(let pattern): return RenderPeriod.seconds(forTimePattern: pattern ?? Self.chineseDatePattern(settings.language))
         case .zoned(_, let inner): return renderPeriod(inner)
         case .blocks(let parts):
-            // Each part is cached by its own period; the line is joined for every request.
-            return parts.allSatisfy({ renderPeriod($0) == 60 }) ? 60 : 1
+            // The line changes as often as its most changeable part.
+            return parts.map { renderPeriod($0) ?? 1 }.min() ?? 1
         default: return request.renderPeriod
         }
     }
 
-    /// How often a watched request's answer can change: 60 for a greeting or a clock
-    /// without seconds in a zone whose offset is whole minutes, else 1. (`watch` ticks once a
-    /// minute while only such requests are watched.) Settings changes re-render everything.
+    /// How often a watched request's answer can change: 0 for never with the clock
+    /// (`version`, `help`), 60 for a greeting or a clock without seconds in a zone whose
+    /// offset is whole minutes, else 1. (`watch` ticks once a minute while only such requests
+    /// are watched, and not at all for fixed answers.) Settings changes re-render everything.
     public func changePeriod(_ request: Request, now: Date) -> Int {
         let inner = request.withFormat.request
-        guard renderPeriod(inner) == 60 else { return 1 }
+        let seconds = renderPeriod(inner) ?? 1
+        if seconds >= Request.fixedRenderPeriod { return 0 }
+        guard seconds == 60 else { return 1 }
         return zone(of: inner).secondsFromGMT(for: now) % 60 == 0 ? 60 : 1
     }
 
@@ -187,24 +190,39 @@ public final class Responder {
     }
 
     /// `blocks`: each part's i3bar block (a refused part as a block saying so), as one JSON
-    /// array on one line.
+    /// array on one line: a bar's status line, as `zaoan bar` writes it. Each block's
+    /// `instance` is its place and command word (`0-time`, `1-ticker`), so a click names the
+    /// block; a clock in another zone is labelled with it (`Tokyo 09:30`).
     private func blocks(_ parts: [Request], format: OutputFormat, now: Date) -> Reply {
         guard format == .i3bar else {
             return .error(ProtocolError(.badArgument, "blocks answers as i3bar only; send --format=i3bar blocks ..."))
         }
+        let pango = settings.i3barPango
         var line = "["
         for (index, part) in parts.enumerated() {
             if index > 0 { line += "," }
-            let reply = answer(.formatted(.i3bar, part), now: now, counters: ServerCounters(startedAt: now))
-            if reply.isError {
-                let text = SafeText.visible("zaoan: " + reply.text.dropFirst(4))
-                line += I3barBlock(instance: part.commandWord, fullText: settings.i3barPango ? SafeText.pango(text) : text,
-                                   shortText: "zaoan ⚠", pango: settings.i3barPango).encoded
-            } else {
-                line += reply.text
+            let instance = "\(index)-\(part.commandWord)"
+            do {
+                let answer = try structured(part, now: now, counters: ServerCounters(startedAt: now))
+                line += OutputFormat.i3barBlock(answer, instance: instance, label: Self.zoneLabel(part), pangoMarkup: pango).encoded
+            } catch {
+                let text = SafeText.visible("zaoan: " + Reply.error(error).text.dropFirst(4))
+                line += I3barBlock(instance: instance, fullText: pango ? SafeText.pango(text) : text,
+                                   shortText: "zaoan ⚠", pango: pango).encoded
             }
         }
         return .line(line + "]")
+    }
+
+    /// What goes before a clock showing another zone: `Asia/Tokyo` as `Tokyo`, a city as named.
+    static func zoneLabel(_ request: Request) -> String? {
+        guard case .zoned(let zone, let inner) = request else { return nil }
+        switch inner {
+        case .time, .chineseTime: break
+        default: return nil
+        }
+        let last = zone.split(separator: "/").last.map(String.init) ?? zone
+        return String(last.map { $0 == "_" ? " " : $0 })
     }
 
     /// "早安·北京": the greeting for the hour in the city's zone, then the city.

@@ -137,13 +137,17 @@ extension Request {
     /// minute; the rest on the second. `live list` over 1,000 rooms takes milliseconds to
     /// render: a client asking for it in a loop costs one rendering a second. `time` goes by
     /// its pattern (`RenderPeriod`); the Responder decides that.
+    /// The period of an answer the clock never changes: it is re-rendered only when the
+    /// settings change, and a watch of it needs no timer.
+    package static let fixedRenderPeriod = 1 << 40
+
     package var renderPeriod: Int? {
         switch self {
         case .greeting: return 60
         case .time, .chineseTime, .countdown, .ticker, .status, .liveList, .liveShow: return 1
         // Fixed until settings change (which forgets every rendering): a client asking in a
         // loop costs a lookup, not a rendering.
-        case .help, .version: return 1 << 40
+        case .help, .version: return Self.fixedRenderPeriod
         default: return nil
         }
     }

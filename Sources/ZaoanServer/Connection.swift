@@ -1,3 +1,4 @@
+import CLinux
 import CSystemd
 import Glibc
 import ZaoanCore
@@ -73,6 +74,11 @@ final class Connection: EventHandler {
     private var queuedFrame: Reply?
     /// When output last made progress (or was empty), to close a stuck client.
     private(set) var lastOutputProgress: Double
+    /// A descriptor the client passed with its last read (SCM_RIGHTS), for its next request:
+    /// `zaoan bar` hands over its standard output with its watch.
+    private var passedDescriptor: Int32?
+    /// The bar's output this connection's watch writes to, instead of the socket.
+    private var barOutput: BarOutput?
 
     init(fd: Int32, server: Server, peer: PeerCredentials?, now: Double) {
         self.fd = fd
@@ -84,7 +90,7 @@ final class Connection: EventHandler {
         self.peer = peer
     }
 
-    var hasPendingOutput: Bool { !output.isEmpty }
+    var hasPendingOutput: Bool { !output.isEmpty || barOutput?.isBehind == true }
 
     /// Whether a time limit runs for this connection (the sweeper must look at it): every
     /// connection but a watcher that keeps up and sends nothing unfinished.
@@ -116,7 +122,12 @@ final class Connection: EventHandler {
     /// Called only while `takingLines`.
     func readInput() {
         let buffer = server.readBuffer
-        let count = read(fd, buffer.baseAddress, min(buffer.count, Limits.readChunk))
+        var passed: Int32 = -1
+        let count = zaoan_receive_with_descriptor(fd, buffer.baseAddress, min(buffer.count, Limits.readChunk), &passed)
+        if passed >= 0 {
+            // One at a time, and only before a watch: anything else is closed at once.
+            if passedDescriptor == nil && barOutput == nil { passedDescriptor = passed } else { Posix.close(passed) }
+        }
         if count > 0 {
             framer.feed(UnsafeRawBufferPointer(rebasing: buffer[0..<count])) { take($0) }
         } else if count == 0 {
@@ -198,6 +209,8 @@ final class Connection: EventHandler {
     }
 
     private func answer(line bytes: UnsafeRawBufferPointer) -> Bool {
+        // A passed descriptor is for this line only.
+        defer { dropPassedDescriptor() }
         if watch != nil {
             // Any further line ends the watch; in a session it is then answered as usual.
             endWatch()
@@ -230,7 +243,17 @@ final class Connection: EventHandler {
             let (ticket, first) = server.watches.add(self, request: inner)
             watch = ticket
             server.statusChanged()
-            append(first)
+            if !first.isError, case .formatted(.i3bar, .blocks) = inner, let bar = adoptBarOutput() {
+                // The bar's status lines go to its pipe; the socket says so, then stays quiet.
+                barOutput = bar
+                append(.handedOver)
+                guard bar.send(first) else {
+                    close()
+                    return false
+                }
+            } else {
+                append(first)
+            }
         case _ where request.isRoomChange:
             if let refusal = server.refusal(of: request, from: self) {
                 append(refusal)
@@ -295,6 +318,11 @@ final class Connection: EventHandler {
     /// stale frames are dropped so a stalled watcher costs bounded memory.
     func sendFrame(_ reply: Reply) {
         guard !closing, !closed else { return }
+        if let barOutput {
+            if !barOutput.send(reply) { close() }  // EPIPE: the bar is gone
+            if needsSweeping { server.sweepSoon() }
+            return
+        }
         if hasPendingOutput {
             queuedFrame = reply
             return
@@ -303,7 +331,32 @@ final class Connection: EventHandler {
         flush()
     }
 
+    /// Takes the descriptor passed with the watch request as the bar's output, if it is one.
+    private func adoptBarOutput() -> BarOutput? {
+        guard let passed = passedDescriptor else { return nil }
+        passedDescriptor = nil
+        switch BarOutput.adopt(passed, for: self, loop: server.loop) {
+        case .success(let bar):
+            return bar
+        case .failure(let error):
+            Log.debug("\(who): \(error); answering on the socket")
+            return nil
+        }
+    }
+
+    private func dropPassedDescriptor() {
+        if let passed = passedDescriptor { Posix.close(passed) }
+        passedDescriptor = nil
+    }
+
+    /// The bar's pipe took some of a waiting line.
+    func outputProgressed() {
+        lastOutputProgress = server.monotonicNow
+    }
+
     private func endWatch() {
+        barOutput?.close()
+        barOutput = nil
         guard let ticket = watch else { return }
         server.watches.remove(self, ticket: ticket)
         watch = nil
@@ -376,6 +429,7 @@ final class Connection: EventHandler {
         guard !closed else { return }
         closed = true
         endWatch()
+        dropPassedDescriptor()
         server.loop.unregister(fd)
         drainUnreadInput()
         Posix.close(fd)

@@ -5,7 +5,8 @@ import ZaoanCore
 /// `countdown` cost one render and 1,000 writes.
 ///
 /// A watch's timer belongs to its connection: the connection holds a `WatchHub.Ticket`,
-/// and closing the connection returns it. With no tickets out, the wall-clock timer is
+/// and closing the connection returns it. With no tickets out, or only for answers the
+/// clock cannot change (`version`, `help`: re-rendered on reload), the wall-clock timer is
 /// disarmed and the service sleeps.
 ///
 /// A tick's updates are written `deliveriesPerTurn` at a time, one batch per loop turn
@@ -15,7 +16,7 @@ final class WatchHub {
     private struct Group {
         var last: Reply?
         var watchers: [ObjectIdentifier: Connection] = [:]
-        /// How often the answer can change, in seconds (1 or 60).
+        /// How often the answer can change with the clock, in seconds: 1, 60, or 0 for never.
         var period = 1
     }
 
@@ -36,10 +37,11 @@ final class WatchHub {
     private let render: (Request) -> Reply
     private let period: (Request) -> Int
     /// Groups whose answer can change every second: while there is one, the timer ticks
-    /// every second; else every minute (only minute clocks and greetings are watched).
+    /// every second; else every minute while a minute clock or greeting is watched.
     private var secondGroups = 0
+    private var minuteGroups = 0
 
-    /// - Parameter period: how often a request's answer can change (1 or 60 seconds).
+    /// - Parameter period: how often a request's answer can change (1 or 60 seconds, 0 never).
     init(loop: EventLoop, render: @escaping (Request) -> Reply, period: @escaping (Request) -> Int) throws(SystemError) {
         self.render = render
         self.period = period
@@ -54,8 +56,8 @@ final class WatchHub {
         if let existing = groups[request] {
             group = existing
         } else {
-            group = Group(last: render(request), period: period(request) == 60 ? 60 : 1)
-            if group.period == 1 { secondGroups += 1 }
+            group = Group(last: render(request), period: Self.normalized(period(request)))
+            count(group.period, by: 1)
         }
         let reply = group.last ?? render(request)
         group.watchers[ObjectIdentifier(connection)] = connection
@@ -65,10 +67,18 @@ final class WatchHub {
         return (Ticket(request: request), reply)
     }
 
+    private static func normalized(_ period: Int) -> Int {
+        period == 0 || period == 60 ? period : 1
+    }
+
+    private func count(_ period: Int, by step: Int) {
+        if period == 1 { secondGroups += step } else if period == 60 { minuteGroups += step }
+    }
+
     /// Every second while something changes by the second, else every minute; off when
-    /// nothing is watched.
+    /// nothing the clock changes is watched.
     private func armTimer() {
-        guard count > 0 else {
+        guard secondGroups + minuteGroups > 0 else {
             timer.disarm()
             return
         }
@@ -82,7 +92,7 @@ final class WatchHub {
         count -= 1
         if group.watchers.isEmpty {
             groups[ticket.request] = nil
-            if group.period == 1 { secondGroups -= 1 }
+            count(group.period, by: -1)
         } else {
             groups[ticket.request] = group
         }
@@ -94,10 +104,11 @@ final class WatchHub {
     func refresh(periodsChanged: Bool = false) {
         if periodsChanged {
             secondGroups = 0
+            minuteGroups = 0
             for request in groups.keys {
-                let updated = period(request) == 60 ? 60 : 1
+                let updated = Self.normalized(period(request))
                 groups[request]?.period = updated
-                if updated == 1 { secondGroups += 1 }
+                count(updated, by: 1)
             }
             armTimer()
         }
@@ -108,6 +119,7 @@ final class WatchHub {
     func removeAll() {
         groups.removeAll()
         secondGroups = 0
+        minuteGroups = 0
         deliveries.removeAll()
         delivered = 0
         count = 0

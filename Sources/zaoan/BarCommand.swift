@@ -1,3 +1,4 @@
+import CLinux
 import Glibc
 import ZaoanClient
 import ZaoanCommandLine
@@ -28,14 +29,6 @@ final class BarBlock {
     var showsOutage = false
 
     var instance: String { "\(index)-\(kind)" }
-
-    /// What goes before the block's text: the zone a clock shows, if not the configured one
-    /// (`Asia/Tokyo` as `Tokyo`, a city as named).
-    var label: String? {
-        guard case .clock(_, _, let zone?) = source else { return nil }
-        let last = zone.split(separator: "/").last.map(String.init) ?? zone
-        return String(last.map { $0 == "_" ? " " : $0 })
-    }
 
     var requestLine: String {
         switch source {
@@ -124,9 +117,12 @@ final class BarBlock {
 
 /// `zaoan bar`: an i3bar/swaybar `status_command`. The blocks of `bar_blocks` are watched
 /// together on one connection (`watch --format=i3bar blocks A ; B ; ...`): the service
-/// writes one status line whenever any block changes, so the bar wakes once for all the
-/// blocks of a second, and writes the line at once. One thread polls the socket, stdin
-/// (click events), a signalfd and stdout's hangup.
+/// writes one status line whenever any block changes. When the service runs as this user
+/// (or root) and stdout is the bar's pipe, the bar hands the pipe over with the request
+/// (SCM_RIGHTS) and the service writes the lines into it itself: the bar process then
+/// sleeps until a click, a signal or the service going away. Otherwise it relays each line,
+/// waking once for all the blocks of a second. One thread polls the socket, stdin (click
+/// events), a signalfd and stdout's hangup.
 ///
 /// If the service is down, the bar says so once (in the first block; the others are left
 /// out) and reconnects every 2 s; it never exits on its own. What the service sends is
@@ -139,7 +135,8 @@ final class BarCommand {
     private let socketPath: String
     private let blocks: [BarBlock]
     private var paused = false
-    private var wroteFirstLine = false
+    /// The service writes the status lines into the bar's pipe itself (see `handOver`).
+    private var handedOver = false
     private var stdinOpen = true
     private var clickBuffer: [UInt8] = []
     /// The one watch connection, and its state.
@@ -172,6 +169,7 @@ final class BarCommand {
             exit(1)
         }
         StandardOutput.write(BarProtocol.header + "\n[\n")
+        canHandOver = Self.outputIsPipe()
         watch(now: Posix.monotonicSeconds())
 
         while true {
@@ -206,17 +204,35 @@ final class BarCommand {
         "watch --format=i3bar blocks " + blocks.map(\.requestLine).joined(separator: " ; ")
     }
 
+    /// Whether stdout is a pipe the service could write to (i3bar's and swaybar's is).
+    private var canHandOver = false
+
+    private static func outputIsPipe() -> Bool {
+        var info = stat()
+        return fstat(1, &info) == 0 && (info.st_mode & S_IFMT) == S_IFIFO
+    }
+
+    /// Whether to hand stdout over on this connection: only to a service run by this user
+    /// or by root, which could write to this pipe anyway — never to another account's.
+    private func handOver(_ connection: ServiceConnection) -> Bool {
+        guard canHandOver else { return false }
+        var pid: pid_t = 0, uid: uid_t = 0, gid: gid_t = 0
+        guard zaoan_peer_credentials(connection.fd, &pid, &uid, &gid) == 0 else { return false }
+        return uid == getuid() || uid == 0
+    }
+
     /// (Re)opens the watch. While the service is down the bar says so.
     private func watch(now: Double) {
         stream?.close()
         stream = nil
         answered = false
         refused = false
+        handedOver = false
         retryAt = nil
         let deadline = Deadline(after: ClientLimits.defaultTimeout)
         do {
             let connection = try ServiceConnection(path: socketPath, deadline: deadline)
-            try connection.send(requestLine, deadline: deadline)
+            try connection.send(requestLine, passing: handOver(connection) ? 1 : nil, deadline: deadline)
             stream = connection
             answerBy = deadline
         } catch {
@@ -250,7 +266,16 @@ final class BarCommand {
         }
         // Only the newest status line of a read matters.
         if let line = lines.last {
-            if line.hasPrefix("ERR ") {
+            if !answered && line == BarProtocol.handedOverAnswer {
+                // The service writes to the pipe from now on; the socket stays quiet.
+                handedOver = true
+                answered = true
+                answerBy = nil
+                backoff.reset()
+                shown = []
+            } else if handedOver {
+                // Nothing else comes on a handed-over watch; ignore it rather than interleave.
+            } else if line.hasPrefix("ERR ") {
                 if !answered && line.hasPrefix("ERR busy ") {
                     stream.close()
                     self.stream = nil
@@ -264,12 +289,13 @@ final class BarCommand {
                 answerBy = nil
                 backoff.reset()
                 show(zip(blocks, parsed).map { block, parsed in
-                    parsed.map { BarProtocol.renamed($0, instance: block.instance, pango: config.pango, label: block.label) }
+                    parsed.map { BarProtocol.renamed($0, instance: block.instance, pango: config.pango) }
                 })
             }
         }
         guard !open else { return }
         self.stream = nil
+        handedOver = false  // the output is the bar's again
         let now = Posix.monotonicSeconds()
         if refused {
             retryAt = now + Self.refusedRetry  // keep showing the service's error
@@ -289,10 +315,8 @@ final class BarCommand {
     // MARK: - Output and signals
 
     private func writeLine() {
-        guard !paused else { return }  // written on SIGCONT
-        let line = BarProtocol.statusLine(shown.compactMap { $0 }, first: !wroteFirstLine)
-        wroteFirstLine = true
-        StandardOutput.write(line + "\n")
+        guard !paused, !handedOver else { return }  // written on SIGCONT; the service writes
+        StandardOutput.write(BarProtocol.statusLine(shown.compactMap { $0 }) + "\n")
     }
 
     private func received(_ signal: Int32) {
@@ -302,6 +326,7 @@ final class BarCommand {
             paused = true
             stream?.close()
             stream = nil
+            handedOver = false
             answerBy = nil
             retryAt = nil
         case BarProtocol.continueSignal:

@@ -20,29 +20,28 @@ enum BarProtocol {
         #"{"version":1,"click_events":true,"stop_signal":\#(stopSignal),"cont_signal":\#(continueSignal)}"#
     }
 
-    /// One status line: the blocks as a JSON array, after the first with a leading comma.
-    static func statusLine(_ blocks: [String], first: Bool) -> String {
-        (first ? "" : ",") + "[" + blocks.joined(separator: ",") + "]"
+    /// One status line: the blocks as a JSON array, then the comma of the endless array.
+    /// (`[...],` on each line, as the service writes into a handed-over pipe: no line has to
+    /// know whether it is the first.)
+    static func statusLine(_ blocks: [String]) -> String {
+        "[" + blocks.joined(separator: ",") + "],"
     }
+
+    /// The service's answer when it takes the bar's pipe (`Reply.handedOver`).
+    static let handedOverAnswer = "ok writing to the bar's output"
 
     /// A block from the service (`--format=i3bar`), renamed so a click can be routed back:
-    /// `name` is "zaoan" and `instance` is `instance`. Only the fields zaoan writes are kept,
-    /// `markup` is what zaoan's config says, and the text is made safe for it. nil if `line`
-    /// is not a block.
-    static func renamedBlock(_ line: String, instance: String, pango: Bool, label: String? = nil) -> String? {
-        I3barBlock(json: line, pango: pango).map { renamed($0, instance: instance, pango: pango, label: label) }
+    /// `name` is "zaoan" and `instance` is `instance` (what the service names it too). Only
+    /// the fields zaoan writes are kept, `markup` is what zaoan's config says, and the text is
+    /// made safe for it. nil if `line` is not a block.
+    static func renamedBlock(_ line: String, instance: String, pango: Bool) -> String? {
+        I3barBlock(json: line, pango: pango).map { renamed($0, instance: instance, pango: pango) }
     }
 
-    /// A parsed (already safe) block, renamed; `label`, if any, goes before the text (a
-    /// clock showing another zone says which).
-    static func renamed(_ parsed: I3barBlock, instance: String, pango: Bool, label: String?) -> String {
+    /// A parsed (already safe) block, renamed.
+    static func renamed(_ parsed: I3barBlock, instance: String, pango: Bool) -> String {
         var block = parsed
         block.instance = instance
-        if let label {
-            let safe = pango ? SafeText.pango(label) : SafeText.visible(label)
-            block.fullText = safe + " " + block.fullText
-            block.shortText = block.shortText.map { safe + " " + $0 }
-        }
         return block.encoded
     }
 

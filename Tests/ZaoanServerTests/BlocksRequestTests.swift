@@ -17,7 +17,9 @@ struct BlocksRequestTests {
         let line = try service.ask("--format=i3bar blocks time HH:mm @Asia/Tokyo ; greeting ; countdown nope")
         let blocks = try array(line)
         #expect(blocks.count == 3, "\(line)")
-        #expect((blocks[0]["full_text"] as? String)?.wholeMatch(of: /\d\d:\d\d/) != nil, "\(line)")
+        // A clock in another zone says which; each instance is the block's place and command.
+        #expect((blocks[0]["full_text"] as? String)?.wholeMatch(of: /Tokyo \d\d:\d\d/) != nil, "\(line)")
+        #expect(blocks.map { $0["instance"] as? String } == ["0-time", "1-greeting", "2-countdown"], "\(line)")
         #expect((blocks[1]["full_text"] as? String)?.hasPrefix("Good") == true, "\(line)")
         #expect((blocks[2]["full_text"] as? String)?.hasPrefix("zaoan: not-found") == true, "\(line)")
         #expect(blocks.allSatisfy { $0["name"] as? String == "zaoan" && $0["markup"] as? String == "none" }, "\(line)")

@@ -115,8 +115,8 @@ struct IntegrationBarTests {
         var sawTitle = false
         for (index, line) in statusLines.enumerated() {
             IntegrationCheck.noControlBytes(line, "i3bar line")
-            #expect(index == 0 ? line.hasPrefix("[") : line.hasPrefix(",["), "element \(index) of the array: \(line)")
-            let element = index == 0 ? line : String(line.dropFirst())
+            #expect(line.hasPrefix("[") && line.hasSuffix("],"), "element \(index) of the array, then its comma: \(line)")
+            let element = String(line.dropLast())
             guard let blocks = (try? JSONSerialization.jsonObject(with: Data(element.utf8))) as? [[String: Any]] else {
                 Issue.record("not an array of blocks: \(line.debugDescription)")
                 continue

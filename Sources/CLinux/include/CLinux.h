@@ -24,4 +24,14 @@ int zaoan_accept_nonblocking(int listener);
 /// (prctl PR_SET_NAME; prctl is variadic, so Swift cannot call it). Returns 0 or -1.
 int zaoan_set_process_name(const char *name);
 
+/// recv that also takes one descriptor passed with SCM_RIGHTS (`zaoan bar` hands over its
+/// standard output with its request). `*passed` is the descriptor (close-on-exec) or -1;
+/// any further descriptors in the message are closed by the kernel (MSG_CTRUNC).
+/// Returns bytes read, 0 at end of input, or -1 with errno set.
+ssize_t zaoan_receive_with_descriptor(int fd, void *buffer, size_t length, int *passed);
+
+/// Sends `length` bytes with one descriptor attached (SCM_RIGHTS), without blocking and
+/// without SIGPIPE. Returns bytes sent or -1 with errno set.
+ssize_t zaoan_send_with_descriptor(int fd, const void *buffer, size_t length, int passed);
+
 #endif

@@ -1,0 +1,139 @@
+import Glibc
+import ZaoanCore
+
+/// A bar's standard output, handed over by `zaoan bar` with its `watch --format=i3bar
+/// blocks ...` request (SCM_RIGHTS). The service writes each status line straight into the
+/// pipe i3bar or swaybar reads, as one element of the i3bar protocol's endless array
+/// (`[...],` and LF), so the bar process sleeps instead of waking every second to relay:
+/// ten bars cost one render and ten writes.
+///
+/// Only the write end of a pipe is taken: a regular file (on NFS or FUSE) could block the
+/// loop, and a terminal or a socket is not what a bar gives its status command. It is made
+/// non-blocking — the bar does not write to it while it is handed over. A line of at most
+/// `PIPE_BUF` bytes goes in one write or not at all, so the pipe only ever holds whole
+/// lines; the rest of a longer one is finished first. While the pipe is full only the newest
+/// line waits, as for a watcher on a socket: a bar that catches up sees the present.
+final class BarOutput: EventHandler {
+    let fd: Int32
+    private unowned(unsafe) let connection: Connection
+    private let loop: EventLoop
+    /// The rest of a line the pipe took only part of (longer than `PIPE_BUF`).
+    private var unwritten: [UInt8] = []
+    /// The newest line, waiting for room.
+    private var waiting: Reply?
+    private var registered = false
+
+    /// What ends each line: the array's comma, then LF.
+    private static let separator: [UInt8] = [UInt8(ascii: ","), 0x0A]
+
+    /// Takes `fd` if it is the write end of a pipe; else closes it and says why.
+    static func adopt(_ fd: Int32, for connection: Connection, loop: EventLoop) -> Result<BarOutput, SystemError> {
+        var info = stat()
+        let flags = fcntl(fd, F_GETFL)
+        guard fstat(fd, &info) == 0, flags >= 0 else {
+            let failure = SystemError(errno: errno, "checking the bar's output")
+            Posix.close(fd)
+            return .failure(failure)
+        }
+        guard (info.st_mode & S_IFMT) == S_IFIFO, flags & O_ACCMODE != O_RDONLY else {
+            Posix.close(fd)
+            return .failure(SystemError(errno: EINVAL, "the bar's output is not the write end of a pipe"))
+        }
+        guard fcntl(fd, F_SETFL, flags | O_NONBLOCK) == 0 else {
+            let failure = SystemError(errno: errno, "making the bar's output non-blocking")
+            Posix.close(fd)
+            return .failure(failure)
+        }
+        return .success(BarOutput(fd: fd, connection: connection, loop: loop))
+    }
+
+    private init(fd: Int32, connection: Connection, loop: EventLoop) {
+        self.fd = fd
+        self.connection = connection
+        self.loop = loop
+    }
+
+    /// Something waits for the pipe: the bar's reader is behind.
+    var isBehind: Bool { !unwritten.isEmpty || waiting != nil }
+
+    /// Writes a status line (a reply ending in LF) now, or keeps it as the newest waiting.
+    /// Returns false if the pipe is broken (the bar is gone): the caller closes the connection.
+    func send(_ reply: Reply) -> Bool {
+        if isBehind {
+            waiting = reply
+            return true
+        }
+        return write(reply)
+    }
+
+    private func write(_ reply: Reply) -> Bool {
+        let line = reply.bytes.last == 0x0A ? reply.bytes.dropLast() : reply.bytes[...]
+        let total = line.count + Self.separator.count
+        let written = line.withUnsafeBytes { body in
+            Self.separator.withUnsafeBytes { end in
+                var vectors = [iovec(iov_base: UnsafeMutableRawPointer(mutating: body.baseAddress), iov_len: body.count),
+                               iovec(iov_base: UnsafeMutableRawPointer(mutating: end.baseAddress), iov_len: end.count)]
+                return writev(fd, &vectors, 2)
+            }
+        }
+        if written < 0 {
+            guard errno == EAGAIN || errno == EINTR else { return false }
+            waiting = reply  // none of it went: the newest line replaces it while it waits
+        } else if written < total {
+            unwritten = Array((Array(line) + Self.separator)[written...])
+        } else {
+            return true
+        }
+        connection.outputProgressed()  // the stuck-client clock starts now
+        return waitForPipe()
+    }
+
+    /// The pipe is writable again: the rest of the line, then the newest waiting one.
+    func handle(events: UInt32) {
+        guard drain() else {
+            connection.close()
+            return
+        }
+    }
+
+    private func drain() -> Bool {
+        while !unwritten.isEmpty {
+            let written = unwritten.withUnsafeBytes { Glibc.write(fd, $0.baseAddress, $0.count) }
+            if written < 0 {
+                if errno == EAGAIN || errno == EINTR { return true }
+                return false
+            }
+            unwritten.removeFirst(written)
+            connection.outputProgressed()
+        }
+        if let next = waiting {
+            waiting = nil
+            guard write(next) else { return false }
+            if isBehind { return true }  // still full: wait for the next writable event
+            connection.outputProgressed()
+        }
+        if registered {
+            loop.unregister(fd)
+            registered = false
+        }
+        return true
+    }
+
+    private func waitForPipe() -> Bool {
+        guard !registered else { return true }
+        do {
+            try loop.register(fd, events: EventLoop.writable, handler: self)
+            registered = true
+            return true
+        } catch {
+            Log.warning("\(error); ending the bar's watch")
+            return false
+        }
+    }
+
+    func close() {
+        if registered { loop.unregister(fd) }
+        registered = false
+        Posix.close(fd)
+    }
+}
