@@ -78,6 +78,15 @@ print("not a watch:", ask("ping", [write_end]))
 print("many:", ask("ping", [write_end] * 20))
 for _ in range(300):
     ask("ping", [write_end, regular])
+# A descriptor with each half of a line: the second arrives while the first is held.
+for _ in range(100):
+    s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    s.connect(path)
+    socket.send_fds(s, [b"pi"], [write_end])
+    socket.send_fds(s, [b"ng\n"], [regular])
+    s.settimeout(10)
+    assert s.makefile("rb").readline() == b"pong\n"
+    s.close()
 os.set_blocking(read_end, False)
 try:
     leaked = os.read(read_end, 4096)
