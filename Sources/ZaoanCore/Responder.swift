@@ -258,6 +258,10 @@ public final class Responder {
         guard ldml.utf16.count <= Self.maxPatternLength else {
             throw ProtocolError(.badArgument, "the pattern is \(ldml.utf16.count) characters long; at most \(Self.maxPatternLength)")
         }
+        if let format = NumericDatePattern.strftimeFormat(for: ldml),
+           NumericDatePattern.covers(unixSeconds: Int(clampingSeconds: now.timeIntervalSince1970)) {
+            return try strftime(format, now: now, zone: zone ?? settings.zone, language: settings.language)
+        }
         let text = formatters.string(from: now, pattern: ldml, locale: settings.language.localeIdentifier, zone: zone ?? settings.zone)
         guard !text.isEmpty else {
             throw ProtocolError(.badArgument, "the pattern '\(RequestParser.shorten(pattern ?? ldml))' formats to nothing; see docs/protocol.md for patterns")

@@ -1,0 +1,75 @@
+import Foundation
+import Testing
+@testable import ZaoanCore
+
+/// Numeric LDML patterns go through the strftime engine (`NumericDatePattern`); ICU's
+/// DateFormatter is the oracle: the same text for every pattern, zone and instant here.
+@Suite struct NumericDatePatternTests {
+    static let patterns = [
+        "yyyy-MM-dd HH:mm:ss", "HH:mm", "H:m:s", "d/M/yy", "yyy.M.d", "y年M月d日 H时mm分", "'at' HH:mm''ss''",
+        "'It''s' H 'o''clock'", "yyyyMMddHHmmss", "HH:mm:ss 🕐", "dd. MM. yyyy", "—HH—",
+    ]
+    static let zones = ["UTC", "Asia/Shanghai", "America/New_York", "Australia/Lord_Howe", "Asia/Kathmandu",
+                        "Pacific/Chatham", "Europe/Berlin", "America/St_Johns"]
+
+    @Test("what is taken and what stays with ICU")
+    func translation() {
+        #expect(NumericDatePattern.strftimeFormat(for: "yyyy-MM-dd HH:mm:ss") == "%Y-%m-%d %H:%M:%S")
+        #expect(NumericDatePattern.strftimeFormat(for: "H:m:s") == "%-H:%-M:%-S")
+        #expect(NumericDatePattern.strftimeFormat(for: "'at' HH:mm 100''") == "at %H:%M 100'")
+        #expect(NumericDatePattern.strftimeFormat(for: "'50%' HH") == "50%% %H")
+        for other in ["EEEE HH:mm", "MMM d", "h:mm a", "HH:mm z", "HH:mm:ss.SSS", "yyyyy", "HHH", "U年MMMd", "G y", "Y-ww", "k:mm"] {
+            #expect(NumericDatePattern.strftimeFormat(for: other) == nil, "\(other) stays with ICU")
+        }
+    }
+
+    @Test("the same text as ICU for 12 patterns, 8 zones, both languages, years 1000–9999 and every DST change of 2026")
+    func sameAsICU() throws {
+        var instants: [Int] = []
+        var generator = SystemRandomNumberGenerator()
+        for _ in 0..<400 { instants.append(Int.random(in: -30_610_137_600...253_402_128_000, using: &generator)) }
+        for _ in 0..<400 { instants.append(Int.random(in: 0...4_102_444_800, using: &generator)) }
+        // Around each 2026 DST change in these zones: a second before, at and after.
+        for zone in Self.zones.compactMap(TimeZone.init(identifier:)) {
+            var date = Date(timeIntervalSince1970: 1_767_225_600)  // 2026-01-01
+            while let next = zone.nextDaylightSavingTimeTransition(after: date), next.timeIntervalSince1970 < 1_798_761_600 {
+                let t = Int(next.timeIntervalSince1970)
+                instants += [t - 1, t, t + 1]
+                date = next
+            }
+        }
+        let cache = FormatterCache(capacity: 256)
+        var compared = 0
+        var differences: [String] = []
+        for language in [Language.en, .zh] {
+            let responder = Responder(settings: try makeSettings(language: language == .zh ? "zh" : "en"))
+            for name in Self.zones {
+                let zone = try #require(TimeZone(identifier: name))
+                for pattern in Self.patterns {
+                    let format = try #require(NumericDatePattern.strftimeFormat(for: pattern), "\(pattern)")
+                    for instant in instants {
+                        let now = Date(timeIntervalSince1970: Double(instant))
+                        let ours = try responder.strftime(format, now: now, zone: zone, language: language)
+                        let icu = cache.string(from: now, pattern: pattern, locale: language.localeIdentifier, zone: zone)
+                        compared += 1
+                        if ours != icu && differences.count < 10 { differences.append("\(pattern) @\(instant) \(name): \(ours) vs ICU \(icu)") }
+                    }
+                }
+            }
+        }
+        print("numeric LDML patterns: \(compared) comparisons with ICU")
+        #expect(differences.isEmpty, "\(differences)")
+    }
+
+    @Test("time with a numeric pattern answers as before, outside 1000–9999 too")
+    func throughTheResponder() throws {
+        let responder = Responder(settings: try makeSettings(language: "en"))
+        let zone = try #require(TimeZone(identifier: "Asia/Shanghai"))
+        for instant in [0, 1_780_000_000, -62_135_596_800 - 86_400 * 400, 253_402_300_800 + 86_400 * 400] {
+            let now = Date(timeIntervalSince1970: Double(instant))
+            let answer = try responder.time(pattern: "y-MM-dd HH:mm:ss", now: now, zone: zone)
+            let icu = FormatterCache().string(from: now, pattern: "y-MM-dd HH:mm:ss", locale: "en_US", zone: zone)
+            #expect(answer == icu, "@\(instant): \(answer) vs \(icu)")
+        }
+    }
+}
