@@ -158,6 +158,10 @@ public struct CalendarDocument {
             // An override is one instance: its own RRULE (if any) is not a series of its own.
             let plan = event.plan(defaultZone: defaultZone, asSingle: event.isOverride)
             let result = SeriesExpander.expand(plan, in: window, budget: &budget)
+            if result.refused {
+                expansion.problems.append(CalendarProblem(source: source, uid: event.uid,
+                                                          message: "libical refuses to repeat its rule (it can never match?); not shown"))
+            }
             if result.truncated {
                 expansion.problems.append(CalendarProblem(source: source, uid: event.uid,
                                                           message: "its rule took more than \(result.iterations) steps to reach the window; later occurrences may be missing"))

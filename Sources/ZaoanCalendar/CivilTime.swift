@@ -93,6 +93,8 @@ public struct LocalDateTime: Hashable, Comparable, Sendable, CustomStringConvert
 
     /// The wall clock `seconds` after 1970-01-01 00:00 read as UTC; nil outside the years.
     public init?(secondsAsIfUTC seconds: Int64) {
+        // Far outside the years, and the day arithmetic below would overflow at the ends.
+        guard seconds.magnitude < 400_000 * 86_400 else { return nil }
         let days = seconds >= 0 ? seconds / 86_400 : (seconds - 86_399) / 86_400
         guard let day = CivilDay(daysSince1970: days) else { return nil }
         self.day = day

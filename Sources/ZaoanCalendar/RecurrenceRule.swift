@@ -17,6 +17,8 @@ public struct RecurrenceRule: Hashable, Sendable, CustomStringConvertible {
     public let frequency: Frequency
     /// COUNT, if the rule has one.
     public let count: Int?
+    /// INTERVAL (1 when not given).
+    public let interval: Int
     /// UNTIL as written.
     let until: Until?
 
@@ -92,6 +94,7 @@ public struct RecurrenceRule: Hashable, Sendable, CustomStringConvertible {
         }
         guard rule.count >= 0, rule.interval >= 1 else { throw .init("COUNT and INTERVAL are whole numbers from 1") }
         count = rule.count > 0 ? Int(rule.count) : nil
+        interval = Int(rule.interval)
         guard let canonical = LibICal.string(icalrecurrencetype_as_string(&rule)) else { throw .init("libical could not write the rule back") }
         text = canonical
     }

@@ -86,6 +86,8 @@ enum SeriesExpander {
         /// The series stopped early: its own iteration limit or the shared budget.
         var truncated = false
         var iterations = 0
+        /// libical would not iterate the rule at all: no instance from it.
+        var refused = false
     }
 
     static func expand(_ plan: SeriesPlan, in window: CalendarWindow, budget: inout IterationBudget) -> Result {
@@ -110,6 +112,7 @@ enum SeriesExpander {
             }
             result.truncated = run.truncated
             result.iterations = run.iterations
+            result.refused = run.refused
         } else {
             consider(plan.start)
         }
@@ -141,24 +144,60 @@ enum SeriesExpander {
         }
     }
 
+    /// Where to restart the iterator on the way to `target`: a whole number of INTERVALs
+    /// after the start (the hour, day or week of an instance; the first of a month or a
+    /// year), never after `target`. libical's `icalrecur_iterator_set_start` counts the
+    /// interval from wherever it is put, so FREQ=HOURLY;INTERVAL=5 restarted at an
+    /// arbitrary hour would fall on the wrong hours.
+    static func alignedJump(from start: LocalDateTime, toward target: LocalDateTime, rule: RecurrenceRule) -> LocalDateTime? {
+        let interval = Int64(rule.interval)
+        func steps(_ distance: Int64, _ length: Int64) -> Int64 { distance / (length * interval) * length * interval }
+        let distance = target.secondsAsIfUTC - start.secondsAsIfUTC
+        guard distance > 0 else { return nil }
+        switch rule.frequency {
+        case .hourly: return LocalDateTime(secondsAsIfUTC: start.secondsAsIfUTC + steps(distance, 3600))
+        case .daily: return LocalDateTime(secondsAsIfUTC: start.secondsAsIfUTC + steps(distance, 86_400))
+        case .weekly: return LocalDateTime(secondsAsIfUTC: start.secondsAsIfUTC + steps(distance, 7 * 86_400))
+        case .monthly:
+            let months = Int64(target.day.year - start.day.year) * 12 + Int64(target.day.month - start.day.month)
+            let month = Int64(start.day.year) * 12 + Int64(start.day.month - 1) + months / interval * interval
+            return CivilDay(year: Int(month / 12), month: Int(month % 12) + 1, day: 1).map { LocalDateTime($0) }
+        case .yearly:
+            let years = Int64(target.day.year - start.day.year) / interval * interval
+            return CivilDay(year: start.day.year + Int(years), month: 1, day: 1).map { LocalDateTime($0) }
+        }
+    }
+
     /// Calls `consider` with each instance's wall clock that may show in the window, until
     /// it returns false, the rule ends or a limit is reached.
     private static func iterate(_ rule: RecurrenceRule, plan: SeriesPlan, window: CalendarWindow, budget: inout IterationBudget,
-                                consider: (LocalDateTime) -> Bool) -> (truncated: Bool, iterations: Int) {
+                                consider: (LocalDateTime) -> Bool) -> (truncated: Bool, iterations: Int, refused: Bool) {
         var iterations = 0
-        guard let iterator = icalrecur_iterator_new(rule.iterationRule, plan.start.icalTime(isDate: plan.isDate)) else {
-            LibICal.prepare()
-            return (true, 0)
-        }
-        defer { icalrecur_iterator_free(iterator) }
         // Two days of slack cover any zone's offset; the longest instance reaches back into
         // the window from before it.
         let reach = plan.length.longest.addingClamped(2 * 86_400)
-        let startInstant = plan.base.instant(of: plan.start)
+        var first = plan.start
+        var restartInMonths = false
         // Jumping is impossible with COUNT (instances must be counted from the start).
-        if rule.count == nil, window.from - reach > startInstant + 86_400, let jump = plan.base.wallClock(at: window.from - reach) {
-            if icalrecur_iterator_set_start(iterator, jump.icalTime(isDate: plan.isDate)) == 0 { LibICal.prepare() }
+        if rule.count == nil, window.from - reach > plan.base.instant(of: plan.start) + 86_400,
+           let target = plan.base.wallClock(at: window.from - reach), let jump = alignedJump(from: plan.start, toward: target, rule: rule) {
+            switch rule.frequency {
+            // A new DTSTART a whole number of INTERVALs on has the same instances from there
+            // on (its time of day and weekday are the original's). libical 3.0's set_start
+            // misplaces HOURLY;INTERVAL=5 by hours, so it is used only where a new DTSTART
+            // would change the rule (a month's days come from DTSTART).
+            case .hourly, .daily, .weekly: first = jump
+            case .monthly, .yearly: restartInMonths = true
+            }
+            if restartInMonths { first = jump }
         }
+        guard let iterator = icalrecur_iterator_new(rule.iterationRule, (restartInMonths ? plan.start : first).icalTime(isDate: plan.isDate)) else {
+            // libical refuses rules that can never match (FREQ=YEARLY;BYMONTH=2;BYMONTHDAY=30).
+            LibICal.prepare()
+            return (false, 0, true)
+        }
+        defer { icalrecur_iterator_free(iterator) }
+        if restartInMonths, icalrecur_iterator_set_start(iterator, first.icalTime(isDate: plan.isDate)) == 0 { LibICal.prepare() }
         let untilInstant: Int64? = switch rule.until {
         case .utc(let wall): wall.secondsAsIfUTC
         case .wall(let wall): plan.base.instant(of: wall)
@@ -169,21 +208,21 @@ enum SeriesExpander {
         if case .day(let day) = rule.until, plan.isDate { lastDay = day }
 
         while true {
-            guard iterations < CalendarLimits.iterationsPerSeries, budget.remaining > 0 else { return (true, iterations) }
+            guard iterations < CalendarLimits.iterationsPerSeries, budget.remaining > 0 else { return (true, iterations, false) }
             let next = icalrecur_iterator_next(iterator)
             iterations += 1
             budget.remaining -= 1
-            guard icaltime_is_null_time(next) == 0, let wall = LocalDateTime(next) else { return (false, iterations) }
-            if let lastDay, wall.day > lastDay { return (false, iterations) }
+            guard icaltime_is_null_time(next) == 0, let wall = LocalDateTime(next) else { return (false, iterations, false) }
+            if let lastDay, wall.day > lastDay { return (false, iterations, false) }
             let naive = wall.secondsAsIfUTC
             // Far before the window: no need to ask the zone (any offset is under a day).
             if naive.addingClamped(reach) < window.from {
-                if let untilInstant, naive - 86_400 > untilInstant { return (false, iterations) }
+                if let untilInstant, naive - 86_400 > untilInstant { return (false, iterations, false) }
                 continue
             }
             let start = plan.base.instant(of: wall)
-            if let untilInstant, start > untilInstant { return (false, iterations) }
-            if start >= window.to || !consider(wall) { return (false, iterations) }
+            if let untilInstant, start > untilInstant { return (false, iterations, false) }
+            if start >= window.to || !consider(wall) { return (false, iterations, false) }
         }
     }
 }
