@@ -29,7 +29,7 @@ public struct CalendarDocument {
         let roots: [OpaquePointer]
         let badLines: [Int: [(line: Int, property: String)]]
         do {
-            (roots, badLines) = try Self.parse(ContentLines.unfold(bytes))
+            (roots, badLines) = try Self.parse(bytes)
         } catch {
             throw CalendarReadError(source: source, error)
         }
@@ -41,7 +41,7 @@ public struct CalendarDocument {
             var zones: [String: CalendarZone] = [:]
             var child = icalcomponent_get_first_component(root, ICAL_VTIMEZONE_COMPONENT)
             while let current = child {
-                if let zone = CalendarZone(embedded: current), zones[zone.name] == nil { zones[zone.name] = zone }
+                if let zone = EmbeddedZones.zone(for: current), zones[zone.name] == nil { zones[zone.name] = zone }
                 child = icalcomponent_get_next_component(root, ICAL_VTIMEZONE_COMPONENT)
             }
             child = icalcomponent_get_first_component(root, ICAL_VEVENT_COMPONENT)
@@ -70,7 +70,7 @@ public struct CalendarDocument {
     /// Feeds the lines to libical one by one, checking the BEGIN/END structure itself (so a
     /// stray END or a missing one is an error with a line, not a guess of libical's), and
     /// noting which lines of which VEVENT (by order in the file) libical could not read.
-    private static func parse(_ lines: [ContentLine]) throws(CalendarReadError.Place)
+    private static func parse(_ bytes: [UInt8]) throws(CalendarReadError.Place)
         -> (roots: [OpaquePointer], badLines: [Int: [(line: Int, property: String)]]) {
         guard let parser = icalparser_new() else { throw .init(line: nil, reason: "libical could not start a parser") }
         defer { icalparser_free(parser) }
@@ -79,10 +79,13 @@ public struct CalendarDocument {
         var eventOrdinal = -1
         var badLines: [Int: [(line: Int, property: String)]] = [:]
         do throws(CalendarReadError.Place) {
-            for line in lines where !line.isBlank {
-                let name = line.name
-                switch name {
-                case "BEGIN":
+            var lastLine: Int?
+            try ContentLines.forEach(in: bytes) { (line: inout ContentLine) throws(CalendarReadError.Place) in
+                guard !line.isBlank else { return }
+                lastLine = line.number
+                let isBegin = line.starts(with: "BEGIN")
+                let isEnd = !isBegin && line.starts(with: "END")
+                if isBegin {
                     let component = line.value
                     if open.isEmpty && component != "VCALENDAR" {
                         throw CalendarReadError.Place(line: line.number, reason: "BEGIN:\(SafeName.short(component)) where BEGIN:VCALENDAR was expected")
@@ -92,7 +95,7 @@ public struct CalendarDocument {
                     }
                     if open.count == 1 && component == "VEVENT" { eventOrdinal += 1 }
                     open.append((component, line.number))
-                case "END":
+                } else if isEnd {
                     let component = line.value
                     guard let innermost = open.last else {
                         throw CalendarReadError.Place(line: line.number, reason: "END:\(SafeName.short(component)) with nothing open")
@@ -101,23 +104,19 @@ public struct CalendarDocument {
                         throw CalendarReadError.Place(line: line.number, reason: "END:\(SafeName.short(component)) where END:\(SafeName.short(innermost.name)) (for line \(innermost.line)) was expected")
                     }
                     open.removeLast()
-                default:
-                    if open.isEmpty {
-                        throw CalendarReadError.Place(line: line.number, reason: "text outside BEGIN:VCALENDAR … END:VCALENDAR")
-                    }
+                } else if open.isEmpty {
+                    throw CalendarReadError.Place(line: line.number, reason: "text outside BEGIN:VCALENDAR … END:VCALENDAR")
                 }
-                var text = line.bytes
-                text.append(0)
-                let finished = text.withUnsafeMutableBufferPointer { buffer in
+                let finished = line.bytes.withUnsafeMutableBufferPointer { buffer in
                     buffer.withMemoryRebound(to: CChar.self) { icalparser_add_line(parser, $0.baseAddress) }
                 }
                 if let finished { roots.append(finished) }
-                if icalparser_get_state(parser) == ICALPARSER_ERROR, open.count == 2, open[1].name == "VEVENT", name != "BEGIN", name != "END" {
-                    badLines[eventOrdinal, default: []].append((line.number, name))
+                if !isBegin, !isEnd, open.count == 2, open[1].name == "VEVENT", icalparser_get_state(parser) == ICALPARSER_ERROR {
+                    badLines[eventOrdinal, default: []].append((line.number, line.name))
                 }
             }
             if let innermost = open.last {
-                throw CalendarReadError.Place(line: lines.last?.number, reason: "the text ends inside BEGIN:\(SafeName.short(innermost.name)) of line \(innermost.line)")
+                throw CalendarReadError.Place(line: lastLine, reason: "the text ends inside BEGIN:\(SafeName.short(innermost.name)) of line \(innermost.line)")
             }
             guard !roots.isEmpty else { throw CalendarReadError.Place(line: nil, reason: "no BEGIN:VCALENDAR: not iCalendar data") }
         } catch {

@@ -26,11 +26,20 @@ public struct CalendarZone: CustomStringConvertible {
     /// elsewhere (`../`, absolute paths) or to a FIFO.
     public init(named name: String) throws(Failure) {
         LibICal.prepare()
+        if let known = Self.builtin[name] {
+            self = known
+            return
+        }
         guard Self.isPlausibleName(name) else { throw .badName(name) }
         guard let pointer = name.withCString({ icaltimezone_get_builtin_timezone($0) }) else { throw .unknown(name) }
         self.name = name
         handle = ZoneHandle(pointer, owned: false)
+        if Self.builtin.count < 1024 { Self.builtin[name] = self }
     }
+
+    /// Zones already found by name (libical keeps them anyway; this saves the check and
+    /// the search of its list for each of 10,000 events). Single-threaded.
+    nonisolated(unsafe) private static var builtin: [String: CalendarZone] = [:]
 
     public static var utc: CalendarZone {
         LibICal.prepare()
@@ -92,6 +101,29 @@ public struct CalendarZone: CustomStringConvertible {
     }
 
     public var description: String { name }
+}
+
+/// The zones of VTIMEZONEs already seen, by their text. libical works out a zone's changes
+/// from its first DTSTART on (Outlook writes 1601) the first time it is used, about 10 ms,
+/// and a vdir repeats the same VTIMEZONE in each of its files. Single-threaded, like the
+/// rest of the module.
+enum EmbeddedZones {
+    /// Distinct VTIMEZONEs kept; when full, the cache starts over.
+    static let capacity = 256
+    /// A VTIMEZONE longer than this is used but not kept.
+    static let keyBytes = 16 * 1024
+    nonisolated(unsafe) private static var zones: [String: CalendarZone] = [:]
+
+    static func zone(for component: OpaquePointer) -> CalendarZone? {
+        guard let text = LibICal.string(icalcomponent_as_ical_string(component)), text.utf8.count <= keyBytes else {
+            return CalendarZone(embedded: component)
+        }
+        if let known = zones[text] { return known }
+        guard let zone = CalendarZone(embedded: component) else { return nil }
+        if zones.count >= capacity { zones.removeAll() }
+        zones[text] = zone
+        return zone
+    }
 }
 
 /// A libical zone; an embedded one is freed with the last value that uses it.
