@@ -64,7 +64,7 @@ public struct CalendarZone: CustomStringConvertible {
         handle = ZoneHandle(zone, owned: true)
     }
 
-    /// ASCII letters, digits and `/_+-`, in parts that do not start with a dot, at most 64 bytes.
+    /// ASCII letters, digits and `/_+-` (no dot, so no `..`), no empty part, at most 64 bytes.
     static func isPlausibleName(_ name: String) -> Bool {
         let bytes = Array(name.utf8)
         guard (1...64).contains(bytes.count), bytes.first != UInt8(ascii: "/"), bytes.last != UInt8(ascii: "/") else { return false }

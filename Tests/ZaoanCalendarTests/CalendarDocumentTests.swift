@@ -10,17 +10,18 @@ extension CalendarTests {
             expansion.occurrences.filter { uid == nil || $0.uid == uid }.map { OccurrenceSpan(start: $0.start, end: $0.end) }
         }
 
-        @Test("a weekly meeting: EXDATE skips, a moved instance replaces its original, a cancelled one is gone")
+        @Test("a weekly meeting: EXDATE skips, RDATE adds, a moved instance replaces its original, a cancelled one is gone")
         func weeklyMeeting() throws {
             let document = try Samples.document("weekly-meeting.ics")
             #expect(document.events.count == 3)
             let found = document.occurrences(in: try window(utc(2026, 3, 1), utc(2026, 4, 1)), defaultZone: .utc)
             #expect(spans(found) == [
                 OccurrenceSpan(start: utc(2026, 3, 3, 9), end: utc(2026, 3, 3, 10)),
+                OccurrenceSpan(start: utc(2026, 3, 6, 13), end: utc(2026, 3, 6, 14)),  // the RDATE
                 OccurrenceSpan(start: utc(2026, 3, 10, 9), end: utc(2026, 3, 10, 10)),
                 OccurrenceSpan(start: utc(2026, 3, 25, 14), end: utc(2026, 3, 25, 15)),
             ])
-            #expect(found.occurrences[2].title == "Team weekly (moved to Wednesday)")
+            #expect(found.occurrences[3].title == "Team weekly (moved to Wednesday)")
             let first = try #require(found.occurrences.first)
             #expect(first.title == "Team weekly")
             #expect(first.location == "Room 4.12")
