@@ -33,6 +33,12 @@ let package = Package(
             name: "CNova",
             providers: [.apt(["libnova-dev"])]
         ),
+        // libical (MPL/LGPL), for iCalendar files: its parser, RRULE iterator and time zones.
+        .systemLibrary(
+            name: "CICal",
+            pkgConfig: "libical",
+            providers: [.apt(["libical-dev"])]
+        ),
         .target(name: "CLinux"),
         // Glibc only (no Foundation, no libsystemd): what the service and the clients share
         // of the system — errors, sockets, the socket path, signals.
@@ -53,6 +59,9 @@ let package = Package(
         // config's bar keys: no Foundation, so the small client checks `bar_blocks` the way
         // the service does.
         .target(name: "ZaoanProtocol", dependencies: ["ZaoanText"], swiftSettings: hotPath),
+        // iCalendar files and recurring series, expanded to occurrences through libical; no
+        // Foundation. Used from one thread only (libical keeps global state).
+        .target(name: "ZaoanCalendar", dependencies: ["CICal", "ZaoanText", "ZaoanSystem"]),
         .target(name: "ZaoanCore", dependencies: ["ZaoanText", "ZaoanProtocol", "ZaoanAlmanac"], swiftSettings: hotPath),
         .target(name: "ZaoanServer", dependencies: ["ZaoanCore", "ZaoanSystem", "CSystemd", "CLinux"], swiftSettings: hotPath),
         // `zaoan`: the client. Nothing here may depend on ZaoanCore or ZaoanServer (they
@@ -63,7 +72,7 @@ let package = Package(
         .executableTarget(name: "zaoan-server", dependencies: ["ZaoanCore", "ZaoanServer", "ZaoanCommandLine", "CLinux"],
                           plugins: ["GitCommit"]),
         .plugin(name: "GitCommit", capability: .buildTool()),
-        .executableTarget(name: "zaoan-bench"),
+        .executableTarget(name: "zaoan-bench", dependencies: ["ZaoanCalendar"]),
         // libFuzzer targets (fuzz/run.sh builds them with -sanitize=fuzzer,address); a plain
         // build makes each a replayer of input files.
         .target(name: "FuzzDriver", path: "fuzz/driver"),
@@ -72,6 +81,8 @@ let package = Package(
         .executableTarget(name: "fuzz-statefile", dependencies: ["ZaoanCore", "FuzzDriver"], path: "fuzz/statefile"),
         .executableTarget(name: "fuzz-config", dependencies: ["ZaoanCore", "FuzzDriver"], path: "fuzz/config"),
         .testTarget(name: "ZaoanCoreTests", dependencies: ["ZaoanCore", "ZaoanAlmanac"]),
+        .testTarget(name: "ZaoanCalendarTests", dependencies: ["ZaoanCalendar"],
+                    exclude: ["Samples", "Oracle"]),  // read by the tests through #filePath
         .testTarget(name: "ZaoanServerTests", dependencies: ["ZaoanServer", "zaoan", "zaoan-server"],
                     exclude: ["Support/neighbour.py", "Support/fake_server.py"]),  // run by the tests
     ]

@@ -23,6 +23,11 @@ let usage = """
           N connections watch LINE; each update's delay after the wall-clock second
           boundary, and the server's CPU time per tick (from /proc/PID/schedstat).
           Prints: updates= ticks= cpu_us_per_tick= p50_ms= p99_ms= max_ms=
+      zaoan-bench calendar [--events N] [--series M] [--rounds R]
+          generate a calendar of N events, M of them recurring series (default 10,000 and
+          1,000), then parse it and expand 48 hours R times (default 5), in-process.
+          Prints: bytes= parse_ms= expand_ms= (medians) occurrences= problems=
+                  peak_rss_growth_kib= next_ns=
 
     """
 
@@ -149,10 +154,26 @@ do {
         let summary = LatencySummary(result.delays)
         let cpuPerTick = result.ticks > 0 ? result.serverCPU / Double(result.ticks) * 1e6 : 0
         print("updates=\(result.delays.count) ticks=\(result.ticks) cpu_us_per_tick=\(format(cpuPerTick)) p50_ms=\(format(summary.percentile(50), 2)) p99_ms=\(format(summary.percentile(99), 2)) max_ms=\(format(summary.samples.last!, 2))")
+    case "calendar":
+        var options = CalendarOptions()
+        while let name = arguments.next() {
+            switch name {
+            case "--events": options.events = arguments.int(name)
+            case "--series": options.series = arguments.int(name)
+            case "--rounds": options.rounds = max(1, arguments.int(name))
+            default: fail("unknown option \(name)\n\(usage)", status: 64)
+            }
+        }
+        guard options.series <= options.events else { fail("--series must not exceed --events", status: 64) }
+        let result: CalendarResult
+        do { result = try runCalendar(options) } catch { fail("calendar: \(error)") }
+        let parse = LatencySummary(result.parseMilliseconds)
+        let expand = LatencySummary(result.expandMilliseconds)
+        print("bytes=\(result.bytes) parse_ms=\(format(parse.percentile(50), 2)) expand_ms=\(format(expand.percentile(50), 2)) occurrences=\(result.occurrences) problems=\(result.problems) peak_rss_growth_kib=\(result.peakGrowthKiB) next_ns=\(format(result.nextNanoseconds, 1))")
     case "-h", "--help", "help":
         print(usage, terminator: "")
     default:
-        fail("say which mode: persistent, oneshot, coldstart or watch\n\(usage)", status: 64)
+        fail("say which mode: persistent, oneshot, coldstart, watch or calendar\n\(usage)", status: 64)
     }
 } catch {
     fail(error.description)

@@ -1,0 +1,239 @@
+import CICal
+
+/// The events of one iCalendar text (a `.ics` file: one or more VCALENDARs, any number of
+/// VEVENTs), read through libical into Swift values.
+///
+/// ```swift
+/// let document = try CalendarDocument(parsing: bytes, source: "/home/me/.calendars/work.ics")
+/// let today = document.occurrences(in: try .following(now), defaultZone: try CalendarZone(named: "Europe/Berlin"))
+/// ```
+public struct CalendarDocument {
+    public let source: String
+    /// VEVENTs, overrides (RECURRENCE-ID) included, in file order.
+    public let events: [CalendarEvent]
+    /// Events left out, each with why (a bad DTSTART, an unknown zone, a rule libical
+    /// refused, more than `CalendarLimits.eventsPerSource`).
+    public let skipped: [CalendarProblem]
+
+    /// Reads `bytes` (at most `CalendarLimits.bytesPerFile`).
+    /// - Throws: `CalendarReadError` naming `source`, the line and what is wrong, for a
+    ///   file that is not iCalendar at all: no VCALENDAR, BEGIN and END that do not pair,
+    ///   text outside a VCALENDAR, a NUL byte, a content line over the limit. A single
+    ///   unreadable event does not make the file fail: it lands in `skipped`.
+    public init(parsing bytes: [UInt8], source: String) throws(CalendarReadError) {
+        LibICal.prepare()
+        self.source = source
+        guard bytes.count <= CalendarLimits.bytesPerFile else {
+            throw CalendarReadError(source: source, .init(line: nil, reason: "\(bytes.count) bytes; at most \(CalendarLimits.bytesPerFile)"))
+        }
+        let roots: [OpaquePointer]
+        let badLines: [Int: [(line: Int, property: String)]]
+        do {
+            (roots, badLines) = try Self.parse(bytes)
+        } catch {
+            throw CalendarReadError(source: source, error)
+        }
+        defer { for root in roots { icalcomponent_free(root) } }
+        var events: [CalendarEvent] = []
+        var skipped: [CalendarProblem] = []
+        var ordinal = -1
+        for root in roots {
+            var zones: [String: CalendarZone] = [:]
+            var child = icalcomponent_get_first_component(root, ICAL_VTIMEZONE_COMPONENT)
+            while let current = child {
+                if let zone = EmbeddedZones.zone(for: current), zones[zone.name] == nil { zones[zone.name] = zone }
+                child = icalcomponent_get_next_component(root, ICAL_VTIMEZONE_COMPONENT)
+            }
+            child = icalcomponent_get_first_component(root, ICAL_VEVENT_COMPONENT)
+            while let current = child {
+                child = icalcomponent_get_next_component(root, ICAL_VEVENT_COMPONENT)
+                ordinal += 1
+                guard events.count < CalendarLimits.eventsPerSource else { continue }
+                do {
+                    events.append(try CalendarEvent(current, zones: zones, fallbackUID: "\(source)#\(ordinal + 1)",
+                                                    badLines: badLines[ordinal] ?? []))
+                } catch {
+                    let uid = LibICal.string(icalcomponent_get_uid(current))
+                    skipped.append(CalendarProblem(source: source, uid: uid.map { String(decoding: $0.utf8.prefix(CalendarLimits.uidBytes), as: UTF8.self) },
+                                                   message: "left out: \(error.reason)"))
+                }
+            }
+        }
+        if ordinal + 1 > CalendarLimits.eventsPerSource {
+            skipped.append(CalendarProblem(source: source, uid: nil,
+                                           message: "\(ordinal + 1) events; the first \(CalendarLimits.eventsPerSource) are kept"))
+        }
+        self.events = events
+        self.skipped = skipped
+    }
+
+    /// Feeds the lines to libical one by one, checking the BEGIN/END structure itself (so a
+    /// stray END or a missing one is an error with a line, not a guess of libical's), and
+    /// noting which lines of which VEVENT (by order in the file) libical could not read.
+    private static func parse(_ bytes: [UInt8]) throws(CalendarReadError.Place)
+        -> (roots: [OpaquePointer], badLines: [Int: [(line: Int, property: String)]]) {
+        guard let parser = icalparser_new() else { throw .init(line: nil, reason: "libical could not start a parser") }
+        defer { icalparser_free(parser) }
+        var roots: [OpaquePointer] = []
+        var open: [(name: String, line: Int)] = []
+        var eventOrdinal = -1
+        var badLines: [Int: [(line: Int, property: String)]] = [:]
+        do throws(CalendarReadError.Place) {
+            var lastLine: Int?
+            try ContentLines.forEach(in: bytes) { (line: inout ContentLine) throws(CalendarReadError.Place) in
+                guard !line.isBlank else { return }
+                lastLine = line.number
+                let isBegin = line.starts(with: "BEGIN")
+                let isEnd = !isBegin && line.starts(with: "END")
+                if isBegin {
+                    let component = line.value
+                    if open.isEmpty && component != "VCALENDAR" {
+                        throw CalendarReadError.Place(line: line.number, reason: "BEGIN:\(SafeName.short(component)) where BEGIN:VCALENDAR was expected")
+                    }
+                    guard open.count < CalendarLimits.componentDepth else {
+                        throw CalendarReadError.Place(line: line.number, reason: "components nested more than \(CalendarLimits.componentDepth) deep")
+                    }
+                    if open.count == 1 && component == "VEVENT" { eventOrdinal += 1 }
+                    open.append((component, line.number))
+                } else if isEnd {
+                    let component = line.value
+                    guard let innermost = open.last else {
+                        throw CalendarReadError.Place(line: line.number, reason: "END:\(SafeName.short(component)) with nothing open")
+                    }
+                    guard innermost.name == component else {
+                        throw CalendarReadError.Place(line: line.number, reason: "END:\(SafeName.short(component)) where END:\(SafeName.short(innermost.name)) (for line \(innermost.line)) was expected")
+                    }
+                    open.removeLast()
+                } else if open.isEmpty {
+                    throw CalendarReadError.Place(line: line.number, reason: "text outside BEGIN:VCALENDAR … END:VCALENDAR")
+                }
+                let finished = line.bytes.withUnsafeMutableBufferPointer { buffer in
+                    buffer.withMemoryRebound(to: CChar.self) { icalparser_add_line(parser, $0.baseAddress) }
+                }
+                if let finished { roots.append(finished) }
+                if !isBegin, !isEnd, open.count == 2, open[1].name == "VEVENT", icalparser_get_state(parser) == ICALPARSER_ERROR {
+                    badLines[eventOrdinal, default: []].append((line.number, line.name))
+                }
+            }
+            if let innermost = open.last {
+                throw CalendarReadError.Place(line: lastLine, reason: "the text ends inside BEGIN:\(SafeName.short(innermost.name)) of line \(innermost.line)")
+            }
+            guard !roots.isEmpty else { throw CalendarReadError.Place(line: nil, reason: "no BEGIN:VCALENDAR: not iCalendar data") }
+        } catch {
+            for root in roots { icalcomponent_free(root) }
+            LibICal.prepare()
+            throw error
+        }
+        LibICal.prepare()
+        return (roots, badLines)
+    }
+
+    /// The occurrences that show in `window` (`CalendarWindow.shows`), in order.
+    ///
+    /// Floating times and all-day dates are read in `defaultZone` (an all-day event starts
+    /// at its local midnight). An override (RECURRENCE-ID) replaces the instance it names;
+    /// a cancelled override removes it; a cancelled event shows nothing.
+    public func occurrences(in window: CalendarWindow, defaultZone: CalendarZone) -> CalendarExpansion {
+        var budget = IterationBudget(remaining: CalendarLimits.iterationsPerSource)
+        var expansion = CalendarExpansion()
+        expand(into: &expansion, window: window, defaultZone: defaultZone, budget: &budget)
+        expansion.finish(source: source)
+        return expansion
+    }
+
+    func expand(into expansion: inout CalendarExpansion, window: CalendarWindow, defaultZone: CalendarZone,
+                budget: inout IterationBudget) {
+        LibICal.prepare()
+        var overridden: [String: Set<Int64>] = [:]
+        for event in events {
+            if let id = event.recurrenceID { overridden[event.uid, default: []].insert(id.instant(defaultZone: defaultZone)) }
+        }
+        var spent = false
+        for event in events where event.status != .cancelled {
+            guard budget.remaining > 0 else {
+                spent = true
+                break
+            }
+            // An override is one instance: its own RRULE (if any) is not a series of its own.
+            let plan = event.plan(defaultZone: defaultZone, asSingle: event.isOverride)
+            let result = SeriesExpander.expand(plan, in: window, budget: &budget)
+            if result.refused {
+                expansion.problems.append(CalendarProblem(source: source, uid: event.uid,
+                                                          message: "libical refuses to repeat its rule (it can never match?); not shown"))
+            }
+            if result.truncated {
+                expansion.problems.append(CalendarProblem(source: source, uid: event.uid,
+                                                          message: "its rule took more than \(result.iterations) steps to reach the window; later occurrences may be missing"))
+            }
+            let replaced = event.isOverride ? [] : overridden[event.uid] ?? []
+            for instance in result.instances where !replaced.contains(instance.recurrenceKey) {
+                expansion.occurrences.append(CalendarOccurrence(
+                    uid: event.uid, source: source, start: instance.start, end: instance.end, isAllDay: event.isAllDay,
+                    title: event.title, location: event.location, description: event.description, url: event.url, status: event.status))
+            }
+        }
+        if spent {
+            expansion.problems.append(CalendarProblem(source: source, uid: nil,
+                                                      message: "the rules took more than \(CalendarLimits.iterationsPerSource) steps in all; some events are missing"))
+        }
+    }
+}
+
+extension CalendarEvent {
+    /// The expander's view of the event, with floating times in `defaultZone`.
+    func plan(defaultZone: CalendarZone, asSingle: Bool) -> SeriesPlan {
+        let base = start.base(defaultZone: defaultZone)
+        let length: EventLength
+        switch end {
+        case .unspecified:
+            length = start.isDate ? .wholeDays(1) : .exact(0)
+        case .duration(let given):
+            length = given
+        case .at(let endTime):
+            if start.isDate {
+                let days = endTime.wall.day.daysSince1970 - start.wall.day.daysSince1970
+                length = .wholeDays(min(max(days, 1), CalendarLimits.maximumEventSeconds / 86_400))
+            } else {
+                // RFC 5545 3.8.5.3: every instance lasts exactly DTEND − DTSTART.
+                let seconds = endTime.instant(defaultZone: defaultZone) - base.instant(of: start.wall)
+                length = .exact(min(max(seconds, 0), CalendarLimits.maximumEventSeconds))
+            }
+        }
+        var plan = SeriesPlan(start: start.wall, isDate: start.isDate, base: base, rule: asSingle ? nil : rule, length: length)
+        guard !asSingle else { return plan }
+        for time in excluded {
+            if time.isDate && !start.isDate {
+                plan.excludedDays.insert(time.wall.day)
+            } else {
+                plan.excludedStarts.insert(time.instant(defaultZone: defaultZone))
+            }
+        }
+        plan.extraStarts = extraStarts.map { extra in
+            let end = extra.end.map { $0.instant(defaultZone: defaultZone) }
+            switch extra.start.reference {
+            case .floating where extra.start.isDate == start.isDate, .zone where base.sameZone(as: extra.start, defaultZone: defaultZone):
+                return (.wall(extra.start.wall), end)
+            default:
+                return (.instant(extra.start.instant(defaultZone: defaultZone)), end)
+            }
+        }
+        return plan
+    }
+}
+
+extension TimeBase {
+    /// Whether `time` is read on this same wall clock (so an RDATE can keep nominal lengths).
+    func sameZone(as time: EventTime, defaultZone: CalendarZone) -> Bool {
+        switch (self, time.base(defaultZone: defaultZone)) {
+        case (.utc, .utc): return true
+        case (.zone(let a), .zone(let b)): return a.handle === b.handle
+        default: return false
+        }
+    }
+}
+
+extension SafeName {
+    static func source(_ text: String) -> String {
+        CalendarText.oneLine(text, maxBytes: 512, maxCharacters: 300) ?? ""
+    }
+}

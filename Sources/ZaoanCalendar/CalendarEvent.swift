@@ -1,0 +1,187 @@
+import CICal
+
+/// A time as a calendar file writes it: a wall clock (or a DATE) and what it is relative to.
+struct EventTime {
+    enum Reference {
+        case utc
+        /// No TZID and no `Z` (and every DATE): read in the zone the expansion is given.
+        case floating
+        case zone(CalendarZone)
+    }
+
+    let wall: LocalDateTime
+    let isDate: Bool
+    let reference: Reference
+
+    func base(defaultZone: CalendarZone) -> TimeBase {
+        switch reference {
+        case .utc: return .utc
+        case .floating: return .zone(defaultZone)
+        case .zone(let zone): return .zone(zone)
+        }
+    }
+
+    func instant(defaultZone: CalendarZone) -> Int64 {
+        base(defaultZone: defaultZone).instant(of: wall)
+    }
+}
+
+/// What an event's end is given by.
+enum EventEnd {
+    /// Neither DTEND nor DURATION: a DATE lasts the day, a time no time at all.
+    case unspecified
+    case at(EventTime)
+    case duration(EventLength)
+}
+
+/// The status of an event (STATUS); nil when the file does not say.
+public enum CalendarEventStatus: String, Sendable {
+    case tentative = "TENTATIVE", confirmed = "CONFIRMED", cancelled = "CANCELLED"
+}
+
+/// One VEVENT, read out of libical into Swift values (libical's objects are freed once
+/// the file is read). Texts are already safe to show and bounded.
+public struct CalendarEvent {
+    public let uid: String
+    public let title: String?
+    public let location: String?
+    public let description: String?
+    public let url: String?
+    public let status: CalendarEventStatus?
+    public var isAllDay: Bool { start.isDate }
+    public var isRecurring: Bool { rule != nil || !extraStarts.isEmpty }
+    /// Set on an override of one instance of a series (RECURRENCE-ID).
+    public var isOverride: Bool { recurrenceID != nil }
+
+    let start: EventTime
+    let end: EventEnd
+    let rule: RecurrenceRule?
+    let excluded: [EventTime]
+    let extraStarts: [(start: EventTime, end: EventTime?)]
+    let recurrenceID: EventTime?
+
+    /// Why an event is left out of a file that is otherwise read.
+    struct Unusable: Error {
+        let reason: String
+    }
+
+    /// Reads a VEVENT. `zones` are the VTIMEZONEs of its VCALENDAR by TZID; `badLines` the
+    /// lines of it libical could not read (number, property name, libical's words).
+    init(_ component: OpaquePointer, zones: [String: CalendarZone], fallbackUID: String,
+         badLines: [(line: Int, property: String)]) throws(Unusable) {
+        // A property libical dropped for a bad value leaves the event without what it needs.
+        let essential: Set<String> = ["DTSTART", "DTEND", "DURATION", "RRULE", "RDATE", "EXDATE", "RECURRENCE-ID"]
+        if let bad = badLines.first(where: { essential.contains($0.property) }) {
+            throw Unusable(reason: "line \(bad.line): libical could not read its \(bad.property)" + Self.libicalWords(component, about: bad.property))
+        }
+        let rawUID = LibICal.string(icalcomponent_get_uid(component)) ?? ""
+        uid = rawUID.isEmpty ? fallbackUID : String(decoding: rawUID.utf8.prefix(CalendarLimits.uidBytes), as: UTF8.self)
+        guard let startProperty = icalcomponent_get_first_property(component, ICAL_DTSTART_PROPERTY) else {
+            throw Unusable(reason: "it has no DTSTART")
+        }
+        start = try Self.time(icalproperty_get_dtstart(startProperty), of: startProperty, named: "DTSTART", zones: zones)
+
+        if let endProperty = icalcomponent_get_first_property(component, ICAL_DTEND_PROPERTY) {
+            end = .at(try Self.time(icalproperty_get_dtend(endProperty), of: endProperty, named: "DTEND", zones: zones))
+        } else if let durationProperty = icalcomponent_get_first_property(component, ICAL_DURATION_PROPERTY) {
+            end = .duration(Self.length(icalproperty_get_duration(durationProperty), allDay: start.isDate))
+        } else {
+            end = .unspecified
+        }
+
+        if let ruleProperty = icalcomponent_get_first_property(component, ICAL_RRULE_PROPERTY) {
+            do {
+                rule = try RecurrenceRule(icalproperty_get_rrule(ruleProperty))
+            } catch {
+                throw Unusable(reason: "its RRULE: \(error.description)")
+            }
+        } else {
+            rule = nil
+        }
+
+        var excluded: [EventTime] = []
+        var property = icalcomponent_get_first_property(component, ICAL_EXDATE_PROPERTY)
+        while let current = property, excluded.count < CalendarLimits.datesPerEvent {
+            excluded.append(try Self.time(icalproperty_get_exdate(current), of: current, named: "EXDATE", zones: zones))
+            property = icalcomponent_get_next_property(component, ICAL_EXDATE_PROPERTY)
+        }
+        self.excluded = excluded
+
+        var extra: [(start: EventTime, end: EventTime?)] = []
+        property = icalcomponent_get_first_property(component, ICAL_RDATE_PROPERTY)
+        while let current = property, extra.count < CalendarLimits.datesPerEvent {
+            let value = icalproperty_get_rdate(current)
+            if icaltime_is_null_time(value.period.start) == 0 {
+                let periodStart = try Self.time(value.period.start, of: current, named: "RDATE", zones: zones)
+                let periodEnd = icaltime_is_null_time(value.period.end) == 0
+                    ? try Self.time(value.period.end, of: current, named: "RDATE", zones: zones) : nil
+                extra.append((periodStart, periodEnd))
+            } else {
+                extra.append((try Self.time(value.time, of: current, named: "RDATE", zones: zones), nil))
+            }
+            property = icalcomponent_get_next_property(component, ICAL_RDATE_PROPERTY)
+        }
+        extraStarts = extra
+
+        if let idProperty = icalcomponent_get_first_property(component, ICAL_RECURRENCEID_PROPERTY) {
+            recurrenceID = try Self.time(icalproperty_get_recurrenceid(idProperty), of: idProperty, named: "RECURRENCE-ID", zones: zones)
+        } else {
+            recurrenceID = nil
+        }
+
+        switch icalcomponent_get_status(component) {
+        case ICAL_STATUS_TENTATIVE: status = .tentative
+        case ICAL_STATUS_CONFIRMED: status = .confirmed
+        case ICAL_STATUS_CANCELLED: status = .cancelled
+        default: status = nil
+        }
+        title = LibICal.string(icalcomponent_get_summary(component)).flatMap { CalendarText.oneLine($0) }
+        location = LibICal.string(icalcomponent_get_location(component)).flatMap { CalendarText.oneLine($0) }
+        description = LibICal.string(icalcomponent_get_description(component)).flatMap { CalendarText.lines($0) }
+        url = icalcomponent_get_first_property(component, ICAL_URL_PROPERTY)
+            .flatMap { LibICal.string(icalproperty_get_url($0)) }.flatMap { CalendarText.url($0) }
+    }
+
+    /// A libical time with the TZID of its property resolved: the file's own VTIMEZONE
+    /// first (RFC 5545), else a bare IANA name.
+    static func time(_ value: icaltimetype, of property: OpaquePointer, named name: String,
+                     zones: [String: CalendarZone]) throws(Unusable) -> EventTime {
+        guard let wall = LocalDateTime(value) else {
+            throw Unusable(reason: "its \(name) is not a date between \(CalendarLimits.years.lowerBound) and \(CalendarLimits.years.upperBound)")
+        }
+        if value.is_date != 0 { return EventTime(wall: wall, isDate: true, reference: .floating) }
+        if icaltime_is_utc(value) != 0 { return EventTime(wall: wall, isDate: false, reference: .utc) }
+        guard let parameter = icalproperty_get_first_parameter(property, ICAL_TZID_PARAMETER),
+              let tzid = LibICal.string(icalparameter_get_tzid(parameter)) else {
+            return EventTime(wall: wall, isDate: false, reference: .floating)
+        }
+        if let zone = zones[tzid] { return EventTime(wall: wall, isDate: false, reference: .zone(zone)) }
+        do {
+            return EventTime(wall: wall, isDate: false, reference: .zone(try CalendarZone(named: tzid)))
+        } catch {
+            throw Unusable(reason: "its \(name) is in \(error.description), and the file has no VTIMEZONE for it")
+        }
+    }
+
+    /// A DURATION: days and weeks on the wall clock, the rest exact; a negative one is none.
+    static func length(_ duration: icaldurationtype, allDay: Bool) -> EventLength {
+        guard duration.is_neg == 0 else { return .exact(0) }
+        let days = min(Int64(duration.weeks) * 7 + Int64(duration.days), CalendarLimits.maximumEventSeconds / 86_400)
+        let seconds = min(Int64(duration.hours) * 3600 + Int64(duration.minutes) * 60 + Int64(duration.seconds),
+                          CalendarLimits.maximumEventSeconds)
+        if allDay && seconds == 0 { return .wholeDays(max(days, 1)) }
+        return days > 0 ? .nominal(days: days, seconds: seconds) : .exact(seconds)
+    }
+
+    /// libical's own message about `property` (an X-LIC-ERROR it left in the event).
+    private static func libicalWords(_ component: OpaquePointer, about property: String) -> String {
+        var error = icalcomponent_get_first_property(component, ICAL_XLICERROR_PROPERTY)
+        while let current = error {
+            if let text = LibICal.string(icalproperty_get_xlicerror(current)), text.uppercased().contains(property) {
+                return " (" + (CalendarText.oneLine(text, maxBytes: 160, maxCharacters: 120) ?? "") + ")"
+            }
+            error = icalcomponent_get_next_property(component, ICAL_XLICERROR_PROPERTY)
+        }
+        return ""
+    }
+}

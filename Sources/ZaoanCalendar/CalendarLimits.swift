@@ -1,0 +1,48 @@
+/// The hard ceilings on what one calendar may cost. Calendar files come from other people's
+/// servers (through vdirsyncer) and invitations, so every loop over outside input has one.
+public enum CalendarLimits {
+    /// Bytes per `.ics` file. A 10,000-event export with 1,000 recurring series is about
+    /// 3 MiB; 16 MiB leaves room for long descriptions and attachments' links.
+    public static let bytesPerFile = 16 << 20
+    /// Bytes of one content line after unfolding. Longer lines (a base64 attachment, a
+    /// description of a novel) make the file refused, naming the line.
+    public static let bytesPerLine = 1 << 20
+    /// Nesting of BEGIN/END (VCALENDAR > VEVENT > VALARM is 3): deeper files are refused.
+    public static let componentDepth = 8
+    /// `.ics` files read from one folder (a vdir): the rest are left out and reported.
+    public static let filesPerFolder = 10_000
+    /// Events (VEVENTs, overrides included) kept from one source; the rest are reported.
+    public static let eventsPerSource = 100_000
+    /// Occurrences kept per expansion; the latest-starting are dropped and the cut reported.
+    public static let occurrencesPerWindow = 10_000
+    /// Times libical's RRULE iterator is asked for the next instance, per series and
+    /// window. Rules without COUNT jump straight to the window, so this guards rules with
+    /// COUNT started long ago and BYxxx combinations that match rarely.
+    public static let iterationsPerSeries = 50_000
+    /// Iterations over all series of one source and window, so 10,000 pathological series
+    /// cannot each use their full share.
+    public static let iterationsPerSource = 2_000_000
+    /// The window when none is asked for: the next 48 hours.
+    public static let defaultWindowSeconds: Int64 = 48 * 3600
+    /// The longest window one expansion may cover.
+    public static let maximumWindowSeconds: Int64 = 31 * 86_400
+    /// Years a date may have. Outside them an event is skipped (and a window refused): far
+    /// years cost libical time zone expansions, and year 99999 is a typo, not a plan.
+    public static let years: ClosedRange<Int> = 1800...2400
+    /// Longest event, in seconds (an all-day event of a year and a bit is still fine).
+    public static let maximumEventSeconds: Int64 = 400 * 86_400
+    /// A title or location: at most this many bytes of UTF-8 after safe-text...
+    public static let titleBytes = 256
+    /// ...and at most this many Characters (grapheme clusters).
+    public static let titleCharacters = 120
+    /// A description, lines kept.
+    public static let descriptionBytes = 4096
+    /// A URL, kept raw; a longer one is dropped rather than cut (a cut URL is a wrong URL).
+    public static let urlBytes = 2048
+    /// A UID, kept for matching overrides and for the consumer's identity of an occurrence.
+    public static let uidBytes = 512
+    /// A recurrence rule as the user types it.
+    public static let ruleBytes = 256
+    /// EXDATEs and RDATEs per event.
+    public static let datesPerEvent = 10_000
+}

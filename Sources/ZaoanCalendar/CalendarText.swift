@@ -1,0 +1,62 @@
+import ZaoanText
+
+/// Text from calendar files on its way to a prompt or a bar: made safe by `SafeText`, then
+/// cut to a size a bar can show. Cuts fall between Unicode scalars, so a grapheme with
+/// 10,000 combining marks costs no more than its share of the byte limit.
+public enum CalendarText {
+    /// One line: line breaks and controls become their pictures (`SafeText.visible`); nil
+    /// for empty text. A cut text ends in `…`, within the limits.
+    public static func oneLine(_ raw: String, maxBytes: Int = CalendarLimits.titleBytes,
+                               maxCharacters: Int = CalendarLimits.titleCharacters) -> String? {
+        let safe = SafeText.visible(trimmed(raw))
+        return safe.isEmpty ? nil : bounded(safe, maxBytes: maxBytes, maxCharacters: maxCharacters)
+    }
+
+    /// Several lines (a description): each line made safe, the line breaks kept.
+    public static func lines(_ raw: String, maxBytes: Int = CalendarLimits.descriptionBytes) -> String? {
+        let unified = raw.replacing("\r\n", with: "\n")
+        let safe = SafeText.visibleLines(trimmed(unified))
+        return safe.isEmpty ? nil : bounded(safe, maxBytes: maxBytes, maxCharacters: maxBytes)
+    }
+
+    /// A URL as written, if it is no longer than `CalendarLimits.urlBytes` and has no
+    /// space, control or bidirectional control (no URL has them; the consumer checks schemes).
+    public static func url(_ raw: String) -> String? {
+        let text = trimmed(raw)
+        guard !text.isEmpty, text.utf8.count <= CalendarLimits.urlBytes else { return nil }
+        let clean = text.unicodeScalars.allSatisfy { scalar in
+            scalar.value > 0x20 && scalar.value != 0x7F && !(0x80...0x9F).contains(scalar.value)
+                && SafeText.visible(String(scalar)) == String(scalar)
+        }
+        return clean ? text : nil
+    }
+
+    /// At most `maxBytes` of UTF-8 and `maxCharacters` Characters; a cut text ends in `…`.
+    /// The byte cut comes first and falls between scalars, so counting Characters after it
+    /// is cheap even for a grapheme of 10,000 combining marks.
+    static func bounded(_ text: String, maxBytes: Int, maxCharacters: Int) -> String {
+        let ellipsis = "…"
+        var cut = text
+        if text.utf8.count > maxBytes {
+            var scalars = String.UnicodeScalarView()
+            var bytes = 0
+            for scalar in text.unicodeScalars {
+                bytes += UTF8.width(scalar)
+                guard bytes <= maxBytes - ellipsis.utf8.count else { break }
+                scalars.append(scalar)
+            }
+            cut = String(scalars)
+        }
+        if cut.count > maxCharacters { cut = String(cut.prefix(maxCharacters - 1)) }
+        guard cut.utf8.count < text.utf8.count else { return text }
+        while cut.utf8.count + ellipsis.utf8.count > maxBytes, !cut.isEmpty { cut.unicodeScalars.removeLast() }
+        return cut + ellipsis
+    }
+
+    private static func trimmed(_ text: String) -> String {
+        var scalars = Substring(text).unicodeScalars[...]
+        while let first = scalars.first, first.properties.isWhitespace { scalars.removeFirst() }
+        while let last = scalars.last, last.properties.isWhitespace { scalars.removeLast() }
+        return String(String.UnicodeScalarView(scalars))
+    }
+}

@@ -1,0 +1,55 @@
+/// The span of time an expansion covers: [from, to) in Unix seconds.
+public struct CalendarWindow: Equatable, Sendable, CustomStringConvertible {
+    public let from: Int64
+    public let to: Int64
+
+    /// Instants a window may touch: the whole of `CalendarLimits.years`, in UTC.
+    public static let instants: ClosedRange<Int64> = {
+        let first = CivilDay(year: CalendarLimits.years.lowerBound, month: 1, day: 1)!.daysSince1970 * 86_400
+        let last = CivilDay(year: CalendarLimits.years.upperBound, month: 12, day: 31)!.daysSince1970 * 86_400 + 86_399
+        return first...last
+    }()
+
+    public struct Failure: Error, Equatable, Sendable, CustomStringConvertible {
+        public let description: String
+    }
+
+    /// A window of at most `CalendarLimits.maximumWindowSeconds`, inside the supported years.
+    public init(from: Int64, to: Int64) throws(Failure) {
+        guard Self.instants.contains(from), Self.instants.contains(to) else {
+            throw Failure(description: "the window must lie within the years \(CalendarLimits.years.lowerBound)–\(CalendarLimits.years.upperBound)")
+        }
+        guard from < to else { throw Failure(description: "the window ends before it starts") }
+        guard to - from <= CalendarLimits.maximumWindowSeconds else {
+            throw Failure(description: "a window is at most \(CalendarLimits.maximumWindowSeconds / 86_400) days long")
+        }
+        self.from = from
+        self.to = to
+    }
+
+    /// The next `CalendarLimits.defaultWindowSeconds` (48 hours) from `now`.
+    public static func following(_ now: Int64) throws(Failure) -> CalendarWindow {
+        try CalendarWindow(from: now, to: now.addingClamped(CalendarLimits.defaultWindowSeconds))
+    }
+
+    /// Whether an occurrence [start, end) shows in the window: it overlaps it, or, lasting
+    /// no time at all (RFC 5545: a DTSTART with neither DTEND nor DURATION), starts in it.
+    public func shows(start: Int64, end: Int64) -> Bool {
+        start < to && (end > from || (end <= start && start >= from))
+    }
+
+    public var description: String { "[\(from), \(to))" }
+}
+
+extension Int64 {
+    /// Sum that stops at the ends of Int64 instead of trapping (outside input meets arithmetic).
+    func addingClamped(_ other: Int64) -> Int64 {
+        let (sum, overflow) = addingReportingOverflow(other)
+        return overflow ? (other > 0 ? .max : .min) : sum
+    }
+
+    func multipliedClamped(by other: Int64) -> Int64 {
+        let (product, overflow) = multipliedReportingOverflow(by: other)
+        return overflow ? ((self < 0) != (other < 0) ? .min : .max) : product
+    }
+}

@@ -1,0 +1,149 @@
+import CICal
+
+/// A time zone for wall clocks: an IANA zone from the system's tz database (through
+/// libical, which reads /usr/share/zoneinfo), UTC, or a VTIMEZONE embedded in a file.
+public struct CalendarZone: CustomStringConvertible {
+    /// The IANA name, or the TZID of an embedded VTIMEZONE.
+    public let name: String
+    let handle: ZoneHandle
+
+    public enum Failure: Error, Equatable, CustomStringConvertible {
+        case badName(String)
+        case unknown(String)
+
+        public var description: String {
+            switch self {
+            case .badName(let name): return "'\(SafeName.short(name))' is not a time zone name (like Europe/Berlin)"
+            case .unknown(let name): return "unknown time zone '\(SafeName.short(name))'"
+            }
+        }
+    }
+
+    /// The IANA zone `name` (`Europe/Berlin`, `America/New_York`, `UTC`).
+    ///
+    /// The name is checked before libical sees it: libical opens `/usr/share/zoneinfo/NAME`
+    /// for names outside its list, and a name from a calendar file must not lead it
+    /// elsewhere (`../`, absolute paths) or to a FIFO.
+    public init(named name: String) throws(Failure) {
+        LibICal.prepare()
+        if let known = Self.builtin[name] {
+            self = known
+            return
+        }
+        guard Self.isPlausibleName(name) else { throw .badName(name) }
+        guard let pointer = name.withCString({ icaltimezone_get_builtin_timezone($0) }) else { throw .unknown(name) }
+        self.name = name
+        handle = ZoneHandle(pointer, owned: false)
+        if Self.builtin.count < 1024 { Self.builtin[name] = self }
+    }
+
+    /// Zones already found by name (libical keeps them anyway; this saves the check and
+    /// the search of its list for each of 10,000 events). Single-threaded.
+    nonisolated(unsafe) private static var builtin: [String: CalendarZone] = [:]
+
+    public static var utc: CalendarZone {
+        LibICal.prepare()
+        return CalendarZone(name: "UTC", handle: ZoneHandle(icaltimezone_get_utc_timezone(), owned: false))
+    }
+
+    init(name: String, handle: ZoneHandle) {
+        self.name = name
+        self.handle = handle
+    }
+
+    /// A VTIMEZONE's own definition of its TZID (taken over: a clone of it); nil if
+    /// libical cannot use it.
+    init?(embedded component: OpaquePointer) {
+        guard let tzid = LibICal.string(icalcomponent_get_first_property(component, ICAL_TZID_PROPERTY).flatMap { icalproperty_get_tzid($0) }),
+              let zone = icaltimezone_new() else { return nil }
+        guard let clone = icalcomponent_new_clone(component), icaltimezone_set_component(zone, clone) != 0 else {
+            icaltimezone_free(zone, 1)
+            return nil
+        }
+        name = tzid
+        handle = ZoneHandle(zone, owned: true)
+    }
+
+    /// ASCII letters, digits and `/_+-` (no dot, so no `..`), no empty part, at most 64 bytes.
+    static func isPlausibleName(_ name: String) -> Bool {
+        let bytes = Array(name.utf8)
+        guard (1...64).contains(bytes.count), bytes.first != UInt8(ascii: "/"), bytes.last != UInt8(ascii: "/") else { return false }
+        let allowed = bytes.allSatisfy { byte in
+            (byte >= 0x41 && byte <= 0x5A) || (byte >= 0x61 && byte <= 0x7A) || (byte >= 0x30 && byte <= 0x39)
+                || byte == UInt8(ascii: "/") || byte == UInt8(ascii: "_") || byte == UInt8(ascii: "+") || byte == UInt8(ascii: "-")
+        }
+        return allowed && !name.split(separator: "/", omittingEmptySubsequences: false).contains { $0.isEmpty }
+    }
+
+    /// The wall clock here at `instant` (Unix seconds); nil outside `CalendarLimits.years`.
+    public func wallClock(at instant: Int64) -> LocalDateTime? {
+        guard instant > -6_000_000_000, instant < 14_000_000_000 else { return nil }
+        return LocalDateTime(icaltime_from_timet_with_zone(time_t(instant), 0, handle.pointer))
+    }
+
+    /// Seconds this zone is ahead of UTC at `instant`.
+    func offset(at instant: Int64) -> Int64? {
+        wallClock(at: instant).map { $0.secondsAsIfUTC - instant }
+    }
+
+    /// The instant this wall clock shows `wall`, as RFC 5545 (3.3.5) reads wall clocks:
+    /// a time that occurs twice (clocks set back) is the first of the two; a time that
+    /// never occurs (clocks set forward) is read with the offset from before the gap, so
+    /// 02:30 on a spring-forward day in Berlin is 03:30 CEST.
+    ///
+    /// libical's own conversion picks the second of a repeated time and reads a skipped
+    /// one with the later offset (02:30 → 01:30 CET), hence this.
+    public func instant(of wall: LocalDateTime) -> Int64 {
+        let naive = wall.secondsAsIfUTC
+        guard let before = offset(at: naive - 86_400), let after = offset(at: naive + 86_400) else { return naive }
+        let candidates = [naive - before, naive - after].filter { offset(at: $0) == naive - $0 }
+        return candidates.min() ?? naive - before
+    }
+
+    public var description: String { name }
+}
+
+/// The zones of VTIMEZONEs already seen, by their text. libical works out a zone's changes
+/// from its first DTSTART on (Outlook writes 1601) the first time it is used, about 10 ms,
+/// and a vdir repeats the same VTIMEZONE in each of its files. Single-threaded, like the
+/// rest of the module.
+enum EmbeddedZones {
+    /// Distinct VTIMEZONEs kept; when full, the cache starts over.
+    static let capacity = 256
+    /// A VTIMEZONE longer than this is used but not kept.
+    static let keyBytes = 16 * 1024
+    nonisolated(unsafe) private static var zones: [String: CalendarZone] = [:]
+
+    static func zone(for component: OpaquePointer) -> CalendarZone? {
+        guard let text = LibICal.string(icalcomponent_as_ical_string(component)), text.utf8.count <= keyBytes else {
+            return CalendarZone(embedded: component)
+        }
+        if let known = zones[text] { return known }
+        guard let zone = CalendarZone(embedded: component) else { return nil }
+        if zones.count >= capacity { zones.removeAll() }
+        zones[text] = zone
+        return zone
+    }
+}
+
+/// A libical zone; an embedded one is freed with the last value that uses it.
+final class ZoneHandle {
+    let pointer: OpaquePointer
+    private let owned: Bool
+
+    init(_ pointer: OpaquePointer, owned: Bool) {
+        self.pointer = pointer
+        self.owned = owned
+    }
+
+    deinit {
+        if owned { icaltimezone_free(pointer, 1) }
+    }
+}
+
+/// Names from outside shown in error messages: safe and short.
+enum SafeName {
+    static func short(_ text: String) -> String {
+        CalendarText.oneLine(text, maxBytes: 80, maxCharacters: 60) ?? ""
+    }
+}

@@ -1,0 +1,115 @@
+/// A day of the proleptic Gregorian calendar. Pure arithmetic, no zone.
+public struct CivilDay: Hashable, Comparable, Sendable, CustomStringConvertible {
+    public let year: Int
+    public let month: Int
+    public let day: Int
+
+    /// Nil unless the date exists and its year is within `CalendarLimits.years`.
+    public init?(year: Int, month: Int, day: Int) {
+        guard CalendarLimits.years.contains(year), (1...12).contains(month),
+              (1...Self.daysIn(month: month, year: year)).contains(day) else { return nil }
+        self.year = year
+        self.month = month
+        self.day = day
+    }
+
+    /// The day `daysSince1970` days after 1970-01-01 (negative: before). Nil outside the years.
+    public init?(daysSince1970 days: Int64) {
+        // Bounds first: the arithmetic below stays far from overflow for these.
+        guard days > -400_000, days < 400_000 else { return nil }
+        // Days to civil, counted in 400-year eras starting on 0000-03-01.
+        let shifted = days + 719_468
+        let era = (shifted >= 0 ? shifted : shifted - 146_096) / 146_097
+        let dayOfEra = shifted - era * 146_097
+        let yearOfEra = (dayOfEra - dayOfEra / 1460 + dayOfEra / 36_524 - dayOfEra / 146_096) / 365
+        let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
+        let monthIndex = (5 * dayOfYear + 2) / 153
+        let day = dayOfYear - (153 * monthIndex + 2) / 5 + 1
+        let month = monthIndex < 10 ? monthIndex + 3 : monthIndex - 9
+        let year = yearOfEra + era * 400 + (month <= 2 ? 1 : 0)
+        self.init(year: Int(year), month: Int(month), day: Int(day))
+    }
+
+    /// Days since 1970-01-01.
+    public var daysSince1970: Int64 {
+        let y = Int64(month <= 2 ? year - 1 : year)
+        let era = (y >= 0 ? y : y - 399) / 400
+        let yearOfEra = y - era * 400
+        let m = Int64(month)
+        let dayOfYear = (153 * (m > 2 ? m - 3 : m + 9) + 2) / 5 + Int64(day) - 1
+        let dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear
+        return era * 146_097 + dayOfEra - 719_468
+    }
+
+    /// The day `count` days later (earlier if negative); nil outside the years.
+    public func adding(days count: Int64) -> CivilDay? {
+        let (sum, overflow) = daysSince1970.addingReportingOverflow(count)
+        return overflow ? nil : CivilDay(daysSince1970: sum)
+    }
+
+    public static func daysIn(month: Int, year: Int) -> Int {
+        switch month {
+        case 2: return (year % 4 == 0 && year % 100 != 0) || year % 400 == 0 ? 29 : 28
+        case 4, 6, 9, 11: return 30
+        default: return 31
+        }
+    }
+
+    public static func < (a: CivilDay, b: CivilDay) -> Bool {
+        (a.year, a.month, a.day) < (b.year, b.month, b.day)
+    }
+
+    /// `2026-03-27`.
+    public var description: String { "\(padded(year, 4))-\(padded(month, 2))-\(padded(day, 2))" }
+}
+
+/// A date and time on a wall clock, in no zone yet: what a user types, what a floating or
+/// TZID time in a calendar file says.
+public struct LocalDateTime: Hashable, Comparable, Sendable, CustomStringConvertible {
+    public let day: CivilDay
+    /// Seconds since local midnight, 0..<86,400 (a leap second 60 is read as 59).
+    public let secondOfDay: Int
+
+    public init(_ day: CivilDay, hour: Int = 0, minute: Int = 0, second: Int = 0) {
+        precondition((0...23).contains(hour) && (0...59).contains(minute) && (0...60).contains(second))
+        self.day = day
+        secondOfDay = hour * 3600 + minute * 60 + min(second, 59)
+    }
+
+    /// Nil for a date that does not exist, a time outside 00:00:00–23:59:60 or a year
+    /// outside `CalendarLimits.years`.
+    public init?(year: Int, month: Int, day: Int, hour: Int = 0, minute: Int = 0, second: Int = 0) {
+        guard let civil = CivilDay(year: year, month: month, day: day), (0...23).contains(hour),
+              (0...59).contains(minute), (0...60).contains(second) else { return nil }
+        self.init(civil, hour: hour, minute: minute, second: second)
+    }
+
+    public var hour: Int { secondOfDay / 3600 }
+    public var minute: Int { secondOfDay / 60 % 60 }
+    public var second: Int { secondOfDay % 60 }
+
+    /// The Unix seconds this wall clock would be if it were UTC.
+    public var secondsAsIfUTC: Int64 { day.daysSince1970 * 86_400 + Int64(secondOfDay) }
+
+    /// The wall clock `seconds` after 1970-01-01 00:00 read as UTC; nil outside the years.
+    public init?(secondsAsIfUTC seconds: Int64) {
+        // Far outside the years, and the day arithmetic below would overflow at the ends.
+        guard seconds.magnitude < 400_000 * 86_400 else { return nil }
+        let days = seconds >= 0 ? seconds / 86_400 : (seconds - 86_399) / 86_400
+        guard let day = CivilDay(daysSince1970: days) else { return nil }
+        self.day = day
+        secondOfDay = Int(seconds - days * 86_400)
+    }
+
+    public static func < (a: LocalDateTime, b: LocalDateTime) -> Bool {
+        (a.day, a.secondOfDay) < (b.day, b.secondOfDay)
+    }
+
+    /// `2026-03-27 07:00:00`.
+    public var description: String { "\(day) \(padded(hour, 2)):\(padded(minute, 2)):\(padded(second, 2))" }
+}
+
+func padded(_ value: Int, _ width: Int) -> String {
+    let digits = String(value.magnitude)
+    return (value < 0 ? "-" : "") + String(repeating: "0", count: max(0, width - digits.count)) + digits
+}

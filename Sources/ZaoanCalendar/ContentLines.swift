@@ -1,0 +1,101 @@
+/// An iCalendar file's content lines (RFC 5545 3.1): folded lines joined, each with the
+/// number of the physical line it starts on, so errors can name it.
+struct ContentLine {
+    let number: Int
+    /// The bytes, NUL-terminated for libical (the NUL is not part of the line).
+    var bytes: [UInt8]
+
+    var isBlank: Bool { bytes.dropLast().allSatisfy { $0 == 0x20 || $0 == 0x09 } }
+
+    /// Whether the line starts with `word` followed by `:` (ASCII, any case): `BEGIN:`, `END:`.
+    func starts(with word: StaticString) -> Bool {
+        let count = word.utf8CodeUnitCount
+        guard bytes.count > count, bytes[count] == UInt8(ascii: ":") else { return false }
+        return word.withUTF8Buffer { expected in
+            (0..<count).allSatisfy { bytes[$0] | 0x20 == expected[$0] | 0x20 }
+        }
+    }
+
+    /// The property name (`DTSTART` of `DTSTART;TZID=Europe/Berlin:...`), upper-cased.
+    var name: String {
+        let end = bytes.firstIndex { $0 == UInt8(ascii: ";") || $0 == UInt8(ascii: ":") || $0 == 0 } ?? bytes.endIndex
+        return String(decoding: bytes[..<min(end, 80)], as: UTF8.self).uppercased().trimmingASCIISpaces
+    }
+
+    /// What follows the first `:` (a BEGIN's component name), upper-cased.
+    var value: String {
+        guard let colon = bytes.firstIndex(of: UInt8(ascii: ":")) else { return "" }
+        return String(decoding: bytes[(colon + 1)...].prefix { $0 != 0 }.prefix(80), as: UTF8.self).uppercased().trimmingASCIISpaces
+    }
+}
+
+enum ContentLines {
+    /// Calls `body` with each unfolded line of `bytes`, in order: CRLF or LF line ends, a
+    /// line starting with a space or a tab continues the one before, a UTF-8 BOM at the
+    /// start is skipped. One buffer serves every line (a 10,000-event file is 70,000 lines).
+    /// - Throws: the line and why, for a NUL byte (libical reads C strings: it would cut
+    ///   the line there) or a content line over `CalendarLimits.bytesPerLine`; or what
+    ///   `body` throws.
+    static func forEach(in bytes: [UInt8], _ body: (inout ContentLine) throws(CalendarReadError.Place) -> Void) throws(CalendarReadError.Place) {
+        var line = ContentLine(number: 1, bytes: [])
+        var number = 1
+        var index = bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? 3 : 0
+        var atLineStart = true
+        var started = false
+        func finish() throws(CalendarReadError.Place) {
+            line.bytes.append(0)
+            try body(&line)
+        }
+        while index < bytes.count {
+            let byte = bytes[index]
+            index += 1
+            if atLineStart {
+                atLineStart = false
+                if (byte == 0x20 || byte == 0x09) && started { continue }  // a fold: drop the space
+                if started { try finish() }
+                line = ContentLine(number: number, bytes: line.bytes)
+                line.bytes.removeAll(keepingCapacity: true)
+                started = true
+            }
+            switch byte {
+            case 0x0A:
+                if line.bytes.last == 0x0D { line.bytes.removeLast() }
+                number += 1
+                atLineStart = true
+            case 0x00:
+                throw CalendarReadError.Place(line: number, reason: "a NUL byte, which no calendar text has")
+            default:
+                line.bytes.append(byte)
+                guard line.bytes.count <= CalendarLimits.bytesPerLine else {
+                    throw CalendarReadError.Place(line: line.number, reason: "a content line longer than \(CalendarLimits.bytesPerLine) bytes")
+                }
+            }
+        }
+        if started { try finish() }
+    }
+}
+
+/// Why a calendar file could not be read at all.
+public struct CalendarReadError: Error, Equatable, CustomStringConvertible {
+    /// The file path or name the text came from.
+    public let source: String
+    /// The physical line (1-based) where the trouble is, when known.
+    public let line: Int?
+    public let reason: String
+
+    struct Place: Error {
+        let line: Int?
+        let reason: String
+    }
+
+    init(source: String, _ place: Place) {
+        self.source = source
+        line = place.line
+        reason = place.reason
+    }
+
+    /// `work.ics: line 12: END:VEVENT where END:VCALENDAR was expected`.
+    public var description: String {
+        "\(SafeName.source(source)): " + (line.map { "line \($0): " } ?? "") + reason
+    }
+}

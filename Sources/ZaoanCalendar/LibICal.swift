@@ -1,0 +1,59 @@
+import CICal
+
+/// The few things every use of libical needs, in one place.
+///
+/// Threads: libical keeps global state — `icalerrno`, the error states, the cache of
+/// built-in time zones, its ring of temporary strings — with no locks. zaoan uses this
+/// module from one thread (the service's loop), and the tests run serialized; keep it so.
+/// Every libical object created here is freed by the code that made it (a `defer` beside
+/// each `icalparser_new`, `icalrecur_iterator_new`, `icalcomponent_free`), except the
+/// built-in zones, which libical keeps for the life of the process (one per zone name).
+enum LibICal {
+    /// Once per process: errors are never fatal (Debian builds libical so already; a build
+    /// with ICAL_ERRORS_ARE_FATAL would abort on the first bad line of someone's file).
+    private static let prepared: Void = {
+        icalerror_set_errors_are_fatal(0)
+    }()
+
+    static func prepare() {
+        _ = prepared
+        icalerror_clear_errno()
+    }
+
+    /// `icalerrno` (a macro Swift does not import).
+    static var errorCode: icalerrorenum { icalerrno_return().pointee }
+
+    static var hasError: Bool { errorCode != ICAL_NO_ERROR }
+
+    static func string(_ pointer: UnsafePointer<CChar>?) -> String? {
+        guard let pointer else { return nil }
+        return String(cString: pointer)
+    }
+}
+
+extension LocalDateTime {
+    /// The wall clock as a floating libical time (no zone), or a DATE.
+    func icalTime(isDate: Bool = false) -> icaltimetype {
+        var time = icaltime_null_time()
+        time.year = Int32(day.year)
+        time.month = Int32(day.month)
+        time.day = Int32(day.day)
+        if !isDate {
+            time.hour = Int32(hour)
+            time.minute = Int32(minute)
+            time.second = Int32(second)
+        }
+        time.is_date = isDate ? 1 : 0
+        return time
+    }
+
+    /// The wall clock of a libical time, ignoring its zone; nil for the null time, an
+    /// impossible date or a year outside `CalendarLimits.years`.
+    init?(_ time: icaltimetype) {
+        guard icaltime_is_null_time(time) == 0 else { return nil }
+        let isDate = time.is_date != 0
+        self.init(year: Int(time.year), month: Int(time.month), day: Int(time.day),
+                  hour: isDate ? 0 : Int(time.hour), minute: isDate ? 0 : Int(time.minute),
+                  second: isDate ? 0 : Int(time.second))
+    }
+}

@@ -1,0 +1,228 @@
+import CICal
+
+/// How a wall-clock time becomes an instant: in a zone, or as UTC (a `...Z` time).
+enum TimeBase {
+    case utc
+    case zone(CalendarZone)
+
+    func instant(of wall: LocalDateTime) -> Int64 {
+        switch self {
+        case .utc: return wall.secondsAsIfUTC
+        case .zone(let zone): return zone.instant(of: wall)
+        }
+    }
+
+    func wallClock(at instant: Int64) -> LocalDateTime? {
+        switch self {
+        case .utc: return LocalDateTime(secondsAsIfUTC: instant)
+        case .zone(let zone): return zone.wallClock(at: instant)
+        }
+    }
+}
+
+/// How long each instance lasts (RFC 5545 3.3.6, 3.8.5.3).
+enum EventLength: Equatable {
+    /// Exact seconds: DTEND − DTSTART, or a DURATION of hours, minutes and seconds.
+    case exact(Int64)
+    /// A DURATION with days or weeks: that many days on the wall clock (a day across a DST
+    /// change is 23 or 25 hours), then exact seconds.
+    case nominal(days: Int64, seconds: Int64)
+    /// An all-day event: until local midnight that many days later.
+    case wholeDays(Int64)
+
+    /// An upper bound in seconds, for jumping the iterator to a window.
+    var longest: Int64 {
+        switch self {
+        case .exact(let seconds): return seconds
+        case .nominal(let days, let seconds): return days.multipliedClamped(by: 86_400).addingClamped(seconds).addingClamped(7200)
+        case .wholeDays(let days): return days.multipliedClamped(by: 86_400).addingClamped(7200)
+        }
+    }
+}
+
+/// One instance of a series: where the rule put it (its RECURRENCE-ID, as an instant), and
+/// when it starts and ends.
+struct ExpandedInstance: Equatable {
+    let recurrenceKey: Int64
+    let start: Int64
+    let end: Int64
+}
+
+/// Everything the expander needs to know about one series, in Swift values.
+struct SeriesPlan {
+    var start: LocalDateTime
+    var isDate: Bool
+    var base: TimeBase
+    var rule: RecurrenceRule?
+    var length: EventLength
+    /// EXDATEs with a time, as instants.
+    var excludedStarts: Set<Int64> = []
+    /// EXDATEs that are dates: every instance starting that local day.
+    var excludedDays: Set<CivilDay> = []
+    /// RDATEs: a start on the wall clock (or an instant, for a UTC RDATE) and, for a
+    /// PERIOD, its own end.
+    var extraStarts: [(start: ExtraStart, end: Int64?)] = []
+
+    enum ExtraStart {
+        case wall(LocalDateTime)
+        case instant(Int64)
+    }
+}
+
+/// Shared between the series of one expansion: how many more iterations they may take.
+struct IterationBudget {
+    var remaining: Int
+}
+
+/// Expands a series within a window through libical's RRULE iterator.
+///
+/// The iterator runs on floating wall-clock times and this code turns each into an instant
+/// (`CalendarZone.instant(of:)`): given a zone, libical moves a time that falls into a
+/// spring-forward gap (02:30 → 03:30) and then keeps the moved time for every later
+/// instance, so a daily 02:30 series would continue at 03:30 for good.
+enum SeriesExpander {
+    struct Result {
+        var instances: [ExpandedInstance] = []
+        /// The series stopped early: its own iteration limit or the shared budget.
+        var truncated = false
+        var iterations = 0
+        /// libical would not iterate the rule at all: no instance from it.
+        var refused = false
+    }
+
+    static func expand(_ plan: SeriesPlan, in window: CalendarWindow, budget: inout IterationBudget) -> Result {
+        var result = Result()
+        var seen = Set<Int64>()
+        func consider(_ wall: LocalDateTime?, instant: Int64? = nil, end explicitEnd: Int64? = nil) {
+            guard result.instances.count < CalendarLimits.occurrencesPerWindow else { return }
+            let start: Int64
+            if let wall { start = plan.base.instant(of: wall) } else if let instant { start = instant } else { return }
+            guard seen.insert(start).inserted, !plan.excludedStarts.contains(start) else { return }
+            if !plan.excludedDays.isEmpty, let day = (wall ?? plan.base.wallClock(at: start))?.day, plan.excludedDays.contains(day) { return }
+            let end = explicitEnd ?? self.end(of: start, wall: wall, plan: plan)
+            if window.shows(start: start, end: end) {
+                result.instances.append(ExpandedInstance(recurrenceKey: start, start: start, end: end))
+            }
+        }
+
+        if let rule = plan.rule {
+            let run = iterate(rule, plan: plan, window: window, budget: &budget) { wall in
+                consider(wall)
+                return result.instances.count < CalendarLimits.occurrencesPerWindow
+            }
+            result.truncated = run.truncated
+            result.iterations = run.iterations
+            result.refused = run.refused
+        } else {
+            consider(plan.start)
+        }
+        for extra in plan.extraStarts {
+            switch extra.start {
+            case .wall(let wall): consider(wall, end: extra.end)
+            case .instant(let instant): consider(nil, instant: instant, end: extra.end)
+            }
+        }
+        return result
+    }
+
+    /// The instance's end: its own length after the start, on the wall clock where the
+    /// length is in days.
+    static func end(of start: Int64, wall: LocalDateTime?, plan: SeriesPlan) -> Int64 {
+        switch plan.length {
+        case .exact(let seconds):
+            return start.addingClamped(seconds)
+        case .nominal(let days, let seconds):
+            guard let wall = wall ?? plan.base.wallClock(at: start), let day = wall.day.adding(days: days) else {
+                return start.addingClamped(days.multipliedClamped(by: 86_400)).addingClamped(seconds)
+            }
+            return plan.base.instant(of: LocalDateTime(secondsAsIfUTC: day.daysSince1970 * 86_400 + Int64(wall.secondOfDay))!).addingClamped(seconds)
+        case .wholeDays(let days):
+            guard let wall = wall ?? plan.base.wallClock(at: start), let day = wall.day.adding(days: days) else {
+                return start.addingClamped(days.multipliedClamped(by: 86_400))
+            }
+            return plan.base.instant(of: LocalDateTime(day))
+        }
+    }
+
+    /// Where to restart the iterator on the way to `target`: a whole number of INTERVALs
+    /// after the start (the hour, day or week of an instance; the first of a month or a
+    /// year), never after `target`. libical's `icalrecur_iterator_set_start` counts the
+    /// interval from wherever it is put, so FREQ=HOURLY;INTERVAL=5 restarted at an
+    /// arbitrary hour would fall on the wrong hours.
+    static func alignedJump(from start: LocalDateTime, toward target: LocalDateTime, rule: RecurrenceRule) -> LocalDateTime? {
+        let interval = Int64(rule.interval)
+        func steps(_ distance: Int64, _ length: Int64) -> Int64 { distance / (length * interval) * length * interval }
+        let distance = target.secondsAsIfUTC - start.secondsAsIfUTC
+        guard distance > 0 else { return nil }
+        switch rule.frequency {
+        case .hourly: return LocalDateTime(secondsAsIfUTC: start.secondsAsIfUTC + steps(distance, 3600))
+        case .daily: return LocalDateTime(secondsAsIfUTC: start.secondsAsIfUTC + steps(distance, 86_400))
+        case .weekly: return LocalDateTime(secondsAsIfUTC: start.secondsAsIfUTC + steps(distance, 7 * 86_400))
+        case .monthly:
+            let months = Int64(target.day.year - start.day.year) * 12 + Int64(target.day.month - start.day.month)
+            let month = Int64(start.day.year) * 12 + Int64(start.day.month - 1) + months / interval * interval
+            return CivilDay(year: Int(month / 12), month: Int(month % 12) + 1, day: 1).map { LocalDateTime($0) }
+        case .yearly:
+            let years = Int64(target.day.year - start.day.year) / interval * interval
+            return CivilDay(year: start.day.year + Int(years), month: 1, day: 1).map { LocalDateTime($0) }
+        }
+    }
+
+    /// Calls `consider` with each instance's wall clock that may show in the window, until
+    /// it returns false, the rule ends or a limit is reached.
+    private static func iterate(_ rule: RecurrenceRule, plan: SeriesPlan, window: CalendarWindow, budget: inout IterationBudget,
+                                consider: (LocalDateTime) -> Bool) -> (truncated: Bool, iterations: Int, refused: Bool) {
+        var iterations = 0
+        // Two days of slack cover any zone's offset; the longest instance reaches back into
+        // the window from before it.
+        let reach = plan.length.longest.addingClamped(2 * 86_400)
+        var first = plan.start
+        var restartInMonths = false
+        // Jumping is impossible with COUNT (instances must be counted from the start).
+        if rule.count == nil, window.from - reach > plan.base.instant(of: plan.start) + 86_400,
+           let target = plan.base.wallClock(at: window.from - reach), let jump = alignedJump(from: plan.start, toward: target, rule: rule) {
+            switch rule.frequency {
+            // A new DTSTART a whole number of INTERVALs on has the same instances from there
+            // on (its time of day and weekday are the original's). libical 3.0's set_start
+            // misplaces HOURLY;INTERVAL=5 by hours, so it is used only where a new DTSTART
+            // would change the rule (a month's days come from DTSTART).
+            case .hourly, .daily, .weekly: first = jump
+            case .monthly, .yearly: restartInMonths = true
+            }
+            if restartInMonths { first = jump }
+        }
+        guard let iterator = icalrecur_iterator_new(rule.iterationRule, (restartInMonths ? plan.start : first).icalTime(isDate: plan.isDate)) else {
+            // libical refuses rules that can never match (FREQ=YEARLY;BYMONTH=2;BYMONTHDAY=30).
+            LibICal.prepare()
+            return (false, 0, true)
+        }
+        defer { icalrecur_iterator_free(iterator) }
+        if restartInMonths, icalrecur_iterator_set_start(iterator, first.icalTime(isDate: plan.isDate)) == 0 { LibICal.prepare() }
+        let untilInstant: Int64? = switch rule.until {
+        case .utc(let wall): wall.secondsAsIfUTC
+        case .wall(let wall): plan.base.instant(of: wall)
+        case .day(let day): plan.isDate ? nil : plan.base.instant(of: LocalDateTime(day.adding(days: 1) ?? day)) - 1
+        case nil: nil
+        }
+        var lastDay: CivilDay? = nil
+        if case .day(let day) = rule.until, plan.isDate { lastDay = day }
+
+        while true {
+            guard iterations < CalendarLimits.iterationsPerSeries, budget.remaining > 0 else { return (true, iterations, false) }
+            let next = icalrecur_iterator_next(iterator)
+            iterations += 1
+            budget.remaining -= 1
+            guard icaltime_is_null_time(next) == 0, let wall = LocalDateTime(next) else { return (false, iterations, false) }
+            if let lastDay, wall.day > lastDay { return (false, iterations, false) }
+            let naive = wall.secondsAsIfUTC
+            // Far before the window: no need to ask the zone (any offset is under a day).
+            if naive.addingClamped(reach) < window.from {
+                if let untilInstant, naive - 86_400 > untilInstant { return (false, iterations, false) }
+                continue
+            }
+            let start = plan.base.instant(of: wall)
+            if let untilInstant, start > untilInstant { return (false, iterations, false) }
+            if start >= window.to || !consider(wall) { return (false, iterations, false) }
+        }
+    }
+}
