@@ -2,14 +2,18 @@
 """Side by side, in one run: what a one-block bar clock (yyyy-MM-dd HH:mm:ss, every
 second) costs with i3status, py3status, and zaoan serve + zaoan bar (1 and 10 bars on one
 service). Per process: CPU microseconds per second (schedstat of every thread), wake-ups
-per second (voluntary context switches of every thread) and RSS at the end.
+per second (voluntary context switches of every thread) and RSS at the end. Every status
+command writes into a pipe that a reader drains, as i3bar's and swaybar's do (the reader's
+own cost is not counted, for any of them).
 
-Usage: bench/bars.py ZAOAN_BINARY [SECONDS]   (bench/bars.sh installs what it needs)
+Usage: bench/bars.py ZAOAN_BINARY [SECONDS] [ROUNDS]   (bench/bars.sh installs what it needs)
+Several rounds run one after the other, each side by side; the ratios' median is reported.
 """
-import json, os, subprocess, sys, tempfile, time
+import json, os, statistics, subprocess, sys, tempfile, threading, time
 
 zaoan = os.path.abspath(sys.argv[1])
 seconds = float(sys.argv[2]) if len(sys.argv) > 2 else 25.0
+rounds = int(sys.argv[3]) if len(sys.argv) > 3 else 1
 work = tempfile.mkdtemp(prefix="zaoan-bars-")
 
 
@@ -44,9 +48,16 @@ def rss_kib(pid):
     return 0
 
 
+def drain(pipe):
+    """Reads a status command's output as a bar would, and throws it away."""
+    while pipe.read1(65536):
+        pass
+
+
 def start(name, argv, env=None):
-    process = subprocess.Popen(argv, stdin=subprocess.PIPE, stdout=subprocess.DEVNULL,
+    process = subprocess.Popen(argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                                stderr=open(os.path.join(work, name + ".err"), "w"), env=env)
+    threading.Thread(target=drain, args=(process.stdout,), daemon=True).start()
     return name, process
 
 
@@ -113,33 +124,50 @@ def tree(pid):
             pass
     return [pid] + [p for c in children for p in tree(c)]
 
-first = {name: {p: sample(p) for p in tree(process.pid)} for name, process in processes}
-start_time = time.time()
-time.sleep(seconds)
-elapsed = time.time() - start_time
-rows = {}
-for name, process in processes:
-    cpu = switches = rss = 0
-    for pid, (cpu0, sw0) in first[name].items():
-        cpu1, sw1 = sample(pid)
-        cpu += cpu1 - cpu0
-        switches += sw1 - sw0
-        try:
-            rss += rss_kib(pid)
-        except FileNotFoundError:
-            pass
-    rows[name] = (cpu / 1000 / elapsed, switches / elapsed, rss / 1024)
+def measure():
+    """One round: every process side by side for `seconds`."""
+    first = {name: {p: sample(p) for p in tree(process.pid)} for name, process in processes}
+    start_time = time.time()
+    time.sleep(seconds)
+    elapsed = time.time() - start_time
+    rows = {}
+    for name, process in processes:
+        cpu = switches = rss = 0
+        for pid, (cpu0, sw0) in first[name].items():
+            cpu1, sw1 = sample(pid)
+            cpu += cpu1 - cpu0
+            switches += sw1 - sw0
+            try:
+                rss += rss_kib(pid)
+            except FileNotFoundError:
+                pass
+        rows[name] = (cpu / 1000 / elapsed, switches / elapsed, rss / 1024)
+    return elapsed, rows
+
+
+ratios = {"one": [], "ten": [], "py3status": []}
+for round_number in range(1, rounds + 1):
+    elapsed, rows = measure()
+    print(f"round {round_number} of {rounds}: {elapsed:.1f} s side by side, one block yyyy-MM-dd HH:mm:ss every second")
+    print(f"| {'process':<26} | CPU µs/s | wake-ups/s | RSS MB |")
+    print(f"|{'-' * 28}|---------:|-----------:|-------:|")
+    for name, (cpu, wakeups, rss) in rows.items():
+        print(f"| {name:<26} | {cpu:8.0f} | {wakeups:10.2f} | {rss:6.1f} |")
+    i3 = rows["i3status"][0]
+    one = rows["zaoan serve (1 bar)"][0] + rows["zaoan bar (1 bar)"][0]
+    ten = rows["zaoan serve (10 bars)"][0] + sum(v[0] for k, v in rows.items() if k.startswith("zaoan bar #"))
+    ratios["one"].append(one / i3)
+    ratios["ten"].append(ten / i3)
+    ratios["py3status"].append(rows["py3status"][0] / i3)
+    print(f"zaoan serve + 1 bar: {one:.0f} µs/s = {one / i3:.2f}× i3status")
+    print(f"zaoan serve + 10 bars: {ten:.0f} µs/s = {ten / i3:.2f}× i3status")
+    print(f"py3status: {rows['py3status'][0] / i3:.2f}× i3status")
+    print()
 for name, process in processes:
     process.terminate()
-
-print(f"{elapsed:.1f} s side by side, one block yyyy-MM-dd HH:mm:ss every second")
-print(f"| {'process':<26} | CPU µs/s | wake-ups/s | RSS MB |")
-print(f"|{'-' * 28}|---------:|-----------:|-------:|")
-for name, (cpu, wakeups, rss) in rows.items():
-    print(f"| {name:<26} | {cpu:8.0f} | {wakeups:10.2f} | {rss:6.1f} |")
-i3 = rows["i3status"][0]
-one = rows["zaoan serve (1 bar)"][0] + rows["zaoan bar (1 bar)"][0]
-ten = rows["zaoan serve (10 bars)"][0] + sum(v[0] for k, v in rows.items() if k.startswith("zaoan bar #"))
-print(f"zaoan serve + 1 bar: {one:.0f} µs/s = {one / i3:.2f}× i3status")
-print(f"zaoan serve + 10 bars: {ten:.0f} µs/s = {ten / i3:.2f}× i3status")
-print(f"py3status: {rows['py3status'][0] / i3:.2f}× i3status")
+if rounds > 1:
+    def listed(values):
+        return ", ".join(f"{v:.2f}" for v in values)
+    print(f"median of {rounds} rounds: zaoan serve + 1 bar {statistics.median(ratios['one']):.2f}× i3status ({listed(ratios['one'])}); "
+          f"+ 10 bars {statistics.median(ratios['ten']):.2f}× ({listed(ratios['ten'])}); "
+          f"py3status {statistics.median(ratios['py3status']):.2f}× ({listed(ratios['py3status'])})")
