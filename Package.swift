@@ -66,7 +66,12 @@ let package = Package(
         .target(name: "ZaoanServer", dependencies: ["ZaoanCore", "ZaoanSystem", "CSystemd", "CLinux"], swiftSettings: hotPath),
         // `zaoan`: the client. Nothing here may depend on ZaoanCore or ZaoanServer (they
         // load Foundation and ICU); ClientFootprintTests checks the binary.
+        // Linked fully static (glibc too): no dynamic loader, no libstdc++ to map and
+        // relocate, so `zaoan ask` in a prompt starts in well under a millisecond (measured
+        // in bench/prompt-cost.sh). The one NSS call, getpwuid_r when HOME is unset, loads
+        // the system's libnss at run time and falls back to `/` if it cannot.
         .executableTarget(name: "zaoan", dependencies: ["ZaoanClient", "ZaoanCommandLine", "ZaoanProtocol", "ZaoanText", "ZaoanSystem"],
+                          linkerSettings: [.unsafeFlags(["-static-executable"])],
                           plugins: ["GitCommit"]),
         // `zaoan-server`: serve and check-config, run by `zaoan serve` / `zaoan check-config`.
         .executableTarget(name: "zaoan-server", dependencies: ["ZaoanCore", "ZaoanServer", "ZaoanCommandLine", "CLinux"],
