@@ -1,3 +1,5 @@
+import ZaoanAlmanac
+
 /// A day of the proleptic Gregorian calendar. Pure arithmetic, no zone.
 public struct CivilDay: Hashable, Comparable, Sendable, CustomStringConvertible {
     public let year: Int
@@ -14,31 +16,17 @@ public struct CivilDay: Hashable, Comparable, Sendable, CustomStringConvertible 
     }
 
     /// The day `daysSince1970` days after 1970-01-01 (negative: before). Nil outside the years.
+    /// The arithmetic is the almanac's (one civil-day calculation for all of zaoan).
     public init?(daysSince1970 days: Int64) {
-        // Bounds first: the arithmetic below stays far from overflow for these.
+        // Bounds first: the arithmetic stays far from overflow for these.
         guard days > -400_000, days < 400_000 else { return nil }
-        // Days to civil, counted in 400-year eras starting on 0000-03-01.
-        let shifted = days + 719_468
-        let era = (shifted >= 0 ? shifted : shifted - 146_096) / 146_097
-        let dayOfEra = shifted - era * 146_097
-        let yearOfEra = (dayOfEra - dayOfEra / 1460 + dayOfEra / 36_524 - dayOfEra / 146_096) / 365
-        let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
-        let monthIndex = (5 * dayOfYear + 2) / 153
-        let day = dayOfYear - (153 * monthIndex + 2) / 5 + 1
-        let month = monthIndex < 10 ? monthIndex + 3 : monthIndex - 9
-        let year = yearOfEra + era * 400 + (month <= 2 ? 1 : 0)
-        self.init(year: Int(year), month: Int(month), day: Int(day))
+        let (year, month, day) = ZaoanAlmanac.CivilDay(daysSince1970: Int(days)).date
+        self.init(year: year, month: month, day: day)
     }
 
     /// Days since 1970-01-01.
     public var daysSince1970: Int64 {
-        let y = Int64(month <= 2 ? year - 1 : year)
-        let era = (y >= 0 ? y : y - 399) / 400
-        let yearOfEra = y - era * 400
-        let m = Int64(month)
-        let dayOfYear = (153 * (m > 2 ? m - 3 : m + 9) + 2) / 5 + Int64(day) - 1
-        let dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear
-        return era * 146_097 + dayOfEra - 719_468
+        Int64(ZaoanAlmanac.CivilDay(year: year, month: month, day: day).daysSince1970)
     }
 
     /// The day `count` days later (earlier if negative); nil outside the years.

@@ -88,9 +88,11 @@ import Testing
     @Test func stats() throws {
         let responder = Responder(settings: try makeSettings(timezone: "UTC"))
         let now = try instant(Self.noon)
-        _ = try responder.time(pattern: "HH", now: now)
-        _ = try responder.time(pattern: "HH", now: now)
-        _ = try responder.time(pattern: "mm", now: now)
+        // `a` (AM/PM) keeps each pattern with ICU, whose formatter cache `stats` counts;
+        // numeric patterns go through the strftime engine (NumericDatePattern).
+        _ = try responder.time(pattern: "HH a", now: now)
+        _ = try responder.time(pattern: "HH a", now: now)
+        _ = try responder.time(pattern: "mm a", now: now)
         var counters = ServerCounters(startedAt: now.addingTimeInterval(-42.9))
         counters.connectionsOpen = 3
         counters.connectionsTotal = 10
@@ -121,7 +123,7 @@ import Testing
     @Test func statsCountEvictions() throws {
         let responder = Responder(settings: try makeSettings(timezone: "UTC", formatterCacheSize: 2))
         let now = try instant(Self.noon)
-        for pattern in ["HH", "mm", "ss", "HH"] { _ = try responder.time(pattern: pattern, now: now) }
+        for pattern in ["HH a", "mm a", "ss a", "HH a"] { _ = try responder.time(pattern: pattern, now: now) }
         let text = answer(responder, .stats, at: now).text
         #expect(text.contains("formatter_cache_entries: 2\n"))
         #expect(text.contains("formatter_cache_capacity: 2\n"))
@@ -146,15 +148,15 @@ import Testing
     @Test func perSecondRenderCache() throws {
         let clock = FixedTimeSource(try instant("2026-01-15T10:00:00Z").addingTimeInterval(0.25))
         let responder = Responder(settings: try makeSettings(timezone: "UTC"))
-        let request = Request.time(pattern: "HH:mm:ss")
+        let request = Request.time(pattern: "HH:mm:ss a")  // `a`: rendered by ICU, counted by its cache
 
-        #expect(answer(responder, request, at: clock.now).text == "10:00:00")
+        #expect(answer(responder, request, at: clock.now).text == "10:00:00 AM")
         clock.now = clock.now.addingTimeInterval(0.5)
-        #expect(answer(responder, request, at: clock.now).text == "10:00:00")
+        #expect(answer(responder, request, at: clock.now).text == "10:00:00 AM")
         #expect(responder.formatters.statistics == FormatterCache.Statistics(entries: 1, hits: 0, misses: 1, evictions: 0))
 
         clock.now = clock.now.addingTimeInterval(0.5)
-        #expect(answer(responder, request, at: clock.now).text == "10:00:01")
+        #expect(answer(responder, request, at: clock.now).text == "10:00:01 AM")
         #expect(responder.formatters.statistics.hits == 1)
 
         // Each pattern has its own rendered answer.
