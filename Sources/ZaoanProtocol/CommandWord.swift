@@ -2,63 +2,132 @@
 /// the second word (`live add`, `live rm`), or both (a row of its own that also leads others,
 /// as `watch REQUEST` would beside a `watch events`).
 ///
-/// Looked up once per request: a plain word costs one dictionary read and copies no
-/// reference (`group` is nil for it).
+/// Looked up on every request, so words are compared as integers (`PackedWord`) in a short
+/// array rather than hashed: callgrind counted about 450 instructions a lookup with a
+/// `[String: CommandWord]`, more than the whole `switch` over words this replaced, and
+/// about 20 this way.
 struct CommandWord: Sendable {
+    let key: PackedWord
     /// The row the word names when no second word picks one.
     let row: RequestKind?
-    /// The rows named by a second word, for a word that leads some (`live`).
-    let group: SecondWords?
+    /// Where in `groups` the rows named by a second word are, for a word that leads some
+    /// (`live`). An index rather than the group, so that an entry holds no reference and
+    /// reading one costs no retain.
+    let group: Int?
 
-    final class SecondWords: Sendable {
-        /// Lowercase second words, aliases too: `add` → `.liveAdd`, `remove` → `.liveRemove`.
-        let rows: [String: RequestKind]
-        /// The second words as `help` shows them, in its order, for errors: `add, rm, list or show`.
-        let listed: String
+    /// The rows a first word leads, by their second words (aliases too): `add` → `.liveAdd`,
+    /// `remove` → `.liveRemove`.
+    struct SecondWords: Sendable {
+        let first: PackedWord
+        var keys: [PackedWord] = []
+        var rows: [RequestKind] = []
 
-        init(rows: [String: RequestKind], listed: [String]) {
-            self.rows = rows
-            let last = listed.last ?? ""
-            self.listed = listed.count < 2 ? last : listed.dropLast().joined(separator: ", ") + " or " + last
+        /// The row a lowercase second word names.
+        func row(_ word: String) -> RequestKind? {
+            keys.firstIndex(of: PackedWord(word)).map { rows[$0] }
         }
     }
 
-    /// Every first word, built once. An option's key ends in `=` (`--format=`), as its word
-    /// does when typed: `--format` alone is no command. Of rows with the same words, the
-    /// first keeps them (`time`); its parser tells them apart.
-    static let all: [String: CommandWord] = {
-        var rows: [String: RequestKind] = [:]
-        var secondRows: [String: [String: RequestKind]] = [:]
-        var secondListed: [String: [String]] = [:]
-        for row in RequestKind.table {
-            for (spelling, isAlias) in [(row.words, false)] + row.aliases.map({ ($0, true) }) {
-                let parts = spelling.split(separator: " ", maxSplits: 1).map(String.init)
-                let first = parts[0] + (row.shape == .option ? "=" : "")
-                if parts.count == 1 {
-                    if rows[first] == nil { rows[first] = row.kind }
-                } else if secondRows[first, default: [:]][parts[1]] == nil {
-                    secondRows[first, default: [:]][parts[1]] = row.kind
-                    if !isAlias { secondListed[first, default: []].append(parts[1]) }
+    /// A row's words and aliases, packed: the first word and the second, if any. An option's
+    /// first word ends in `=` (`--format=`), as it does when typed: `--format` alone is no
+    /// command. Built from the table's bytes, without making Strings: this runs before the
+    /// first request is answered.
+    private static func spellings(_ row: RequestDescriptor) -> [(first: PackedWord, second: PackedWord?)] {
+        ([row.words] + row.aliases).map { spelling in
+            var first = PackedWord(), second: PackedWord?
+            for byte in spelling.utf8 {
+                if byte == UInt8(ascii: " ") {
+                    second = PackedWord()
+                } else if second != nil {
+                    second!.append(byte)
+                } else {
+                    first.append(byte)
                 }
             }
+            if row.shape == .option { first.append(UInt8(ascii: "=")) }
+            precondition(first.count <= PackedWord.capacity && (second?.count ?? 0) <= PackedWord.capacity,
+                         "'\(spelling)': words of at most \(PackedWord.capacity) bytes")
+            return (first, second)
         }
-        var words: [String: CommandWord] = [:]
-        for first in Set(rows.keys).union(secondRows.keys) {
-            let group = secondRows[first].map { SecondWords(rows: $0, listed: secondListed[first] ?? []) }
-            words[first] = CommandWord(row: rows[first], group: group)
+    }
+
+    /// Every first word that leads others, with them, built once.
+    static let groups: [SecondWords] = {
+        var groups: [SecondWords] = []
+        for row in RequestKind.table {
+            for case let (first, second?) in spellings(row) {
+                let index = groups.firstIndex { $0.first == first } ?? {
+                    groups.append(SecondWords(first: first))
+                    return groups.count - 1
+                }()
+                guard !groups[index].keys.contains(second) else { continue }
+                groups[index].keys.append(second)
+                groups[index].rows.append(row.kind)
+            }
+        }
+        return groups
+    }()
+
+    /// Every first word, in the table's order, built once. Of rows with the same words, the
+    /// first keeps them (`time`); its parser tells them apart.
+    static let all: [CommandWord] = {
+        var words: [CommandWord] = []
+        for row in RequestKind.table {
+            for (first, second) in spellings(row) {
+                let oneWordRow = second == nil ? row.kind : nil
+                if let index = words.firstIndex(where: { $0.key == first }) {
+                    if words[index].row == nil, let oneWordRow {
+                        words[index] = CommandWord(key: first, row: oneWordRow, group: words[index].group)
+                    }
+                } else {
+                    words.append(CommandWord(key: first, row: oneWordRow, group: groups.firstIndex { $0.first == first }))
+                }
+            }
         }
         return words
     }()
 
-    /// The entry for a lowercased first word, and an option's value (`json` of
-    /// `--format=json`).
-    static func named(_ word: String) -> (entry: CommandWord, optionValue: Substring?)? {
-        if word.utf8.first == UInt8(ascii: "-"), let equals = word.utf8.firstIndex(of: UInt8(ascii: "=")) {
-            let afterEquals = word.utf8.index(after: equals)
-            guard let entry = all[String(word[..<afterEquals])] else { return nil }
-            return (entry, word[afterEquals...])
-        }
-        guard let entry = all[word] else { return nil }
-        return (entry, nil)
+    /// Where a lowercased first word is in `all`.
+    static func find(_ word: PackedWord) -> Int? {
+        all.firstIndex { $0.key == word }
     }
+
+    /// For errors: the second words `first` leads, as `help` shows them, `add, rm, list or show`.
+    static func secondWords(after first: String) -> String {
+        let listed = RequestKind.table.compactMap { row -> Substring? in
+            let words = row.words.split(separator: " ", maxSplits: 1)
+            return words.count == 2 && words[0] == first ? words[1] : nil
+        }
+        guard let last = listed.last else { return "" }
+        return listed.count == 1 ? String(last) : listed.dropLast().joined(separator: ", ") + " or " + last
+    }
+}
+
+/// A word of up to 16 bytes as integers, so that comparing two is three integer compares
+/// (every command word is far shorter). Built a byte at a time, so the parser packs the
+/// command word in the same pass that lowercases it. The length is kept whole: `ping` and
+/// `ping\0` differ, and a longer word matches no command word.
+struct PackedWord: Equatable, Sendable {
+    static let capacity = 16
+    private var low: UInt64 = 0
+    private var high: UInt64 = 0
+    private(set) var count = 0
+
+    init() {}
+
+    init(_ word: some StringProtocol) {
+        for byte in word.utf8 { append(byte) }
+    }
+
+    mutating func append(_ byte: UInt8) {
+        if count < 8 {
+            low |= UInt64(byte) &<< (8 &* count)
+        } else if count < Self.capacity {
+            high |= UInt64(byte) &<< (8 &* (count &- 8))
+        }
+        count &+= 1
+    }
+
+    /// The first byte, 0 for none: a `-` starts an option.
+    var first: UInt8 { UInt8(truncatingIfNeeded: low) }
 }

@@ -31,18 +31,24 @@ public enum RequestParser {
             return try request(command: first.lowercased(), arguments: Array(words.dropFirst()))
         }
         let arguments = rest.allSatisfy(isBlank) ? [] : try words(rest)
-        return try request(command: lowercasedASCII(commandBytes), arguments: arguments)
+        let (command, key) = lowercasedASCII(commandBytes)
+        return try request(command: command, key: key, arguments: arguments)
     }
 
     /// The command word with ASCII letters lowercased; short words stay in a small String,
-    /// with no allocation on the request path.
-    private static func lowercasedASCII(_ bytes: UnsafeRawBufferPointer) -> String {
-        String(unsafeUninitializedCapacity: bytes.count) { buffer in
+    /// with no allocation on the request path. With it, the word packed for `CommandWord.find`
+    /// in the same pass, cheaper than reading the bytes back out of the String.
+    private static func lowercasedASCII(_ bytes: UnsafeRawBufferPointer) -> (word: String, key: PackedWord) {
+        var key = PackedWord()
+        let word = String(unsafeUninitializedCapacity: bytes.count) { buffer in
             for (index, byte) in bytes.enumerated() {
-                buffer[index] = (byte >= 0x41 && byte <= 0x5A) ? byte | 0x20 : byte
+                let lowercased = (byte >= 0x41 && byte <= 0x5A) ? byte | 0x20 : byte
+                buffer[index] = lowercased
+                key.append(lowercased)
             }
             return bytes.count
         }
+        return (word, key)
     }
 
     /// Convenience for tests and the CLI.
@@ -55,27 +61,34 @@ public enum RequestParser {
     }
 
     /// Finds the row the words name in the table (`CommandWord`), then reads its arguments.
-    static func request(command: String, arguments: [String]) throws(ProtocolError) -> Request {
-        guard let (entry, option) = CommandWord.named(command) else {
+    /// - Parameter key: `command` packed, when the caller has it at hand.
+    static func request(command: String, key: PackedWord? = nil, arguments: [String]) throws(ProtocolError) -> Request {
+        var key = key ?? PackedWord(command)
+        if key.first == UInt8(ascii: "-"), let equals = command.utf8.firstIndex(of: UInt8(ascii: "=")) {
+            key = PackedWord(command[...equals])  // an option's word ends at its `=`: `--format=`
+        }
+        guard let index = CommandWord.find(key) else {
             throw ProtocolError(.unknownCommand, "unknown command '\(shorten(command))'; send help for the list")
         }
-        if let group = entry.group, let second = arguments.first, let kind = group.rows[second.lowercased()] {
-            return try request(kind, arguments: Array(arguments.dropFirst()), option: option)
+        let word = CommandWord.all[index]
+        let group = word.group.map { CommandWord.groups[$0] }
+        if let group, let second = arguments.first, let kind = group.row(second.lowercased()) {
+            return try request(kind, arguments: Array(arguments.dropFirst()), command: command)
         }
-        guard let kind = entry.row else {
+        guard let kind = word.row else {
             // A word that only leads others (`live`), without one of them after it.
-            let listed = entry.group?.listed ?? ""
+            let listed = CommandWord.secondWords(after: command)
             guard let second = arguments.first else {
                 throw ProtocolError(.badArgument, "\(command) needs \(listed); send help")
             }
             throw ProtocolError(.unknownCommand, "unknown \(command) command '\(shorten(second.lowercased()))'; use \(command) \(listed)")
         }
-        return try request(kind, arguments: arguments, option: option)
+        return try request(kind, arguments: arguments, command: command)
     }
 
     /// A row's arguments: one case per kind, so a new row does not compile without them.
-    /// - Parameter option: an option's value, `json` of `--format=json`.
-    private static func request(_ kind: RequestKind, arguments: [String], option: Substring?) throws(ProtocolError) -> Request {
+    /// - Parameter command: the first word as typed, lowercased; an option's value is in it.
+    private static func request(_ kind: RequestKind, arguments: [String], command: String) throws(ProtocolError) -> Request {
         let joined = arguments.isEmpty ? nil : arguments.joined(separator: " ")
         switch kind {
         case .greeting:
@@ -117,7 +130,9 @@ public enum RequestParser {
         case .liveList: try noArguments(kind, arguments); return .liveList
         case .liveShow: return .liveShow(id: try LiveCommandParser.singleID(arguments, of: kind))
         case .blocks: return try blocks(arguments)
-        case .format: return try formatted(String(option ?? ""), arguments)
+        case .format:
+            let value = command.utf8.firstIndex(of: UInt8(ascii: "=")).map { command[command.utf8.index(after: $0)...] } ?? ""
+            return try formatted(String(value), arguments)
         case .watch:
             guard let first = arguments.first else {
                 throw ProtocolError(.badArgument, "watch needs a request, e.g. watch countdown or watch time HH:mm:ss")

@@ -93,4 +93,41 @@ import Testing
         let responder = Responder(settings: try makeSettings(timezone: "UTC"))
         #expect(responder.renderPeriod(request.withFormat.request) == expected.period)
     }
+
+    /// The parser finds rows by the table's words: two-word rows through their first word,
+    /// aliases, options through their `=`, and nothing by a word that only looks alike.
+    @Test(arguments: [
+        ("LIVE LIST", Request.liveList),
+        ("live DEL x", .liveRemove(id: "x")),
+        ("live remove x", .liveRemove(id: "x")),
+        ("--FORMAT=JSON ping", .formatted(.json, .ping)),
+        ("--format=plain ping", .ping),
+        ("watch live show x", .watch(.liveShow(id: "x"))),
+    ])
+    func dispatch(line: String, expected: Request) throws {
+        #expect(try RequestParser.parse(line) == expected)
+    }
+
+    @Test(arguments: [
+        ("live", ProtocolError.Code.badArgument, "live needs add, rm, list or show; send help"),
+        ("live frob", .unknownCommand, "unknown live command 'frob'; use live add, rm, list or show"),
+        ("live list x", .badArgument, "live list takes no arguments"),
+        ("live rm", .badArgument, "usage: live rm ID"),
+        ("live show a b", .badArgument, "usage: live show ID"),
+        ("live add x", .badArgument, "usage: live add ID START [TITLE...] [end=END] [desc=TEXT] [viewers=N]"),
+        ("ping\u{0}", .unknownCommand, "unknown command 'ping?'"),
+        ("pin", .unknownCommand, "unknown command 'pin'"),
+        ("add", .unknownCommand, "unknown command 'add'"),
+        ("--format", .unknownCommand, "unknown command '--format'"),
+        ("--format= ping", .badArgument, "unknown format ''"),
+        ("--format=json session", .badArgument, "session has no formats"),
+        ("--format=json live rm x", .badArgument, "live rm has no formats"),
+        ("-x=y ping", .unknownCommand, "unknown command '-x=y'"),
+        ("countdowncountdowncountdown", .unknownCommand, "unknown command 'countdowncountdowncountdown'"),
+    ])
+    func dispatchErrors(line: String, code: ProtocolError.Code, message: String) {
+        let error = protocolError { () throws(ProtocolError) in try RequestParser.parse(line) }
+        #expect(error?.code == code)
+        #expect(error?.message.hasPrefix(message) == true, "\(String(describing: error))")
+    }
 }
