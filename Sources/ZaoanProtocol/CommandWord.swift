@@ -30,24 +30,16 @@ struct CommandWord: Sendable {
 
     /// A row's words and aliases, packed: the first word and the second, if any. An option's
     /// first word ends in `=` (`--format=`), as it does when typed: `--format` alone is no
-    /// command. Built from the table's bytes, without making Strings: this runs before the
-    /// first request is answered.
+    /// command.
     private static func spellings(_ row: RequestDescriptor) -> [(first: PackedWord, second: PackedWord?)] {
         ([row.words] + row.aliases).map { spelling in
-            var first = PackedWord(), second: PackedWord?
-            for byte in spelling.utf8 {
-                if byte == UInt8(ascii: " ") {
-                    second = PackedWord()
-                } else if second != nil {
-                    second!.append(byte)
-                } else {
-                    first.append(byte)
-                }
-            }
-            if row.shape == .option { first.append(UInt8(ascii: "=")) }
-            precondition(first.count <= PackedWord.capacity && (second?.count ?? 0) <= PackedWord.capacity,
+            precondition((row.shape == .option) == spelling.hasPrefix("-"), "'\(spelling)': only an option's word starts with -")
+            let space = spelling.utf8.firstIndex(of: UInt8(ascii: " "))
+            let first = space.map { spelling[..<$0] } ?? spelling[...]
+            let second = space.map { spelling[spelling.utf8.index(after: $0)...] }
+            precondition(first.utf8.count < PackedWord.capacity && (second?.utf8.count ?? 0) <= PackedWord.capacity,
                          "'\(spelling)': words of at most \(PackedWord.capacity) bytes")
-            return (first, second)
+            return (PackedWord(row.shape == .option ? first + "=" : first), second.map { PackedWord($0) })
         }
     }
 
@@ -87,9 +79,10 @@ struct CommandWord: Sendable {
         return words
     }()
 
-    /// Where a lowercased first word is in `all`.
-    static func find(_ word: PackedWord) -> Int? {
-        all.firstIndex { $0.key == word }
+    /// The entry of a lowercased first word.
+    static func find(_ word: PackedWord) -> CommandWord? {
+        for entry in all where entry.key == word { return entry }
+        return nil
     }
 
     /// For errors: the second words `first` leads, as `help` shows them, `add, rm, list or show`.
@@ -103,31 +96,39 @@ struct CommandWord: Sendable {
     }
 }
 
-/// A word of up to 16 bytes as integers, so that comparing two is three integer compares
-/// (every command word is far shorter). Built a byte at a time, so the parser packs the
-/// command word in the same pass that lowercases it. The length is kept whole: `ping` and
-/// `ping\0` differ, and a longer word matches no command word.
+/// A command word of up to 16 bytes as integers, so that comparing two is a few integer
+/// compares (every command word is far shorter). An option's word (`-` first) ends at its
+/// `=`: `--format=json` packs as `--format=`, the key of the `--format` row. The length is
+/// kept whole: `ping` and `ping\0` differ, and a longer word matches no command word.
 struct PackedWord: Equatable, Sendable {
     static let capacity = 16
     private var low: UInt64 = 0
     private var high: UInt64 = 0
     private(set) var count = 0
 
+    /// The empty word: no command's.
     init() {}
 
-    init(_ word: some StringProtocol) {
-        for byte in word.utf8 { append(byte) }
-    }
-
-    mutating func append(_ byte: UInt8) {
-        if count < 8 {
-            low |= UInt64(byte) &<< (8 &* count)
-        } else if count < Self.capacity {
-            high |= UInt64(byte) &<< (8 &* (count &- 8))
+    /// Packs the word's first 16 bytes: a word of 8 or more with one load, shorter ones a
+    /// byte at a time. The parser packs the bytes it has just lowercased.
+    init(_ bytes: UnsafeRawBufferPointer) {
+        count = bytes.count
+        if bytes.first == UInt8(ascii: "-"), let equals = bytes.firstIndex(of: UInt8(ascii: "=")) { count = equals + 1 }
+        let length = min(count, Self.capacity)
+        if length >= 8 {
+            low = bytes.loadUnaligned(as: UInt64.self)
+        } else {
+            for index in 0..<length { low |= UInt64(bytes[index]) &<< (8 &* index) }
         }
-        count &+= 1
+        if length > 8 {
+            for index in 8..<length { high |= UInt64(bytes[index]) &<< (8 &* (index &- 8)) }
+        }
     }
 
-    /// The first byte, 0 for none: a `-` starts an option.
-    var first: UInt8 { UInt8(truncatingIfNeeded: low) }
+    /// The same for a word's UTF-8, read in place (a short String is copied to the stack, not
+    /// walked index by index).
+    init(_ word: some StringProtocol) {
+        self = word.utf8.withContiguousStorageIfAvailable { PackedWord(UnsafeRawBufferPointer($0)) }
+            ?? Array(word.utf8).withUnsafeBytes { PackedWord($0) }
+    }
 }

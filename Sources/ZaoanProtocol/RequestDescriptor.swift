@@ -2,7 +2,11 @@
 /// not how its arguments are read or how it is answered. The parser's dispatch, `help`,
 /// `isWatchable`, `isRoomChange`, `commandWord` and the render period come from here; the
 /// shell completions and docs/protocol.md are checked against it (RequestTableFilesTests).
-public struct RequestDescriptor: Sendable {
+///
+/// A class, made once per row: reading a field of a row on the request path (the render
+/// period, the command word) then costs a reference, not a copy of every field's strings,
+/// which callgrind counted at a few hundred instructions for a `greeting`.
+public final class RequestDescriptor: Sendable {
     public let kind: RequestKind
     /// The command words, lowercase, as typed: `ping`, `live add`, or `--format` for an option.
     public let words: String

@@ -37,15 +37,14 @@ public enum RequestParser {
 
     /// The command word with ASCII letters lowercased; short words stay in a small String,
     /// with no allocation on the request path. With it, the word packed for `CommandWord.find`
-    /// in the same pass, cheaper than reading the bytes back out of the String.
+    /// from the bytes just written, cheaper than reading them back out of the String.
     private static func lowercasedASCII(_ bytes: UnsafeRawBufferPointer) -> (word: String, key: PackedWord) {
         var key = PackedWord()
         let word = String(unsafeUninitializedCapacity: bytes.count) { buffer in
             for (index, byte) in bytes.enumerated() {
-                let lowercased = (byte >= 0x41 && byte <= 0x5A) ? byte | 0x20 : byte
-                buffer[index] = lowercased
-                key.append(lowercased)
+                buffer[index] = (byte >= 0x41 && byte <= 0x5A) ? byte | 0x20 : byte
             }
+            key = PackedWord(UnsafeRawBufferPointer(rebasing: UnsafeMutableRawBufferPointer(buffer)[..<bytes.count]))
             return bytes.count
         }
         return (word, key)
@@ -63,14 +62,9 @@ public enum RequestParser {
     /// Finds the row the words name in the table (`CommandWord`), then reads its arguments.
     /// - Parameter key: `command` packed, when the caller has it at hand.
     static func request(command: String, key: PackedWord? = nil, arguments: [String]) throws(ProtocolError) -> Request {
-        var key = key ?? PackedWord(command)
-        if key.first == UInt8(ascii: "-"), let equals = command.utf8.firstIndex(of: UInt8(ascii: "=")) {
-            key = PackedWord(command[...equals])  // an option's word ends at its `=`: `--format=`
-        }
-        guard let index = CommandWord.find(key) else {
+        guard let word = CommandWord.find(key ?? PackedWord(command)) else {
             throw ProtocolError(.unknownCommand, "unknown command '\(shorten(command))'; send help for the list")
         }
-        let word = CommandWord.all[index]
         let group = word.group.map { CommandWord.groups[$0] }
         if let group, let second = arguments.first, let kind = group.row(second.lowercased()) {
             return try request(kind, arguments: Array(arguments.dropFirst()), command: command)
@@ -131,7 +125,8 @@ public enum RequestParser {
         case .liveShow: return .liveShow(id: try LiveCommandParser.singleID(arguments, of: kind))
         case .blocks: return try blocks(arguments)
         case .format:
-            let value = command.utf8.firstIndex(of: UInt8(ascii: "=")).map { command[command.utf8.index(after: $0)...] } ?? ""
+            // The value follows the option's word and its `=`.
+            let value = Substring(command.utf8.dropFirst(kind.descriptor.words.utf8.count + 1))
             return try formatted(String(value), arguments)
         case .watch:
             guard let first = arguments.first else {
