@@ -4,8 +4,8 @@
 ///
 /// Looked up on every request, so words are compared as integers (`PackedWord`) in a short
 /// array rather than hashed: callgrind counted about 450 instructions a lookup with a
-/// `[String: CommandWord]`, more than the whole `switch` over words this replaced, and
-/// about 20 this way.
+/// `[String: CommandWord]`, more than the whole `switch` over words this replaced, and a
+/// few dozen this way.
 struct CommandWord: Sendable {
     let key: PackedWord
     /// The row the word names when no second word picks one.
@@ -37,7 +37,8 @@ struct CommandWord: Sendable {
             let space = spelling.utf8.firstIndex(of: UInt8(ascii: " "))
             let first = space.map { spelling[..<$0] } ?? spelling[...]
             let second = space.map { spelling[spelling.utf8.index(after: $0)...] }
-            precondition(first.utf8.count < PackedWord.capacity && (second?.utf8.count ?? 0) <= PackedWord.capacity,
+            precondition(first.utf8.count + (row.shape == .option ? 1 : 0) <= PackedWord.capacity
+                         && (second?.utf8.count ?? 0) <= PackedWord.capacity,
                          "'\(spelling)': words of at most \(PackedWord.capacity) bytes")
             return (PackedWord(row.shape == .option ? first + "=" : first), second.map { PackedWord($0) })
         }

@@ -2,7 +2,7 @@
 ///
 /// To add a request: a case here and its row in `row` (the compiler asks for it), a case in
 /// `Request` with its arguments and in `Request.kind`, its argument parsing in
-/// `RequestParser.request(_:arguments:option:)`, and its answer in `Responder.structured`.
+/// `RequestParser.request(_:arguments:command:)`, and its answer in `Responder.structured`.
 /// The completions and docs/protocol.md then fail RequestTableFilesTests until they offer it.
 ///
 /// Combinators (`watch REQUEST`, `blocks REQUEST ; ...`) and the option `--format=FMT
