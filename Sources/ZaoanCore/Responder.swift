@@ -163,7 +163,7 @@ public final class Responder {
         case .duration(let text):
             return Answer(DurationText.format(seconds: try DurationText.parse(text)))
         case .version: return Answer(versionText)
-        case .help: return Answer(lines: Request.usage.map(\.text))
+        case .help: return Answer(lines: RequestKind.helpLines)
         case .session, .reload: return Answer("ok")
         case .quit: return Answer("bye")
         case .stats: return Answer(lines: stats(now: now, counters: counters()))

@@ -1,35 +1,16 @@
-/// Parses the words after `live`:
+/// The arguments of the `live` rows, after their words:
 ///
 ///     live add ID START [TITLE...] [end=END] [desc=TEXT] [viewers=N]
 ///     live rm ID
-///     live list
 ///     live show ID
 ///
 /// START may be two words when it is a local date and time (`2026-12-01 20:00`). Options
 /// may stand anywhere after START (quote values with spaces: `desc="two words"`); every
 /// other word belongs to the title.
 enum LiveCommandParser {
-    static func parse(_ words: [String]) throws(ProtocolError) -> Request {
-        guard let sub = words.first?.lowercased() else {
-            throw ProtocolError(.badArgument, "live needs add, rm, list or show; send help")
-        }
-        let rest = Array(words.dropFirst())
-        switch sub {
-        case "add": return .liveAdd(try draft(rest))
-        case "rm", "remove", "del":
-            return .liveRemove(id: try singleID(rest, usage: "live rm ID"))
-        case "list":
-            guard rest.isEmpty else { throw ProtocolError(.badArgument, "live list takes no arguments") }
-            return .liveList
-        case "show":
-            return .liveShow(id: try singleID(rest, usage: "live show ID"))
-        default:
-            throw ProtocolError(.unknownCommand, "unknown live command '\(RequestParser.shorten(sub))'; use live add, rm, list or show")
-        }
-    }
-
-    private static func singleID(_ words: [String], usage: String) throws(ProtocolError) -> String {
-        guard words.count == 1 else { throw ProtocolError(.badArgument, "usage: \(usage)") }
+    /// The one room ID of `live rm ID` and `live show ID`.
+    static func singleID(_ words: [String], of kind: RequestKind) throws(ProtocolError) -> String {
+        guard words.count == 1 else { throw ProtocolError(.badArgument, "usage: \(kind.descriptor.usage)") }
         try checkID(words[0])
         return words[0]
     }
@@ -40,9 +21,9 @@ enum LiveCommandParser {
         }
     }
 
-    private static func draft(_ words: [String]) throws(ProtocolError) -> LiveRoomDraft {
+    static func draft(_ words: [String]) throws(ProtocolError) -> LiveRoomDraft {
         guard words.count >= 2 else {
-            throw ProtocolError(.badArgument, "usage: live add ID START [TITLE...] [end=END] [desc=TEXT] [viewers=N]")
+            throw ProtocolError(.badArgument, "usage: \(RequestKind.liveAdd.descriptor.usage)")
         }
         try checkID(words[0])
         var start = words[1]

@@ -31,18 +31,23 @@ public enum RequestParser {
             return try request(command: first.lowercased(), arguments: Array(words.dropFirst()))
         }
         let arguments = rest.allSatisfy(isBlank) ? [] : try words(rest)
-        return try request(command: lowercasedASCII(commandBytes), arguments: arguments)
+        let (command, key) = lowercasedASCII(commandBytes)
+        return try request(command: command, key: key, arguments: arguments)
     }
 
     /// The command word with ASCII letters lowercased; short words stay in a small String,
-    /// with no allocation on the request path.
-    private static func lowercasedASCII(_ bytes: UnsafeRawBufferPointer) -> String {
-        String(unsafeUninitializedCapacity: bytes.count) { buffer in
+    /// with no allocation on the request path. With it, the word packed for `CommandWord.find`
+    /// from the bytes just written, cheaper than reading them back out of the String.
+    private static func lowercasedASCII(_ bytes: UnsafeRawBufferPointer) -> (word: String, key: PackedWord) {
+        var key = PackedWord()
+        let word = String(unsafeUninitializedCapacity: bytes.count) { buffer in
             for (index, byte) in bytes.enumerated() {
                 buffer[index] = (byte >= 0x41 && byte <= 0x5A) ? byte | 0x20 : byte
             }
+            key = PackedWord(UnsafeRawBufferPointer(rebasing: UnsafeMutableRawBufferPointer(buffer)[..<bytes.count]))
             return bytes.count
         }
+        return (word, key)
     }
 
     /// Convenience for tests and the CLI.
@@ -54,62 +59,76 @@ public enum RequestParser {
         return try result.get()
     }
 
-    static func request(command: String, arguments: [String]) throws(ProtocolError) -> Request {
-        if command.utf8.first == UInt8(ascii: "-"), command.hasPrefix("--format=") {
-            return try formatted(String(command.dropFirst("--format=".count)), arguments)
+    /// Finds the row the words name in the table (`CommandWord`), then reads its arguments.
+    /// - Parameter key: `command` packed, when the caller has it at hand.
+    static func request(command: String, key: PackedWord? = nil, arguments: [String]) throws(ProtocolError) -> Request {
+        guard let word = CommandWord.find(key ?? PackedWord(command)) else {
+            throw ProtocolError(.unknownCommand, "unknown command '\(shorten(command))'; send help for the list")
         }
+        let group = word.group.map { CommandWord.groups[$0] }
+        if let group, let second = arguments.first, let kind = group.row(second.lowercased()) {
+            return try request(kind, arguments: Array(arguments.dropFirst()), command: command)
+        }
+        guard let kind = word.row else {
+            // A word that only leads others (`live`), without one of them after it.
+            let listed = CommandWord.secondWords(after: command)
+            guard let second = arguments.first else {
+                throw ProtocolError(.badArgument, "\(command) needs \(listed); send help")
+            }
+            throw ProtocolError(.unknownCommand, "unknown \(command) command '\(shorten(second.lowercased()))'; use \(command) \(listed)")
+        }
+        return try request(kind, arguments: arguments, command: command)
+    }
+
+    /// A row's arguments: one case per kind, so a new row does not compile without them.
+    /// - Parameter command: the first word as typed, lowercased; an option's value is in it.
+    private static func request(_ kind: RequestKind, arguments: [String], command: String) throws(ProtocolError) -> Request {
         let joined = arguments.isEmpty ? nil : arguments.joined(separator: " ")
-        switch command {
-        case "greeting":
+        switch kind {
+        case .greeting:
             // `greeting @Tokyo` is `greeting Tokyo`: a city or a zone either way.
             if arguments.count == 1, let zone = try zoneWord(arguments[0]) { return .greeting(city: zone) }
             return .greeting(city: joined)
-        case "time":
-            var words = arguments
-            var zone: String?
-            if let last = words.last, let name = try zoneWord(last) {
-                zone = name
-                words.removeLast()
-            }
-            let chinese = words.contains { $0.lowercased() == "calendar=chinese" }
-            words.removeAll { $0.lowercased() == "calendar=chinese" }
-            let pattern = words.isEmpty ? nil : words.joined(separator: " ")
-            if chinese, let pattern, pattern.utf8.contains(UInt8(ascii: "%")) {
-                throw ProtocolError(.badArgument, "calendar=chinese takes an LDML pattern such as U年MMMd or r年MMMd, not strftime")
-            }
-            let time: Request = chinese ? .chineseTime(pattern: pattern) : .time(pattern: pattern)
-            return zone.map { .zoned($0, time) } ?? time
-        case "ago":
+        case .time, .chineseTime:
+            return try time(arguments)
+        case .ago:
             guard let joined else { throw ProtocolError(.badArgument, "ago needs a TIME, e.g. ago 2026-12-01T08:00+08:00") }
             return .ago(joined)
-        case "duration":
+        case .duration:
             guard arguments.count == 1 else {
                 throw ProtocolError(.badArgument, "duration needs one argument, a number of seconds, e.g. duration 125")
             }
             return .duration(arguments[0])
-        case "ping": try noArguments(command, arguments); return .ping
-        case "version": try noArguments(command, arguments); return .version
-        case "help": try noArguments(command, arguments); return .help
-        case "session": try noArguments(command, arguments); return .session
-        case "quit": try noArguments(command, arguments); return .quit
-        case "reload": try noArguments(command, arguments); return .reload
-        case "stats": try noArguments(command, arguments); return .stats
-        case "countdown":
+        case .ping: try noArguments(kind, arguments); return .ping
+        case .version: try noArguments(kind, arguments); return .version
+        case .help: try noArguments(kind, arguments); return .help
+        case .session: try noArguments(kind, arguments); return .session
+        case .quit: try noArguments(kind, arguments); return .quit
+        case .reload: try noArguments(kind, arguments); return .reload
+        case .stats: try noArguments(kind, arguments); return .stats
+        case .countdown:
             guard arguments.count <= 1 else { throw ProtocolError(.badArgument, "countdown takes at most one room ID") }
             return .countdown(id: arguments.first)
-        case "ticker":
+        case .ticker:
             guard arguments.count <= 1 else { throw ProtocolError(.badArgument, "ticker takes at most one number, SKIP") }
             guard let skip = arguments.isEmpty ? 0 : Int(arguments[0]), skip >= 0, skip < 1_000_000 else {
                 throw ProtocolError(.badArgument, "ticker SKIP must be a whole number from 0, e.g. ticker 1 for the next room")
             }
             return .ticker(skip: skip)
-        case "status":
+        case .status:
             if arguments.count == 1, let zone = try zoneWord(arguments[0]) { return .zoned(zone, .status) }
-            try noArguments(command, arguments)
+            try noArguments(kind, arguments)
             return .status
-        case "live": return try LiveCommandParser.parse(arguments)
-        case "blocks": return try blocks(arguments)
-        case "watch":
+        case .liveAdd: return .liveAdd(try LiveCommandParser.draft(arguments))
+        case .liveRemove: return .liveRemove(id: try LiveCommandParser.singleID(arguments, of: kind))
+        case .liveList: try noArguments(kind, arguments); return .liveList
+        case .liveShow: return .liveShow(id: try LiveCommandParser.singleID(arguments, of: kind))
+        case .blocks: return try blocks(arguments)
+        case .format:
+            // The value follows the option's word and its `=`.
+            let value = Substring(command.utf8.dropFirst(kind.descriptor.words.utf8.count + 1))
+            return try formatted(String(value), arguments)
+        case .watch:
             guard let first = arguments.first else {
                 throw ProtocolError(.badArgument, "watch needs a request, e.g. watch countdown or watch time HH:mm:ss")
             }
@@ -118,9 +137,25 @@ public enum RequestParser {
                 throw ProtocolError(.notWatchable, "'\(shorten(first))' cannot be watched; watch greeting, time, countdown, ticker, stats, live list ...")
             }
             return .watch(inner)
-        default:
-            throw ProtocolError(.unknownCommand, "unknown command '\(shorten(command))'; send help for the list")
         }
+    }
+
+    /// `time [PATTERN] [@ZONE]`, and `time PATTERN calendar=chinese`.
+    private static func time(_ arguments: [String]) throws(ProtocolError) -> Request {
+        var words = arguments
+        var zone: String?
+        if let last = words.last, let name = try zoneWord(last) {
+            zone = name
+            words.removeLast()
+        }
+        let chinese = words.contains { $0.lowercased() == "calendar=chinese" }
+        words.removeAll { $0.lowercased() == "calendar=chinese" }
+        let pattern = words.isEmpty ? nil : words.joined(separator: " ")
+        if chinese, let pattern, pattern.utf8.contains(UInt8(ascii: "%")) {
+            throw ProtocolError(.badArgument, "calendar=chinese takes an LDML pattern such as U年MMMd or r年MMMd, not strftime")
+        }
+        let time: Request = chinese ? .chineseTime(pattern: pattern) : .time(pattern: pattern)
+        return zone.map { .zoned($0, time) } ?? time
     }
 
     /// `--format=FMT REQUEST...`; `--format=json watch X` means `watch --format=json X`.
@@ -137,7 +172,7 @@ public enum RequestParser {
             return .watch(.formatted(format, watched))
         case .formatted:
             throw ProtocolError(.badArgument, "give --format once")
-        case .session, .quit, .reload, .liveAdd, .liveRemove:
+        case _ where inner.kind.descriptor.effect != .readsOnly:
             throw ProtocolError(.badArgument, "\(inner.commandWord) has no formats; send it without --format")
         default:
             return format == .plain ? inner : .formatted(format, inner)
@@ -240,9 +275,9 @@ public enum RequestParser {
         return name
     }
 
-    private static func noArguments(_ command: String, _ arguments: [String]) throws(ProtocolError) {
+    private static func noArguments(_ kind: RequestKind, _ arguments: [String]) throws(ProtocolError) {
         guard arguments.isEmpty else {
-            throw ProtocolError(.badArgument, "\(command) takes no arguments")
+            throw ProtocolError(.badArgument, "\(kind.descriptor.words) takes no arguments")
         }
     }
 

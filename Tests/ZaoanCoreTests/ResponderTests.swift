@@ -78,7 +78,7 @@ import Testing
         let responder = Responder(settings: try makeSettings())
         let reply = answer(responder, .help, at: try instant(Self.noon))
         let lines = reply.text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
-        #expect(lines.count == Request.usage.count + 1)
+        #expect(lines.count == RequestKind.helpLines.count + 1)
         #expect(lines.last == "")
         for command in ["greeting", "time", "ago", "duration", "ping", "version", "help", "session", "quit", "reload", "stats"] {
             #expect(lines.contains { $0.hasPrefix(command + " ") }, "\(command)")

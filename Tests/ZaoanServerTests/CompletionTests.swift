@@ -18,11 +18,13 @@ struct CompletionTests {
     // MARK: - What the completions should offer, from the sources
 
     static let subcommands: Set = ["serve", "ask", "watch", "bar", "check-config"]
-    /// Request words for `zaoan ask`: the service's own list, less the connection controls
-    /// `session` and `quit` (meaningless for a one-shot CLI) and `--format` (an option here).
-    static let askWords: Set<String> = Set(Request.usage.map(\.command)).subtracting(["session", "quit", "--format"])
-    /// What `watch` can stream (Request.isWatchable): not `watch` itself, nor `reload`.
-    static let watchWords: Set<String> = askWords.subtracting(["watch", "reload"])
+    /// Request words for `zaoan ask`: the first words of the request table's rows, less the
+    /// connection controls `session` and `quit` (meaningless for a one-shot CLI) and the
+    /// option `--format` (an option of `ask` here).
+    static let askWords: Set<String> = Set(RequestKind.table.filter { $0.effect != .controlsConnection && $0.shape != .option }
+        .map { String($0.firstWord) })
+    /// What `watch` can stream (the rows' `isWatchable`): not `watch` itself, nor `reload`.
+    static let watchWords: Set<String> = Set(RequestKind.table.filter { $0.isWatchable && $0.shape != .option }.map { String($0.firstWord) })
     static let cities: Set<String> = Set(BuiltinCities.all.flatMap { [$0.chinese, $0.english] })
     /// A city as the shell inserts it: blanks escaped.
     static func escaped(_ word: String) -> String { word.replacingOccurrences(of: " ", with: "\\ ") }

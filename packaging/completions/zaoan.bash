@@ -112,6 +112,9 @@ _zaoan_room_values() {
 
 # Completes a request (`greeting`, `live show ID`, `watch --format=json status`, ...) whose
 # first word is _zaoan_w[$1]. $2: ask or watch (what may be watched); $3: --socket, if given.
+# The request words (`words`, `live`; ask-only after `[[ $mode == ask ]] &&`) are those of
+# the service's request table, Sources/ZaoanProtocol/RequestKind.swift: RequestTableFilesTests
+# compares them.
 _zaoan_request() {
     local i=$1 mode=$2 socket=$3 cur=${_zaoan_w[_zaoan_cw]}
     local -a words
@@ -149,11 +152,9 @@ _zaoan_request() {
         countdown) ((argument == 1)) && _zaoan_room_values "$cur" "$socket" ;;
         live)
             if ((argument == 1)); then
-                if [[ $mode == ask ]]; then
-                    _zaoan_add "$cur" add rm list show
-                else
-                    _zaoan_add "$cur" list show
-                fi
+                local -a live=(list show)
+                [[ $mode == ask ]] && live=(add rm "${live[@]}")
+                _zaoan_add "$cur" "${live[@]}"
             elif ((argument == 2)) && [[ $sub == rm || $sub == show ]]; then
                 _zaoan_room_values "$cur" "$socket"
             elif ((argument >= 4)) && [[ $sub == add && -n $cur ]]; then

@@ -1,0 +1,97 @@
+/// Which request: one case per row of the table below, declared in the order `help` lists them.
+///
+/// To add a request: a case here and its row in `row` (the compiler asks for it), a case in
+/// `Request` with its arguments and in `Request.kind`, its argument parsing in
+/// `RequestParser.request(_:arguments:command:)`, and its answer in `Responder.structured`.
+/// The completions and docs/protocol.md then fail RequestTableFilesTests until they offer it.
+///
+/// Combinators (`watch REQUEST`, `blocks REQUEST ; ...`) and the option `--format=FMT
+/// REQUEST` are rows too: they have words, a help line and a place in the completions. What
+/// they are made of decides the rest (`Request.isWatchable`, the Responder's render period).
+/// `@ZONE` is not a row: it is an argument of the rows that take it (`time`, `status`;
+/// `greeting` takes a zone as its city), so a `Request.zoned` is of its inner request's kind.
+public enum RequestKind: UInt8, CaseIterable, Hashable, Sendable {
+    case greeting, time, chineseTime, ago, duration
+    case ping, version, help, session, quit, reload, stats
+    case countdown, status, ticker
+    case liveAdd, liveRemove, liveList, liveShow
+    case watch, format, blocks
+
+    /// The row: one entry for everything the service, `help`, the completions and the docs
+    /// need to know about this kind. Rows with the same words (`time`, and `time ...
+    /// calendar=chinese`) are told apart by their arguments: the first row's parser decides.
+    private var row: RequestDescriptor {
+        switch self {
+        case .greeting:
+            RequestDescriptor(self, "greeting", "[CITY|@ZONE]", watchable: true, changes: .everyMinute,
+                              help: .line("greeting for the time of day, e.g. 早安·北京"))
+        case .time:
+            RequestDescriptor(self, "time", "[PATTERN] [@ZONE]", watchable: true, changes: .byArguments,
+                              help: .line("current time; LDML (yyyy-MM-dd HH:mm) or strftime (%H:%M)"))
+        case .chineseTime:
+            RequestDescriptor(self, "time", "PATTERN calendar=chinese", watchable: true, changes: .byArguments,
+                              help: .line("an LDML pattern in the Chinese calendar: U年MMMd"))
+        case .ago:
+            RequestDescriptor(self, "ago", "TIME", watchable: true, changes: .everyRequest,
+                              help: .line("relative time, e.g. 5分钟前 / 3 hours ago"))
+        case .duration:
+            RequestDescriptor(self, "duration", "SECONDS", watchable: true, changes: .everyRequest,
+                              help: .line("02:05, 1:02:05"))
+        case .ping:
+            RequestDescriptor(self, "ping", watchable: true, changes: .everyRequest, help: .line("answers pong"))
+        case .version:
+            RequestDescriptor(self, "version", watchable: true, changes: .withSettings, help: .line("the service's version"))
+        case .help:
+            RequestDescriptor(self, "help", watchable: true, changes: .withSettings, help: .line("this list"))
+        case .session:
+            RequestDescriptor(self, "session", effect: .controlsConnection, watchable: false, changes: .everyRequest,
+                              help: .line("keep this connection open until quit"))
+        case .quit:
+            RequestDescriptor(self, "quit", effect: .controlsConnection, watchable: false, changes: .everyRequest,
+                              help: .line("close this connection"))
+        case .reload:
+            RequestDescriptor(self, "reload", effect: .reloadsSettings, watchable: false, changes: .everyRequest,
+                              help: .line("re-read the config file"))
+        case .stats:
+            RequestDescriptor(self, "stats", watchable: true, changes: .everyRequest,
+                              help: .line("uptime, connections, requests, watches, formatter cache"))
+        case .countdown:
+            RequestDescriptor(self, "countdown", "[ID]", watchable: true, changes: .everySecond,
+                              help: .line("距开播 01:02:03 / live 00:12:03 / ended, for a room or the next"))
+        case .status:
+            RequestDescriptor(self, "status", "[@ZONE]", watchable: true, changes: .everySecond,
+                              help: .line("greeting, time and the next room's countdown in one line"))
+        case .ticker:
+            RequestDescriptor(self, "ticker", "[SKIP]", watchable: true, changes: .everySecond,
+                              help: .line("rotates through live and upcoming rooms every few seconds"))
+        case .liveAdd:
+            RequestDescriptor(self, "live add", "ID START [TITLE...] [end=END] [desc=TEXT] [viewers=N]",
+                              effect: .changesRooms, watchable: false, changes: .everyRequest, help: .usageOnly)
+        case .liveRemove:
+            RequestDescriptor(self, "live rm", "ID", aliases: ["live remove", "live del"],
+                              effect: .changesRooms, watchable: false, changes: .everyRequest, help: .usageOnly)
+        case .liveList:
+            // Over 1,000 rooms it takes milliseconds: a client asking in a loop costs one
+            // rendering a second.
+            RequestDescriptor(self, "live list", watchable: true, changes: .everySecond, help: .sameLineAsAbove)
+        case .liveShow:
+            RequestDescriptor(self, "live show", "ID", watchable: true, changes: .everySecond, help: .sameLineAsAbove)
+        case .watch:
+            RequestDescriptor(self, "watch", "REQUEST", shape: .combinator, watchable: false, changes: .byArguments,
+                              help: .line("send REQUEST's answer now and whenever it changes"))
+        case .format:
+            RequestDescriptor(self, "--format", "FMT REQUEST", shape: .option, watchable: true, changes: .byArguments,
+                              help: .line("plain text, json (waybar), i3bar, or text for tmux or polybar"))
+        case .blocks:
+            RequestDescriptor(self, "blocks", "REQUEST ; ...", shape: .combinator, watchable: true, changes: .byArguments,
+                              help: .line("several requests as one i3bar line (with --format=i3bar)"))
+        }
+    }
+
+    /// Every row, in `help`'s order, made once.
+    public static let table: [RequestDescriptor] = allCases.map(\.row)
+
+    /// This kind's row: an array read, cheap enough for every request.
+    @inline(__always)
+    public var descriptor: RequestDescriptor { Self.table[Int(rawValue)] }
+}
