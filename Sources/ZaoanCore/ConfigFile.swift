@@ -29,6 +29,9 @@ public struct ConfigFile: Decodable, Sendable, Equatable {
     public var barClockFormats: [String]?
     public var barClockZones: [String]?
     public var adminGroup: String?
+    /// `.ics` files and folders of them (vdir) whose events count like rooms.
+    public var calendars: [String]?
+    public var calendarWindowHours: Int?
 
     public init() {}
 
@@ -53,6 +56,8 @@ public struct ConfigFile: Decodable, Sendable, Equatable {
         case barClockFormats = "bar_clock_formats"
         case barClockZones = "bar_clock_zones"
         case adminGroup = "admin_group"
+        case calendars
+        case calendarWindowHours = "calendar_window_hours"
     }
 
     /// Every key the file may hold, for error messages and the docs test.

@@ -64,6 +64,11 @@ public struct LiveSchedule: Equatable, Sendable {
 
     /// The room that is live now (the earliest started), else the next to start.
     public func featured(now: Date, defaultDuration: Int) -> (room: LiveRoom, phase: RoomPhase)? {
+        Self.featured(in: sorted, now: now, defaultDuration: defaultDuration)
+    }
+
+    /// The same over rooms in order (the Responder's rooms and calendar events).
+    static func featured(in sorted: [LiveRoom], now: Date, defaultDuration: Int) -> (room: LiveRoom, phase: RoomPhase)? {
         var next: (LiveRoom, RoomPhase)?
         for room in sorted {
             let phase = RoomPhase(room: room, now: now, defaultDuration: defaultDuration)
@@ -78,6 +83,10 @@ public struct LiveSchedule: Equatable, Sendable {
 
     /// Rooms that are live or upcoming, by start: what the ticker rotates through.
     public func current(now: Date, defaultDuration: Int) -> [(room: LiveRoom, phase: RoomPhase)] {
+        Self.current(in: sorted, now: now, defaultDuration: defaultDuration)
+    }
+
+    static func current(in sorted: [LiveRoom], now: Date, defaultDuration: Int) -> [(room: LiveRoom, phase: RoomPhase)] {
         sorted.compactMap { room in
             let phase = RoomPhase(room: room, now: now, defaultDuration: defaultDuration)
             return phase.isOver ? nil : (room, phase)

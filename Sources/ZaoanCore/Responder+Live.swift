@@ -14,7 +14,7 @@ extension Responder {
             let room = try self.room(id)
             return roomAnswer(room, RoomPhase(room: room, now: now, defaultDuration: duration), titled: false)
         }
-        guard let (room, phase) = schedule.featured(now: now, defaultDuration: duration) else { return Answer("") }
+        guard let (room, phase) = LiveSchedule.featured(in: rotation, now: now, defaultDuration: duration) else { return Answer("") }
         return roomAnswer(room, phase, titled: true)
     }
 
@@ -24,7 +24,7 @@ extension Responder {
     }
 
     func tickerAnswer(now: Date, skip: Int = 0) -> Answer {
-        let rooms = schedule.current(now: now, defaultDuration: settings.liveDefaultDuration)
+        let rooms = LiveSchedule.current(in: rotation, now: now, defaultDuration: settings.liveDefaultDuration)
         guard !rooms.isEmpty else { return Answer("") }
         let index = (LiveSchedule.tickerIndex(now: now, period: settings.tickerPeriod, count: rooms.count) + skip) % rooms.count
         var answer = roomAnswer(rooms[index].room, rooms[index].phase, titled: true)
@@ -148,8 +148,36 @@ extension Responder {
 
     /// Puts a saved schedule in force.
     public func commit(_ schedule: LiveSchedule) {
-        self.schedule = schedule
+        self.schedule = schedule  // and with it the rotation
         forgetRendered()
+    }
+
+    /// New calendar events (the files changed, or the window moved on).
+    public func replaceCalendarEvents(_ events: [LiveRoom]) {
+        calendarEvents = events.sorted(by: LiveSchedule.inOrder)
+        rebuildRotation()
+        forgetRendered()
+    }
+
+    /// Merges the rooms and the events, both already in order.
+    func rebuildRotation() {
+        guard !calendarEvents.isEmpty else {
+            rotation = schedule.sorted
+            return
+        }
+        var merged: [LiveRoom] = []
+        merged.reserveCapacity(schedule.sorted.count + calendarEvents.count)
+        var rooms = schedule.sorted[...], events = calendarEvents[...]
+        while let room = rooms.first, let event = events.first {
+            if LiveSchedule.inOrder(event, room) {
+                merged.append(event)
+                events = events.dropFirst()
+            } else {
+                merged.append(room)
+                rooms = rooms.dropFirst()
+            }
+        }
+        rotation = merged + rooms + events
     }
 
     private func room(_ id: String) throws(ProtocolError) -> LiveRoom {

@@ -21,6 +21,11 @@ public struct ServerCounters: Sendable, Equatable {
     public var closedPartialLine: Int = 0
     /// Log lines that could not be written without blocking (stderr not being read).
     public var logLinesDropped: Int = 0
+    /// The config's calendars: read, waited for (not there yet), and what could not be read
+    /// (a file, an event), the first of them named.
+    public var calendarsLoaded: Int = 0
+    public var calendarsWaiting: Int = 0
+    public var calendarProblems: [String] = []
     public init(startedAt: Date) { self.startedAt = startedAt }
 }
 
@@ -32,7 +37,16 @@ public struct ServerCounters: Sendable, Equatable {
 /// request.
 public final class Responder {
     public private(set) var settings: Settings
-    public internal(set) var schedule: LiveSchedule
+    public internal(set) var schedule: LiveSchedule {
+        didSet { rebuildRotation() }
+    }
+    /// Events from the configured calendars, expanded for the window ahead (the server
+    /// reads and watches the files): they count like rooms in `countdown`, `ticker` and
+    /// `status`, but are not saved and cannot be changed with `live`.
+    public internal(set) var calendarEvents: [LiveRoom] = []
+    /// Rooms and calendar events together, by start then ID: what countdowns and the
+    /// ticker read. Rebuilt when either changes.
+    var rotation: [LiveRoom] = []
     public let formatters: FormatterCache
     /// Solar terms and lunar dates for `status_template`, a year computed once and kept.
     public let almanac = Almanac()
@@ -63,6 +77,7 @@ public final class Responder {
     public init(settings: Settings, schedule: LiveSchedule = LiveSchedule()) {
         self.settings = settings
         self.schedule = schedule
+        self.rotation = schedule.sorted
         self.formatters = FormatterCache(capacity: settings.formatterCacheSize)
     }
 
@@ -308,6 +323,10 @@ public final class Responder {
             "watches: \(counters.watches)",
             "timers: \(counters.timers)",
             "live_rooms: \(schedule.count)",
+            "calendars: \(counters.calendarsLoaded) read, \(counters.calendarsWaiting) waiting",
+            "calendar_events: \(calendarEvents.count)",
+            "calendar_problems: \(counters.calendarProblems.count)"
+                + (counters.calendarProblems.first.map { " (" + RequestParser.shorten($0) + ")" } ?? ""),
             "clock_changes: \(counters.clockChanges)",
             "connections_refused: \(counters.connectionsRefused)",
             "refused_by_uid: " + Self.topUIDs(counters.refusedByUID),

@@ -46,6 +46,14 @@ public struct Settings: Sendable {
     public var i3barPango: Bool
     /// Members of this group may change rooms and reload, besides the service's user and root.
     public var adminGroup: String?
+    /// Calendar files and vdir folders (absolute paths), read and watched by the server.
+    public var calendars: [String] = []
+    /// How far ahead calendar events are expanded and kept, in hours.
+    public var calendarWindowHours = 48
+
+    /// At most this many `calendars` entries, each at most `maxCalendarPathBytes`.
+    public static let maxCalendars = 64
+    public static let maxCalendarPathBytes = 4096
 
     public static let defaultIdleTimeout = 300
     public static let defaultFormatterCacheSize = 64
@@ -161,7 +169,10 @@ public struct Settings: Sendable {
             throw ConfigError(key: "bar_clock_zones", problem: "'\(RequestParser.shorten(entry))' is neither an IANA time zone (e.g. \"Asia/Tokyo\") nor a city of \"cities\" or the built-in list")
         }
 
-        return Settings(
+        let calendars = try Self.calendarPaths(file.calendars)
+        let windowHours = try positive(file.calendarWindowHours, default: 48, key: "calendar_window_hours", max: 744)
+
+        var settings = Settings(
             language: language, city: city, zone: zone, cities: cities, greetings: greetings,
             separator: file.separator ?? (language == .zh ? "·" : " · "),
             timeFormat: timeFormat, idleTimeout: idleTimeout, formatterCacheSize: cacheSize,
@@ -170,6 +181,26 @@ public struct Settings: Sendable {
             liveDefaultDuration: liveDefaultDuration, soonThreshold: soonThreshold,
             statusTemplate: statusTemplate, i3barPango: bar.pango,
             adminGroup: file.adminGroup.flatMap { $0.isEmpty ? nil : $0 })
+        settings.calendars = calendars
+        settings.calendarWindowHours = windowHours
+        return settings
+    }
+
+    /// `calendars`: absolute paths, one line each, no `..` part, at most `maxCalendars`.
+    private static func calendarPaths(_ paths: [String]?) throws(ConfigError) -> [String] {
+        guard let paths else { return [] }
+        guard paths.count <= maxCalendars else {
+            throw ConfigError(key: "calendars", problem: "\(paths.count) entries; at most \(maxCalendars)")
+        }
+        for path in paths {
+            let shown = RequestParser.shorten(SafeText.visible(path))
+            guard path.hasPrefix("/"), path.utf8.count <= maxCalendarPathBytes,
+                  !path.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F }),
+                  !path.split(separator: "/").contains("..") else {
+                throw ConfigError(key: "calendars", problem: "'\(shown)' must be an absolute path to an .ics file or a folder of them, one line, without '..', at most \(maxCalendarPathBytes) bytes")
+            }
+        }
+        return paths
     }
 
     /// Finds a city by exact name, then English names case-insensitively.

@@ -53,6 +53,8 @@ public final class Server {
     private var signals: SignalHandler?
     var sweeper: MonotonicTimer?
     private(set) var watches: WatchHub!
+    /// The config's calendars, while it names any.
+    var calendars: CalendarFeed?
     let store: StateStore
     /// Room changes read in this loop turn, saved together after it (group commit).
     var pendingChanges: [(request: Request, connection: Connection)] = []
@@ -111,6 +113,7 @@ public final class Server {
         try loop.register(listener.fd, events: EventLoop.readable, handler: handler)
         sweeper = try MonotonicTimer(loop: loop) { [unowned self] in self.sweep() }
         try startLifecycleTimers(listener: listener)
+        try followCalendars(responder.settings)
 
         let settings = responder.settings
         listeningOn = listener.description
@@ -175,6 +178,11 @@ public final class Server {
         snapshot.timers = watches.count  // each watch's timer registration
         snapshot.clockChanges = watches.clockChanges
         snapshot.logLinesDropped = Log.droppedLines
+        if let calendars {
+            snapshot.calendarsLoaded = calendars.sourcesLoaded
+            snapshot.calendarsWaiting = calendars.sourcesWaiting
+            snapshot.calendarProblems = calendars.problems
+        }
         return snapshot
     }
 
@@ -211,6 +219,19 @@ public final class Server {
                       message: "closed a connection that \(what)", event: nil)
     }
 
+    /// Reads the settings' calendars now and follows their changes (inotify).
+    func followCalendars(_ settings: Settings) throws(SystemError) {
+        if calendars == nil {
+            guard !settings.calendars.isEmpty else { return }
+            calendars = try CalendarFeed(loop: loop) { [unowned self] events in
+                self.responder.replaceCalendarEvents(events)
+                self.watches.refresh()
+                self.statusChanged()
+            }
+        }
+        calendars?.configure(paths: settings.calendars, zone: settings.zone.identifier, windowHours: settings.calendarWindowHours)
+    }
+
     /// Re-reads the config; a bad file is rejected and the settings in force are kept.
     @discardableResult
     func reload() -> Reply {
@@ -218,6 +239,11 @@ public final class Server {
             let settings = try options.config.load()
             responder.apply(settings)
             outputLimits = settings.outputLimits
+            do {
+                try followCalendars(settings)
+            } catch {
+                Log.error("cannot watch the calendars: \(error); they are read again at the next reload")
+            }
             watches.refresh(periodsChanged: true)  // a new language, city or template shows at once, not on the next tick
             Log.info("configuration reloaded from \(options.config.path)")
             return .ok

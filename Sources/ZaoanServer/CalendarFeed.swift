@@ -1,0 +1,131 @@
+import Foundation
+import Glibc
+import ZaoanCalendar
+import ZaoanCore
+
+/// The config's `calendars` (`.ics` files and vdir folders), read through ZaoanCalendar
+/// (libical), expanded for the window ahead and handed to the Responder, where the events
+/// count like rooms. Watched with inotify: an edit, a new or removed file, or an atomic
+/// rename-over is read again 200 ms after the last change (a sync writes many files at
+/// once), so it shows within a second without a restart. Each configured path is watched
+/// through its folder (a file's parent), so a file replaced by rename is still seen; a path
+/// that does not exist yet is waited for, through its parent, or once a minute while even
+/// the parent is missing. The window moves on once an hour.
+///
+/// Everything here runs on the loop's thread, as libical's global state wants. A calendar
+/// is read whole when it changes: a 10,000-event file takes ~0.2 s (bench `calendar`),
+/// which the loop spends on it once per change.
+final class CalendarFeed: EventHandler {
+    private let loop: EventLoop
+    private let inotify: Int32
+    private var watched: [Int32: String] = [:]
+    private var paths: [String] = []
+    private var zoneName = "UTC"
+    private var windowSeconds: Int64 = 48 * 3600
+    private let onChange: ([LiveRoom]) -> Void
+    private var debounce: MonotonicTimer!
+    private var slide: MonotonicTimer!
+    /// What the last reading found, for `stats` and the log.
+    private(set) var sourcesLoaded = 0
+    private(set) var sourcesWaiting = 0
+    private(set) var eventCount = 0
+    private(set) var problems: [String] = []
+    /// How long to wait after a change before reading (a sync writes many files).
+    static let settleSeconds = 0.2
+
+    init(loop: EventLoop, onChange: @escaping ([LiveRoom]) -> Void) throws(SystemError) {
+        self.loop = loop
+        self.onChange = onChange
+        inotify = inotify_init1(Int32(IN_NONBLOCK | IN_CLOEXEC))
+        guard inotify >= 0 else { throw SystemError(errno: errno, "watching calendar files (inotify_init1)") }
+        try loop.register(inotify, events: EventLoop.readable, handler: self)
+        debounce = try MonotonicTimer(loop: loop) { [unowned self] in self.read() }
+        slide = try MonotonicTimer(loop: loop) { [unowned self] in self.read() }
+    }
+
+    /// Takes the settings' calendars (at start and after `reload`) and reads them now.
+    func configure(paths: [String], zone: String, windowHours: Int) {
+        self.paths = paths
+        zoneName = zone
+        windowSeconds = Int64(windowHours) * 3600
+        read()
+    }
+
+    var configured: Bool { !paths.isEmpty }
+
+    /// inotify says something changed in a watched folder: read again once it settles.
+    func handle(events: UInt32) {
+        var buffer = [UInt8](repeating: 0, count: 16 * 1024)
+        while true {
+            let count = buffer.withUnsafeMutableBytes { Glibc.read(inotify, $0.baseAddress, $0.count) }
+            if count <= 0 { break }  // EAGAIN: drained
+        }
+        debounce.arm(after: Self.settleSeconds, repeating: false)
+    }
+
+    /// Reads every calendar, expands the window from now, and hands the events over.
+    private func read() {
+        rewatch()
+        let now = Int64(Date().timeIntervalSince1970.rounded(.down))
+        var events: [LiveRoom] = []
+        var found: [String] = []
+        var loaded = 0, waiting = 0
+        let zone = (try? CalendarZone(named: zoneName)) ?? .utc
+        if let window = try? CalendarWindow(from: now, to: now + windowSeconds) {
+            for path in paths {
+                switch CalendarSource(path: path).load() {
+                case .waiting(let reason):
+                    waiting += 1
+                    found.append(reason)
+                case .loaded(let set):
+                    loaded += 1
+                    let expansion = set.occurrences(in: window, defaultZone: zone)
+                    found += (set.problems + expansion.problems).map(\.description)
+                    events += expansion.occurrences.map(Self.room)
+                }
+            }
+        }
+        if found != problems {
+            for problem in found where !problems.contains(problem) {
+                Log.warning("calendar: \(problem); the other events still show")
+            }
+        }
+        problems = found
+        sourcesLoaded = loaded
+        sourcesWaiting = waiting
+        eventCount = events.count
+        onChange(events)
+        if paths.isEmpty {
+            slide.disarm()
+        } else {
+            // The window moves on every hour; a path still missing is looked for every minute.
+            slide.arm(after: waiting > 0 && watched.count < paths.count ? 60 : 3600, repeating: false)
+        }
+    }
+
+    /// Watches each path's folder (the path itself if it is one, else its parent).
+    private func rewatch() {
+        for descriptor in watched.keys { inotify_rm_watch(inotify, descriptor) }
+        watched.removeAll()
+        let mask = UInt32(IN_CREATE | IN_DELETE | IN_MODIFY | IN_CLOSE_WRITE | IN_MOVED_TO | IN_MOVED_FROM
+                          | IN_DELETE_SELF | IN_MOVE_SELF | IN_ATTRIB | IN_ONLYDIR)
+        for path in paths {
+            var info = stat()
+            let isFolder = stat(path, &info) == 0 && (info.st_mode & S_IFMT) == S_IFDIR
+            let folder = isFolder ? path : (path as NSString).deletingLastPathComponent
+            let descriptor = inotify_add_watch(inotify, folder, mask)
+            if descriptor >= 0 { watched[descriptor] = folder }
+        }
+    }
+
+    /// An occurrence as the Responder's rooms are: title (or the file's name), start, end,
+    /// description; the ID names its source and UID.
+    static func room(_ occurrence: CalendarOccurrence) -> LiveRoom {
+        let name = (occurrence.source as NSString).lastPathComponent
+        let title = occurrence.title.flatMap { $0.isEmpty ? nil : $0 } ?? name
+        return LiveRoom(id: "calendar:" + String(occurrence.uid.prefix(48)), title: title,
+                        start: Date(timeIntervalSince1970: Double(occurrence.start)),
+                        end: occurrence.end > occurrence.start ? Date(timeIntervalSince1970: Double(occurrence.end)) : nil,
+                        description: occurrence.description ?? occurrence.location)
+    }
+}
