@@ -12,9 +12,12 @@ private struct HeadlessSway {
 
     /// Lists every label of the application called waybar with its accessible name and
     /// description (GTK 3 gives a widget's tooltip text as its description when none is set)
-    /// and its extents in the bar window, which sits at (0, 0) of the only output.
+    /// and its extents in the bar window, which sits at (0, 0) of the only output. Uncached:
+    /// the bridge's cache keeps the description a label had when it appeared (GTK signals no
+    /// change when only the tooltip changes), before waybar set the first tooltip.
     static let labelsScript = """
         import json, pyatspi
+        from gi.repository import Atspi
         def labels(node):
             for child in node:
                 if child is None: continue
@@ -22,7 +25,9 @@ private struct HeadlessSway {
                     e = child.queryComponent().getExtents(pyatspi.WINDOW_COORDS)
                     yield {"name": child.name, "description": child.description, "x": e.x, "y": e.y, "width": e.width}
                 yield from labels(child)
-        print(json.dumps([l for app in pyatspi.Registry.getDesktop(0) if app and app.name == "waybar" for l in labels(app)]))
+        waybar = [app for app in pyatspi.Registry.getDesktop(0) if app and app.name == "waybar"]
+        for app in waybar: app.set_cache_mask(Atspi.Cache.NONE)
+        print(json.dumps([label for app in waybar for label in labels(app)]))
         """
 
     /// A pointer device for a compositor without any: sway gives seat0 the pointer capability
@@ -181,13 +186,29 @@ struct RealWaybarTests {
             return !wayland.isEmpty && !swaySocket.isEmpty
         }, "sway should make its Wayland and IPC sockets; \(logs())")
         let display = ["WAYLAND_DISPLAY": wayland]
+        /// The RGB bytes of a `width`×`height` region at (0, `top`), from grim as PPM.
+        func screen(top: Int, height: Int) throws -> [UInt8] {
+            let shot = try desktop.run([tools["grim"]!, "-t", "ppm", "-g", "0,\(top) 800x\(height)", "-"], display)
+            let pixels = Array(shot.stdout.suffix(800 * height * 3))
+            guard shot.status == 0, pixels.count == 800 * height * 3 else { throw TestFailure("grim: \(shot.errorOutput); \(logs())") }
+            return pixels
+        }
+
+        // Only once the bar shows the module's text may AT-SPI look at it: GTK makes a widget's
+        // accessible when first asked, takes the tooltip then, and updates it only when the
+        // tooltip is set as plain text (waybar sets markup). A drawn text means waybar has set
+        // the tooltip, in the same update.
+        try #require(try eventually(timeout: 20, interval: 0.2) {
+            let bar = try screen(top: 0, height: 30)
+            return Set(stride(from: 0, to: bar.count, by: 3).map { Int(bar[$0]) << 16 | Int(bar[$0 + 1]) << 8 | Int(bar[$0 + 2]) }).count > 1
+        }, "the bar should show some text; \(logs())")
 
         // 1 and 3. The label whose name is zaoan's text, Pango-escaped back, has zaoan's tooltip
         // as its description. The text counts seconds, so both sides are read again until one
         // reading of the bar and the answer that follows it agree.
         var labels: [BarLabel] = [], answer = WaybarObject(text: "", tooltip: ""), problem = "nothing read"
         let found = eventually(timeout: 30, interval: 0.3) {
-            let read = try? desktop.run([HeadlessSway.python, "-c", HeadlessSway.labelsScript])
+            let read = try? desktop.run([HeadlessSway.python, "-c", HeadlessSway.labelsScript], timeout: 5)
             guard let read, read.status == 0 else { problem = "AT-SPI query: \(read.map { "\($0)" } ?? "did not run")"; return false }
             labels = (try? JSONDecoder().decode([BarLabel].self, from: read.stdout)) ?? []
             guard let asked = try? service.zaoan(["ask", "--socket", service.socketPath, "--format", "json", "status"]),
@@ -204,6 +225,8 @@ struct RealWaybarTests {
                 "the tooltip: title, start, description, viewers: \(module.description.debugDescription)")
         let ready = Date()
 
+        try #require(module.x > 40 && module.width > 20, "the module should sit right of the bar's left end: \(module)")
+
         // 2. Hovering: a pointer device, parked on the empty left of the bar; then onto the
         // module. The tooltip opens below the bar (the cursor's 24 pixels from y 5 end above
         // row 40), so rows 40 and down change only by it.
@@ -211,16 +234,11 @@ struct RealWaybarTests {
                                            environment: [:], stderrPath: world.file("logs/pointer.log"))
         defer { pointer.stop() }
         try #require(try pointer.readLine(timeout: 20) == "ready", "no virtual pointer: \(pointer.errorText); \(logs())")
-        try #require(module.x > 40 && module.width > 20, "the module should sit right of the bar's left end: \(module)")
         func cursor(_ x: Int) throws {
             let moved = try desktop.run([tools["swaymsg"]!, "-s", swaySocket, "seat seat0 cursor set \(x) 5"])
             guard moved.status == 0 else { throw TestFailure("swaymsg cursor set: \(moved); \(logs())") }
         }
-        func belowTheBar() throws -> [UInt8] {
-            let shot = try desktop.run([tools["grim"]!, "-t", "ppm", "-g", "0,40 800x260", "-"], display)
-            guard shot.status == 0, shot.stdout.count == 800 * 260 * 3 + 15 else { throw TestFailure("grim: \(shot.errorOutput); \(logs())") }
-            return Array(shot.stdout)
-        }
+        func belowTheBar() throws -> [UInt8] { try screen(top: 40, height: 260) }
         try cursor(5)
         let before = try belowTheBar()
         var changedPixels = 0, tries = 0
@@ -230,10 +248,14 @@ struct RealWaybarTests {
             if tries % 12 == 0 { try cursor(module.x + module.width / 2 + tries / 12 % 2) }
             tries += 1
             let after = try belowTheBar()
-            changedPixels = stride(from: 15, to: after.count, by: 3).filter { after[$0..<$0 + 3] != before[$0..<$0 + 3] }.count
+            changedPixels = stride(from: 0, to: after.count, by: 3).filter { after[$0..<$0 + 3] != before[$0..<$0 + 3] }.count
             return changedPixels > 2000
         }
         #expect(popped, "hovering the module should open its tooltip below the bar; \(changedPixels) pixels changed; \(logs())")
+        // And it was the hover: off the module, the popup goes and the screen is as before.
+        try cursor(5)
+        #expect(try eventually(timeout: 10, interval: 0.25) { try belowTheBar() == before },
+                "leaving the module should close its tooltip; \(logs())")
         print("hovered: \(changedPixels) pixels below the bar changed. Desktop and bar ready in "
               + "\(String(format: "%.1f", ready.timeIntervalSince(started))) s, whole test \(String(format: "%.1f", Date().timeIntervalSince(started))) s")
     }
