@@ -12,12 +12,9 @@ private struct HeadlessSway {
 
     /// Lists every label of the application called waybar with its accessible name and
     /// description (GTK 3 gives a widget's tooltip text as its description when none is set)
-    /// and its extents in the bar window, which sits at (0, 0) of the only output. Uncached:
-    /// the bridge's cache keeps the description a label had when it appeared (GTK signals no
-    /// change when only the tooltip changes), before waybar set the first tooltip.
+    /// and its extents in the bar window, which sits at (0, 0) of the only output.
     static let labelsScript = """
         import json, pyatspi
-        from gi.repository import Atspi
         def labels(node):
             for child in node:
                 if child is None: continue
@@ -25,9 +22,7 @@ private struct HeadlessSway {
                     e = child.queryComponent().getExtents(pyatspi.WINDOW_COORDS)
                     yield {"name": child.name, "description": child.description, "x": e.x, "y": e.y, "width": e.width}
                 yield from labels(child)
-        waybar = [app for app in pyatspi.Registry.getDesktop(0) if app and app.name == "waybar"]
-        for app in waybar: app.set_cache_mask(Atspi.Cache.NONE)
-        print(json.dumps([label for app in waybar for label in labels(app)]))
+        print(json.dumps([label for app in pyatspi.Registry.getDesktop(0) if app and app.name == "waybar" for label in labels(app)]))
         """
 
     /// A pointer device for a compositor without any: sway gives seat0 the pointer capability
