@@ -1,0 +1,257 @@
+import Foundation
+import Glibc
+import Testing
+
+/// A Wayland desktop with nobody at it: sway 1.7 headless (it refuses to run as root, so it
+/// runs as `nobody` through setpriv) with waybar as its bar, a session bus of its own for the
+/// accessibility bus, and tools to look at it.
+private struct HeadlessSway {
+    static let packages = "sway waybar grim dbus-daemon at-spi2-core python3-pyatspi fonts-dejavu-core"
+    /// Debian's Python, which has pyatspi; the `python3` first on PATH may be another.
+    static let python = "/usr/bin/python3"
+
+    /// Lists every label of the application called waybar with its accessible name and
+    /// description (GTK 3 gives a widget's tooltip text as its description when none is set)
+    /// and its extents in the bar window, which sits at (0, 0) of the only output.
+    static let labelsScript = """
+        import json, pyatspi
+        def labels(node):
+            for child in node:
+                if child is None: continue
+                if child.getRoleName() == "label":
+                    e = child.queryComponent().getExtents(pyatspi.WINDOW_COORDS)
+                    yield {"name": child.name, "description": child.description, "x": e.x, "y": e.y, "width": e.width}
+                yield from labels(child)
+        print(json.dumps([label for app in pyatspi.Registry.getDesktop(0) if app and app.name == "waybar" for label in labels(app)]))
+        """
+
+    /// A pointer device for a compositor without any: sway gives seat0 the pointer capability
+    /// (and waybar a wl_pointer) only while one exists. The wlr-virtual-pointer protocol spoken
+    /// directly on the Wayland socket (Debian 12 packages no client for it); the device lives
+    /// until stdin closes, and `swaymsg seat seat0 cursor set` moves it.
+    static let virtualPointerScript = """
+        import os, socket, struct, sys
+        s = socket.socket(socket.AF_UNIX); s.connect(os.environ["XDG_RUNTIME_DIR"] + "/" + os.environ["WAYLAND_DISPLAY"])
+        def send(obj, op, args): s.sendall(struct.pack("<II", obj, (8 + len(args)) << 16 | op) + args)
+        def events_until_done(callback):  # wl_display.sync, then every event until its callback fires
+            send(1, 0, struct.pack("<I", callback)); data = b""
+            while True:
+                while len(data) >= 8 and len(data) >= struct.unpack("<I", data[4:8])[0] >> 16:
+                    obj, word = struct.unpack("<II", data[:8]); yield obj, word & 0xFFFF, data[8:word >> 16]
+                    if obj == callback: return
+                    data = data[word >> 16:]
+                chunk = s.recv(65536)
+                if not chunk: sys.exit("the compositor closed the connection")
+                data += chunk
+        name = b"zwlr_virtual_pointer_manager_v1\\0"
+        send(1, 1, struct.pack("<I", 2))  # wl_display.get_registry -> 2
+        globals = [struct.unpack("<I", args[:4])[0] for obj, op, args in events_until_done(3) if obj == 2 and args[8:8 + len(name)] == name]
+        if not globals: sys.exit("sway offers no zwlr_virtual_pointer_manager_v1")
+        send(2, 0, struct.pack("<II", globals[0], len(name)) + name + struct.pack("<II", 1, 4))  # bind -> 4
+        send(4, 0, struct.pack("<II", 0, 5))  # create_virtual_pointer(the default seat) -> 5
+        for _ in events_until_done(6): pass
+        print("ready", flush=True); sys.stdin.read()
+        """
+
+    static let names = ["sway", "swaymsg", "waybar", "grim", "dbus-daemon", "setpriv", "env"]
+
+    /// The tools by name, or a failure naming the packages (scripts/test installs them).
+    static func tools() throws -> [String: String] {
+        let found = Dictionary(uniqueKeysWithValues: names.compactMap { name in Locations.tool(name).map { (name, $0) } })
+        let missing = names.filter { found[$0] == nil } + (FileManager.default.isExecutableFile(atPath: python) ? [] : [python])
+        guard missing.isEmpty else {
+            throw TestFailure("\(missing.joined(separator: ", ")) not found; install the Debian packages \(packages) (scripts/test does)")
+        }
+        return found
+    }
+
+    let world: TemporaryDirectory
+    /// Where everything of this desktop runs (XDG_RUNTIME_DIR), so every process it started,
+    /// even those sway double-forks and the bus activates, can be found by its environment.
+    let runtimeDirectory: String
+    let tools: [String: String]
+    let user: (uid: uid_t, gid: gid_t)
+
+    /// An environment as a login would give `nobody`, plus `extra`, run through setpriv.
+    func asUser(_ command: [String], _ extra: [String: String] = [:]) -> [String] {
+        let environment = ["HOME": world.file("home"), "PATH": world.file("bin") + ":/usr/bin:/bin", "LANG": "C.UTF-8",
+                           "TZ": "UTC", "XDG_RUNTIME_DIR": runtimeDirectory, "XDG_CONFIG_HOME": world.file("home/.config"),
+                           "DBUS_SESSION_BUS_ADDRESS": "unix:path=\(runtimeDirectory)/bus"].merging(extra) { $1 }
+        return [tools["setpriv"]!, "--reuid=\(user.uid)", "--regid=\(user.gid)", "--clear-groups", tools["env"]!, "-i"]
+            + environment.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" } + command
+    }
+
+    func run(_ command: [String], _ extra: [String: String] = [:], timeout: Double = 10) throws -> ToolResult {
+        let argv = asUser(command, extra)
+        return try Tool.run(argv[0], Array(argv.dropFirst()), environment: [:], timeout: timeout, scratch: world)
+    }
+
+    /// Every process still running in this desktop's environment (found through /proc).
+    func processes() -> [pid_t] {
+        let mark = Data("XDG_RUNTIME_DIR=\(runtimeDirectory)".utf8)
+        return ((try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []).compactMap { pid_t($0) }.filter {
+            let environ = FileManager.default.contents(atPath: "/proc/\($0)/environ") ?? Data()
+            return environ.split(separator: 0).contains { Data($0) == mark }
+        }
+    }
+
+    /// SIGTERM to all of them, SIGKILL to what is left after 5 s.
+    func end() {
+        processes().forEach { kill($0, SIGTERM) }
+        if !eventually(timeout: 5, interval: 0.1, { processes().isEmpty }) { processes().forEach { kill($0, SIGKILL) } }
+    }
+}
+
+/// One label of waybar as AT-SPI sees it.
+private struct BarLabel: Decodable {
+    let name: String, description: String, x: Int, y: Int, width: Int
+}
+
+/// A `--format json` answer: the waybar object.
+private struct WaybarObject: Decodable {
+    let text: String, tooltip: String
+}
+
+@Suite("zaoan's waybar module in a real waybar (sway headless)", .enabled(if: geteuid() == 0, "sway refuses root, and switching to nobody (setpriv) needs root"))
+struct RealWaybarTests {
+    @Test("waybar shows zaoan's text and tooltip (read through AT-SPI), escaped for Pango; hovering pops the tooltip up")
+    func textTooltipAndHover() throws {
+        let started = Date()
+        let tools = try HeadlessSway.tools()
+        guard let nobody = getpwnam("nobody") else { throw TestFailure("no user nobody") }
+
+        // The world nobody lives in: HOME and XDG_RUNTIME_DIR its own, the zaoan client on its
+        // PATH (as the shipped module expects), and the service's socket there, where
+        // `zaoan watch` looks by default.
+        let world = try TemporaryDirectory()
+        defer { world.remove() }
+        let desktop = HeadlessSway(world: world, runtimeDirectory: world.file("run"), tools: tools,
+                                   user: (nobody.pointee.pw_uid, nobody.pointee.pw_gid))
+        defer { desktop.end() }
+        chmod(world.path, 0o755)
+        for directory in ["home", "run", "logs"] {
+            try world.makeDirectory(directory)
+            chown(world.file(directory), desktop.user.uid, desktop.user.gid)
+        }
+        try world.makeDirectory("bin", mode: 0o755)
+        try FileManager.default.copyItem(atPath: Locations.zaoan, toPath: world.file("bin/zaoan"))
+        var configuration = TestService.Configuration()
+        configuration.socket = .path(world.file("run/zaoan.sock"))
+        configuration.arguments = ["--language", "en"]
+        let service = try TestService.start(configuration)
+        defer { try? service.stop() }
+        chown(service.socketPath, desktop.user.uid, desktop.user.gid)  // zaoan makes it 0600
+        let added = try service.zaoan(["ask", "--socket", service.socketPath, "live", "add", "tea", "+10m", "<b>&", "Tea",
+                                       "desc=Oolong and stories", "viewers=42"])
+        try #require(added.output == "ok\n", "live add: \(added)")
+
+        // waybar as a user sets it up: the shipped module included unchanged, the shipped style
+        // appended; sway starts it as its bar. One output of 800×300 at (0, 0).
+        let waybarDirectory = world.file("home/.config/waybar")
+        try world.makeDirectory("home/.config/waybar", mode: 0o755)
+        let integration = Locations.packageRoot + "/packaging/integrations/waybar/"
+        try FileManager.default.copyItem(atPath: integration + "config.jsonc", toPath: waybarDirectory + "/zaoan.jsonc")
+        try world.write("home/.config/waybar/config", """
+            {"include": ["\(waybarDirectory)/zaoan.jsonc"], "layer": "top", "position": "top", "height": 30}
+            """)
+        try world.write("home/.config/waybar/style.css", "* { font-family: \"DejaVu Sans\"; font-size: 14px; }\n"
+                        + (try String(contentsOfFile: integration + "style.css", encoding: .utf8)))
+        try world.write("sway.conf", "xwayland disable\noutput HEADLESS-1 mode 800x300 position 0 0\nbar {\n    swaybar_command waybar\n}\n")
+        for file in ["sway.conf", "home/.config/waybar/config", "home/.config/waybar/zaoan.jsonc", "home/.config/waybar/style.css"] {
+            chmod(world.file(file), 0o644)
+        }
+
+        // A session bus of the desktop's own at a known address: waybar (GTK) asks it for the
+        // accessibility bus, which it starts (at-spi-bus-launcher) on demand.
+        let bus = try StreamingProcess(desktop.asUser([tools["dbus-daemon"]!, "--session", "--nofork", "--print-address=1",
+                                                       "--address=unix:path=\(desktop.runtimeDirectory)/bus"]),
+                                       environment: [:], stderrPath: world.file("logs/bus.log"))
+        defer { bus.stop() }
+        try #require(try bus.readLine(timeout: 20) != nil, "dbus-daemon did not start: \(bus.errorText)")
+        let sway = try StreamingProcess(desktop.asUser([tools["sway"]!, "-c", world.file("sway.conf")],
+                                                       ["WLR_BACKENDS": "headless", "WLR_RENDERER": "pixman", "WLR_LIBINPUT_NO_DEVICES": "1"]),
+                                        environment: [:], stderrPath: world.file("logs/sway.log"))
+        defer { sway.stop() }
+        func logs() -> String { "sway and waybar log: \(sway.errorText)" }
+        var wayland = "", swaySocket = ""
+        try #require(eventually(timeout: 20, interval: 0.1) {
+            let names = (try? FileManager.default.contentsOfDirectory(atPath: desktop.runtimeDirectory)) ?? []
+            wayland = names.first { $0.hasPrefix("wayland-") && !$0.hasSuffix(".lock") } ?? ""
+            swaySocket = names.first { $0.hasPrefix("sway-ipc.") }.map { desktop.runtimeDirectory + "/" + $0 } ?? ""
+            return !wayland.isEmpty && !swaySocket.isEmpty
+        }, "sway should make its Wayland and IPC sockets; \(logs())")
+        let display = ["WAYLAND_DISPLAY": wayland]
+        /// The RGB bytes of a `width`×`height` region at (0, `top`), from grim as PPM.
+        func screen(top: Int, height: Int) throws -> [UInt8] {
+            let shot = try desktop.run([tools["grim"]!, "-t", "ppm", "-g", "0,\(top) 800x\(height)", "-"], display)
+            let pixels = Array(shot.stdout.suffix(800 * height * 3))
+            guard shot.status == 0, pixels.count == 800 * height * 3 else { throw TestFailure("grim: \(shot.errorOutput); \(logs())") }
+            return pixels
+        }
+
+        // Only once the bar shows the module's text may AT-SPI look at it: GTK makes a widget's
+        // accessible when first asked, takes the tooltip then, and updates it only when the
+        // tooltip is set as plain text (waybar sets markup). A drawn text means waybar has set
+        // the tooltip, in the same update.
+        try #require(try eventually(timeout: 20, interval: 0.2) {
+            let bar = try screen(top: 0, height: 30)
+            return Set(stride(from: 0, to: bar.count, by: 3).map { Int(bar[$0]) << 16 | Int(bar[$0 + 1]) << 8 | Int(bar[$0 + 2]) }).count > 1
+        }, "the bar should show some text; \(logs())")
+
+        // 1 and 3. The label whose name is zaoan's text, Pango-escaped back, has zaoan's tooltip
+        // as its description. The text counts seconds, so both sides are read again until one
+        // reading of the bar and the answer that follows it agree.
+        var labels: [BarLabel] = [], answer = WaybarObject(text: "", tooltip: ""), problem = "nothing read"
+        let found = eventually(timeout: 30, interval: 0.3) {
+            let read = try? desktop.run([HeadlessSway.python, "-c", HeadlessSway.labelsScript], timeout: 5)
+            guard let read, read.status == 0 else { problem = "AT-SPI query: \(read.map { "\($0)" } ?? "did not run")"; return false }
+            labels = (try? JSONDecoder().decode([BarLabel].self, from: read.stdout)) ?? []
+            guard let asked = try? service.zaoan(["ask", "--socket", service.socketPath, "--format", "json", "status"]),
+                  let object = try? JSONDecoder().decode(WaybarObject.self, from: asked.stdout) else { return false }
+            answer = object
+            return labels.contains { Hostile.pango($0.name) == answer.text && Hostile.pango($0.description) == answer.tooltip }
+        }
+        try #require(found, "waybar should show zaoan's answer \(answer) in a label with its tooltip; AT-SPI labels of waybar: \(labels); \(problem); \(logs())")
+        let module = labels.first { Hostile.pango($0.name) == answer.text }!
+        print("waybar label: \(module.name.debugDescription), description \(module.description.debugDescription) at x \(module.x), width \(module.width)")
+        #expect(module.name.contains("<b>& Tea · starts in "), "the title shows as typed, not bold: \(module.name.debugDescription)")
+        #expect(module.description.split(separator: "\n").count == 4 && module.description.hasPrefix("<b>& Tea\n")
+                && module.description.hasSuffix("\nOolong and stories\n42 watching"),
+                "the tooltip: title, start, description, viewers: \(module.description.debugDescription)")
+        let ready = Date()
+
+        try #require(module.x > 40 && module.width > 20, "the module should sit right of the bar's left end: \(module)")
+
+        // 2. Hovering: a pointer device, parked on the empty left of the bar; then onto the
+        // module. The tooltip opens below the bar (the cursor's 24 pixels from y 5 end above
+        // row 40), so rows 40 and down change only by it.
+        let pointer = try StreamingProcess(desktop.asUser([HeadlessSway.python, "-c", HeadlessSway.virtualPointerScript], display),
+                                           environment: [:], stderrPath: world.file("logs/pointer.log"))
+        defer { pointer.stop() }
+        try #require(try pointer.readLine(timeout: 20) == "ready", "no virtual pointer: \(pointer.errorText); \(logs())")
+        func cursor(_ x: Int) throws {
+            let moved = try desktop.run([tools["swaymsg"]!, "-s", swaySocket, "seat seat0 cursor set \(x) 5"])
+            guard moved.status == 0 else { throw TestFailure("swaymsg cursor set: \(moved); \(logs())") }
+        }
+        func belowTheBar() throws -> [UInt8] { try screen(top: 40, height: 260) }
+        try cursor(5)
+        let before = try belowTheBar()
+        var changedPixels = 0, tries = 0
+        let popped = try eventually(timeout: 20, interval: 0.25) {
+            // GTK may bind its pointer after the first move, so move again now and then (not on
+            // every poll: each motion could restart the tooltip's delay).
+            if tries % 12 == 0 { try cursor(module.x + module.width / 2 + tries / 12 % 2) }
+            tries += 1
+            let after = try belowTheBar()
+            changedPixels = stride(from: 0, to: after.count, by: 3).filter { after[$0..<$0 + 3] != before[$0..<$0 + 3] }.count
+            return changedPixels > 2000
+        }
+        #expect(popped, "hovering the module should open its tooltip below the bar; \(changedPixels) pixels changed; \(logs())")
+        // And it was the hover: off the module, the popup goes and the screen is as before.
+        try cursor(5)
+        #expect(try eventually(timeout: 10, interval: 0.25) { try belowTheBar() == before },
+                "leaving the module should close its tooltip; \(logs())")
+        print("hovered: \(changedPixels) pixels below the bar changed. Desktop and bar ready in "
+              + "\(String(format: "%.1f", ready.timeIntervalSince(started))) s, whole test \(String(format: "%.1f", Date().timeIntervalSince(started))) s")
+    }
+}
