@@ -21,7 +21,8 @@
 # Without --binary it builds both with `swift build -c release --static-swift-stdlib`
 # (scratch directory .build/install; the C libraries the server links are installed first,
 # with sudo when not root), so neither depends on where the Swift toolchain is; zaoan-server
-# loads libsystemd, ERFA and libnova (Debian: libsystemd0, liberfa1, libnova-0.16-0), zaoan
+# loads libsystemd, ERFA, libnova and libical (Debian: libsystemd0, liberfa1, libnova-0.16-0,
+# libical3), zaoan
 # only the C library. It prints the one command that enables the service at the end.
 set -euo pipefail
 
@@ -121,8 +122,8 @@ esac
 # 1. The binaries: the client, and the server `zaoan serve` execs from beside it.
 if [[ -z $binary ]]; then
     command -v swift >/dev/null 2>&1 || die "swift not found; install the Swift toolchain or pass --binary FILE"
-    # The C libraries the build links (libsystemd, ERFA, libnova), as scripts/run installs them.
-    "$root/scripts/ensure-packages" libsystemd-dev liberfa-dev libnova-dev pkg-config >&2
+    # The C libraries the build links (libsystemd, ERFA, libnova, libical), as scripts/run installs them.
+    "$root/scripts/ensure-packages" libsystemd-dev liberfa-dev libnova-dev libical-dev pkg-config >&2
     echo "building zaoan and zaoan-server (swift build -c release --static-swift-stdlib) ..."
     for product in zaoan zaoan-server; do
         (cd "$root" && swift build -c release --product "$product" --static-swift-stdlib --scratch-path .build/install) >&2
@@ -132,9 +133,9 @@ fi
 [[ -f $binary && -x $binary ]] || die "no executable at $binary"
 server=$(dirname "$binary")/zaoan-server
 [[ -f $server && -x $server ]] || die "no zaoan-server beside $binary (zaoan serve runs it); build it with swift build -c release --product zaoan-server"
-# The shared libraries they need at run time (Debian: libsystemd0, liberfa1, libnova-0.16-0).
+# The shared libraries they need at run time (Debian: libsystemd0, liberfa1, libnova-0.16-0, libical3).
 if command -v ldd >/dev/null 2>&1 && missing=$(ldd "$binary" "$server" 2>/dev/null | awk '/not found/ {print $1}' | sort -u) && [[ -n $missing ]]; then
-    message="zaoan needs shared libraries this machine lacks: $(echo $missing); install liberfa1 and libnova-0.16-0 (Debian)"
+    message="zaoan needs shared libraries this machine lacks: $(echo $missing); install liberfa1, libnova-0.16-0 and libical3 (Debian)"
     [[ -n $destdir ]] && echo "install.sh: warning: $message" >&2 || die "$message"
 fi
 install -d -m 0755 "$destdir$bin_dir"
