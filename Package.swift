@@ -62,7 +62,7 @@ let package = Package(
         // iCalendar files and recurring series, expanded to occurrences through libical; no
         // Foundation. Used from one thread only (libical keeps global state).
         .target(name: "ZaoanCalendar", dependencies: ["CICal", "ZaoanText", "ZaoanSystem", "ZaoanAlmanac"]),
-        .target(name: "ZaoanCore", dependencies: ["ZaoanText", "ZaoanProtocol", "ZaoanAlmanac"], swiftSettings: hotPath),
+        .target(name: "ZaoanCore", dependencies: ["ZaoanText", "ZaoanProtocol", "ZaoanAlmanac", "ZaoanCalendar"], swiftSettings: hotPath),
         .target(name: "ZaoanServer", dependencies: ["ZaoanCore", "ZaoanCalendar", "ZaoanSystem", "CSystemd", "CLinux"], swiftSettings: hotPath),
         // `zaoan`: the client. Nothing here may depend on ZaoanCore or ZaoanServer (they
         // load Foundation and ICU); ClientFootprintTests checks the binary.

@@ -11,14 +11,19 @@ public struct LiveRoom: Codable, Equatable, Sendable {
     /// The start as written on the wall clock (local seconds), kept only when the clocks
     /// skipped or repeated it, so `live show` can say which instant was chosen.
     public var startWallClock: Int?
+    /// How the room recurs (`repeat=`), as ZaoanCalendar's `RecurrenceRule` writes it
+    /// (`FREQ=DAILY`): `start` is then the first occurrence, `end` gives each its length,
+    /// and the occurrences keep the start's wall-clock time in the configured zone.
+    public var repeatRule: String?
 
     enum CodingKeys: String, CodingKey {
         case id, title, start, end, description, viewers
         case startWallClock = "start_wall_clock"
+        case repeatRule = "repeat"
     }
 
     public init(id: String, title: String, start: Date, end: Date? = nil, description: String? = nil, viewers: Int? = nil,
-                startWallClock: Int? = nil) {
+                startWallClock: Int? = nil, repeatRule: String? = nil) {
         self.id = id
         self.title = title
         self.start = start
@@ -26,6 +31,7 @@ public struct LiveRoom: Codable, Equatable, Sendable {
         self.description = description
         self.viewers = viewers
         self.startWallClock = startWallClock
+        self.repeatRule = repeatRule
     }
 
     public static let maxIDLength = RoomLimits.maxIDLength

@@ -49,9 +49,9 @@ public struct LiveSchedule: Equatable, Sendable {
         if let index = sorted.firstIndex(where: { $0.id == room.id }) { sorted.remove(at: index) }
     }
 
-    /// Drops every room that has ended.
+    /// Drops every room that has ended (a recurring room stays: it comes again).
     public mutating func removeEnded(now: Date, defaultDuration: Int) {
-        sorted.removeAll { RoomPhase(room: $0, now: now, defaultDuration: defaultDuration).isOver }
+        sorted.removeAll { $0.repeatRule == nil && RoomPhase(room: $0, now: now, defaultDuration: defaultDuration).isOver }
         rooms = Dictionary(uniqueKeysWithValues: sorted.map { ($0.id, $0) })
     }
 

@@ -11,10 +11,10 @@ extension Responder {
     func countdownAnswer(id: String?, now: Date) throws(ProtocolError) -> Answer {
         let duration = settings.liveDefaultDuration
         if let id {
-            let room = try self.room(id)
+            let room = try nextOccurrence(of: try self.room(id), now: now)
             return roomAnswer(room, RoomPhase(room: room, now: now, defaultDuration: duration), titled: false)
         }
-        guard let (room, phase) = LiveSchedule.featured(in: rotation, now: now, defaultDuration: duration) else { return Answer("") }
+        guard let (room, phase) = LiveSchedule.featured(in: rotation(at: now), now: now, defaultDuration: duration) else { return Answer("") }
         return roomAnswer(room, phase, titled: true)
     }
 
@@ -24,7 +24,7 @@ extension Responder {
     }
 
     func tickerAnswer(now: Date, skip: Int = 0) -> Answer {
-        let rooms = LiveSchedule.current(in: rotation, now: now, defaultDuration: settings.liveDefaultDuration)
+        let rooms = LiveSchedule.current(in: rotation(at: now), now: now, defaultDuration: settings.liveDefaultDuration)
         guard !rooms.isEmpty else { return Answer("") }
         let index = (LiveSchedule.tickerIndex(now: now, period: settings.tickerPeriod, count: rooms.count) + skip) % rooms.count
         var answer = roomAnswer(rooms[index].room, rooms[index].phase, titled: true)
@@ -92,7 +92,8 @@ extension Responder {
     }
 
     func liveShow(id: String, now: Date) throws(ProtocolError) -> [String] {
-        let room = try self.room(id)
+        let saved = try self.room(id)
+        let room = nextOccurrence(of: saved, now: now)
         let phase = RoomPhase(room: room, now: now, defaultDuration: settings.liveDefaultDuration)
         var lines = [
             "id: \(room.id)",
@@ -107,7 +108,27 @@ extension Responder {
         }
         if let description = room.description { lines.append("description: \(description)") }
         if let viewers = room.viewers { lines.append("viewers: \(viewers)") }
+        if let rule = saved.repeatRule {
+            // The first start, the rule, and the next few occurrences.
+            lines.append("repeat: \(rule) from \(isoTime(saved.start))")
+            let instant = Int64(Int(clampingSeconds: now.timeIntervalSince1970))
+            let upcoming = RoomRecurrence.occurrences(of: saved, zone: settings.zone, now: instant, defaultDuration: settings.liveDefaultDuration,
+                                                      ahead: 28 * 86_400).filter { $0.start > now }.prefix(Self.shownOccurrences)
+            lines.append("next: " + (upcoming.isEmpty ? "-" : upcoming.map { isoTime($0.start) }.joined(separator: ", ")))
+        }
         return lines
+    }
+
+    /// How many coming occurrences `live show` lists for a recurring room.
+    static let shownOccurrences = 5
+
+    /// A recurring room's occurrence that is live now or comes next (the room itself when
+    /// it does not recur, or has no occurrence left in the window).
+    func nextOccurrence(of room: LiveRoom, now: Date) -> LiveRoom {
+        guard room.repeatRule != nil else { return room }
+        return rotation(at: now).first {
+            $0.id == room.id && !RoomPhase(room: $0, now: now, defaultDuration: settings.liveDefaultDuration).isOver
+        } ?? room
     }
 
     /// `base` (by default the schedule in force) as it would be after `live add` or `live rm`.
@@ -129,8 +150,10 @@ extension Responder {
                 }
                 end = resolved
             }
+            let rule = try draft.repeatRule.map { (text) throws(ProtocolError) in try RoomRecurrence.canonical(text) }
             let room = LiveRoom(id: draft.id, title: draft.title, start: start, end: end,
-                                description: draft.description, viewers: draft.viewers, startWallClock: resolved.ambiguousWallClock)
+                                description: draft.description, viewers: draft.viewers, startWallClock: resolved.ambiguousWallClock,
+                                repeatRule: rule)
             if next.rooms[room.id] == nil && next.count >= settings.maxRooms {
                 // Full: rooms that have ended make way before a new one is refused.
                 next.removeEnded(now: now, defaultDuration: settings.liveDefaultDuration)
@@ -155,19 +178,36 @@ extension Responder {
     /// New calendar events (the files changed, or the window moved on).
     public func replaceCalendarEvents(_ events: [LiveRoom]) {
         calendarEvents = events.sorted(by: LiveSchedule.inOrder)
-        rebuildRotation()
+        rotationBuiltAt = nil
         forgetRendered()
     }
 
-    /// Merges the rooms and the events, both already in order.
-    func rebuildRotation() {
+    /// The rotation for `now`, built again when the rooms or events changed, when an hour
+    /// has passed (recurring rooms move on), or when the clock went back.
+    func rotation(at now: Date) -> [LiveRoom] {
+        let instant = Int64(Int(clampingSeconds: now.timeIntervalSince1970))
+        if let built = rotationBuiltAt, instant >= built, instant - built < RoomRecurrence.refreshSeconds { return rotation }
+        rebuildRotation(now: instant)
+        return rotation
+    }
+
+    /// Merges the rooms (recurring ones expanded) and the events, both in order.
+    private func rebuildRotation(now: Int64) {
+        rotationBuiltAt = now
+        var expanded = schedule.sorted
+        if expanded.contains(where: { $0.repeatRule != nil }) {
+            expanded = expanded.flatMap { room in
+                room.repeatRule == nil ? [room] : RoomRecurrence.occurrences(of: room, zone: settings.zone, now: now,
+                                                                             defaultDuration: settings.liveDefaultDuration)
+            }.sorted(by: LiveSchedule.inOrder)
+        }
         guard !calendarEvents.isEmpty else {
-            rotation = schedule.sorted
+            rotation = expanded
             return
         }
         var merged: [LiveRoom] = []
-        merged.reserveCapacity(schedule.sorted.count + calendarEvents.count)
-        var rooms = schedule.sorted[...], events = calendarEvents[...]
+        merged.reserveCapacity(expanded.count + calendarEvents.count)
+        var rooms = expanded[...], events = calendarEvents[...]
         while let room = rooms.first, let event = events.first {
             if LiveSchedule.inOrder(event, room) {
                 merged.append(event)

@@ -38,15 +38,18 @@ public struct ServerCounters: Sendable, Equatable {
 public final class Responder {
     public private(set) var settings: Settings
     public internal(set) var schedule: LiveSchedule {
-        didSet { rebuildRotation() }
+        didSet { rotationBuiltAt = nil }
     }
     /// Events from the configured calendars, expanded for the window ahead (the server
     /// reads and watches the files): they count like rooms in `countdown`, `ticker` and
     /// `status`, but are not saved and cannot be changed with `live`.
     public internal(set) var calendarEvents: [LiveRoom] = []
-    /// Rooms and calendar events together, by start then ID: what countdowns and the
-    /// ticker read. Rebuilt when either changes.
+    /// Rooms (a recurring room as its occurrences ahead) and calendar events together, by
+    /// start then ID: what countdowns and the ticker read (`rotation(at:)`). Built when
+    /// either changes, and again every `RoomRecurrence.refreshSeconds` as time moves on.
     var rotation: [LiveRoom] = []
+    /// The instant (Unix seconds) `rotation` was built for; nil when it must be built again.
+    var rotationBuiltAt: Int64?
     public let formatters: FormatterCache
     /// Solar terms and lunar dates for `status_template`, a year computed once and kept.
     public let almanac = Almanac()
@@ -77,7 +80,6 @@ public final class Responder {
     public init(settings: Settings, schedule: LiveSchedule = LiveSchedule()) {
         self.settings = settings
         self.schedule = schedule
-        self.rotation = schedule.sorted
         self.formatters = FormatterCache(capacity: settings.formatterCacheSize)
     }
 
@@ -86,6 +88,7 @@ public final class Responder {
     public func apply(_ settings: Settings) {
         self.settings = settings
         rowCache.removeAll()
+        rotationBuiltAt = nil  // a new zone moves recurring rooms' wall clock
         forgetRendered()
     }
 

@@ -81,7 +81,7 @@ public enum StateFile {
         var id: String?
         var room: Result<LiveRoom, Problem>
 
-        enum Keys: String, CodingKey { case id, title, start, end, description, viewers, startWallClock = "start_wall_clock" }
+        enum Keys: String, CodingKey { case id, title, start, end, description, viewers, startWallClock = "start_wall_clock", repeatRule = "repeat" }
 
         init(from decoder: Decoder) throws {
             let container: KeyedDecodingContainer<Keys>
@@ -131,9 +131,16 @@ public enum StateFile {
             // Only a note for `live show`: a value that cannot be the start's wall-clock time
             // (more than a day from it) is dropped, not the room.
             let wallClock = try field(Int.self, .startWallClock).flatMap { abs($0 / 2 - Int(clampingSeconds: start) / 2) <= 43_200 ? $0 : nil }
+            // A rule the engine does not take (edited by hand, or hostile) drops the room.
+            let rule = try field(String.self, .repeatRule)
+            if let rule {
+                guard rule.utf8.count <= RoomLimits.maxRepeatRuleBytes, (try? RoomRecurrence.canonical(rule)) == rule else {
+                    throw Problem(text: "'repeat' is not a rule zaoan writes (FREQ=...)")
+                }
+            }
             return LiveRoom(id: id, title: title, start: Date(timeIntervalSince1970: start),
                             end: end.map { Date(timeIntervalSince1970: $0) }, description: description, viewers: viewers,
-                            startWallClock: wallClock)
+                            startWallClock: wallClock, repeatRule: rule)
         }
     }
 

@@ -1,12 +1,14 @@
 /// The arguments of the `live` rows, after their words:
 ///
-///     live add ID START [TITLE...] [end=END] [desc=TEXT] [viewers=N]
+///     live add ID START [TITLE...] [end=END] [desc=TEXT] [viewers=N] [repeat=RULE]
 ///     live rm ID
 ///     live show ID
 ///
 /// START may be two words when it is a local date and time (`2026-12-01 20:00`). Options
 /// may stand anywhere after START (quote values with spaces: `desc="two words"`); every
-/// other word belongs to the title.
+/// other word belongs to the title — except an unquoted `key=value` word whose key is
+/// lowercase ASCII letters and not an option (`repet=daily`, a typo that would otherwise
+/// vanish into the title): that is an error naming the options. Quoted, it is title.
 enum LiveCommandParser {
     /// The one room ID of `live rm ID` and `live show ID`.
     static func singleID(_ words: [String], of kind: RequestKind) throws(ProtocolError) -> String {
@@ -21,7 +23,11 @@ enum LiveCommandParser {
         }
     }
 
-    static func draft(_ words: [String]) throws(ProtocolError) -> LiveRoomDraft {
+    /// The options of `live add`, in the order the errors list them.
+    static let options = ["end", "desc", "viewers", "repeat"]
+
+    /// - Parameter quoted: indices of words that began with a quote.
+    static func draft(_ words: [String], quoted: Set<Int> = []) throws(ProtocolError) -> LiveRoomDraft {
         guard words.count >= 2 else {
             throw ProtocolError(.badArgument, "usage: \(RequestKind.liveAdd.descriptor.usage)")
         }
@@ -54,6 +60,13 @@ enum LiveCommandParser {
                     throw ProtocolError(.badArgument, "viewers='\(RequestParser.shorten(value))' must be a whole number, 0 or more")
                 }
                 draft.viewers = viewers
+            } else if let value = option("repeat=", word) {
+                guard !value.isEmpty, value.utf8.count <= RoomLimits.maxRepeatRuleBytes else {
+                    throw ProtocolError(.badArgument, "repeat= takes daily, weekdays, weekly or an RRULE such as FREQ=WEEKLY;BYDAY=MO,WE,FR (at most \(RoomLimits.maxRepeatRuleBytes) bytes)")
+                }
+                draft.repeatRule = value
+            } else if !quoted.contains(index - 1), let key = unknownKey(word) {
+                throw ProtocolError(.badArgument, "live add has no option '\(key)='; its options are \(options.map { $0 + "=" }.joined(separator: ", ")) (quote the word to keep it in the title)")
             } else {
                 titleWords.append(word)
             }
@@ -63,6 +76,14 @@ enum LiveCommandParser {
             throw ProtocolError(.badArgument, "the title is \(draft.title.utf8.count) bytes; at most \(RoomLimits.maxTitleBytes)")
         }
         return draft
+    }
+
+    /// The key of a `key=value` word whose key is 1–32 lowercase ASCII letters.
+    private static func unknownKey(_ word: String) -> String? {
+        guard let equals = word.utf8.firstIndex(of: UInt8(ascii: "=")) else { return nil }
+        let key = word.utf8[..<equals]
+        guard (1...32).contains(key.count), key.allSatisfy({ $0 >= 0x61 && $0 <= 0x7A }) else { return nil }
+        return String(decoding: key, as: UTF8.self)
     }
 
     private static func option(_ prefix: String, _ word: String) -> String? {

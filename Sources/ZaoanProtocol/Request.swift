@@ -99,14 +99,18 @@ public struct LiveRoomDraft: Hashable, Sendable {
     public var end: String?
     public var description: String?
     public var viewers: Int?
+    /// `repeat=`: daily, weekdays, weekly or an RRULE value, checked when answered.
+    public var repeatRule: String?
 
-    public init(id: String, start: String, title: String, end: String? = nil, description: String? = nil, viewers: Int? = nil) {
+    public init(id: String, start: String, title: String, end: String? = nil, description: String? = nil, viewers: Int? = nil,
+                repeatRule: String? = nil) {
         self.id = id
         self.start = start
         self.title = title
         self.end = end
         self.description = description
         self.viewers = viewers
+        self.repeatRule = repeatRule
     }
 }
 

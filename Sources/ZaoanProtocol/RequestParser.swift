@@ -26,13 +26,15 @@ public enum RequestParser {
         let rest = UnsafeRawBufferPointer(rebasing: line[end..<line.count])
         if commandBytes.contains(UInt8(ascii: "\"")) {
             // Rare: a quoted command word. Take the general path.
-            let words = try self.words(line)
+            var quoted: [Int] = []
+            let words = try self.words(line, quoted: &quoted)
             guard let first = words.first else { return nil }
-            return try request(command: first.lowercased(), arguments: Array(words.dropFirst()))
+            return try request(command: first.lowercased(), arguments: Array(words.dropFirst()), quoted: quoted.map { $0 - 1 })
         }
-        let arguments = rest.allSatisfy(isBlank) ? [] : try words(rest)
+        var quoted: [Int] = []
+        let arguments = rest.allSatisfy(isBlank) ? [] : try words(rest, quoted: &quoted)
         let (command, key) = lowercasedASCII(commandBytes)
-        return try request(command: command, key: key, arguments: arguments)
+        return try request(command: command, key: key, arguments: arguments, quoted: quoted)
     }
 
     /// The command word with ASCII letters lowercased; short words stay in a small String,
@@ -61,13 +63,15 @@ public enum RequestParser {
 
     /// Finds the row the words name in the table (`CommandWord`), then reads its arguments.
     /// - Parameter key: `command` packed, when the caller has it at hand.
-    static func request(command: String, key: PackedWord? = nil, arguments: [String]) throws(ProtocolError) -> Request {
+    /// - Parameter quoted: which arguments began with a quote (`live add` keeps a quoted
+    ///   `key=value` word in the title).
+    static func request(command: String, key: PackedWord? = nil, arguments: [String], quoted: [Int] = []) throws(ProtocolError) -> Request {
         guard let word = CommandWord.find(key ?? PackedWord(command)) else {
             throw ProtocolError(.unknownCommand, "unknown command '\(shorten(command))'; send help for the list")
         }
         let group = word.group.map { CommandWord.groups[$0] }
         if let group, let second = arguments.first, let kind = group.row(second.lowercased()) {
-            return try request(kind, arguments: Array(arguments.dropFirst()), command: command)
+            return try request(kind, arguments: Array(arguments.dropFirst()), command: command, quoted: quoted.map { $0 - 1 })
         }
         guard let kind = word.row else {
             // A word that only leads others (`live`), without one of them after it.
@@ -77,12 +81,12 @@ public enum RequestParser {
             }
             throw ProtocolError(.unknownCommand, "unknown \(command) command '\(shorten(second.lowercased()))'; use \(command) \(listed)")
         }
-        return try request(kind, arguments: arguments, command: command)
+        return try request(kind, arguments: arguments, command: command, quoted: quoted)
     }
 
     /// A row's arguments: one case per kind, so a new row does not compile without them.
     /// - Parameter command: the first word as typed, lowercased; an option's value is in it.
-    private static func request(_ kind: RequestKind, arguments: [String], command: String) throws(ProtocolError) -> Request {
+    private static func request(_ kind: RequestKind, arguments: [String], command: String, quoted: [Int] = []) throws(ProtocolError) -> Request {
         let joined = arguments.isEmpty ? nil : arguments.joined(separator: " ")
         switch kind {
         case .greeting:
@@ -119,7 +123,7 @@ public enum RequestParser {
             if arguments.count == 1, let zone = try zoneWord(arguments[0]) { return .zoned(zone, .status) }
             try noArguments(kind, arguments)
             return .status
-        case .liveAdd: return .liveAdd(try LiveCommandParser.draft(arguments))
+        case .liveAdd: return .liveAdd(try LiveCommandParser.draft(arguments, quoted: Set(quoted)))
         case .liveRemove: return .liveRemove(id: try LiveCommandParser.singleID(arguments, of: kind))
         case .liveList: try noArguments(kind, arguments); return .liveList
         case .liveShow: return .liveShow(id: try LiveCommandParser.singleID(arguments, of: kind))
@@ -225,7 +229,15 @@ public enum RequestParser {
     /// Splits UTF-8 bytes on blanks, grouping "quoted words". Works on bytes: a quote, a
     /// backslash and the blanks are ASCII, so they never occur inside a multi-byte character.
     static func words(_ bytes: UnsafeRawBufferPointer) throws(ProtocolError) -> [String] {
+        var quoted: [Int] = []
+        return try words(bytes, quoted: &quoted)
+    }
+
+    /// The same, noting in `quoted` the index of each word that began with a quote (no
+    /// allocation for a line without quotes).
+    static func words(_ bytes: UnsafeRawBufferPointer, quoted: inout [Int]) throws(ProtocolError) -> [String] {
         var words: [String] = []
+        var startedQuoted = false
         var current: [UInt8] = []
         var inWord = false
         var inQuotes = false
@@ -243,12 +255,17 @@ public enum RequestParser {
                     current.append(byte)
                 }
             } else if byte == UInt8(ascii: "\"") {
+                if !inWord { startedQuoted = true }
                 inQuotes = true
                 inWord = true
             } else if isBlank(byte) {
-                if inWord { words.append(String(decoding: current, as: UTF8.self)) }
+                if inWord {
+                    if startedQuoted { quoted.append(words.count) }
+                    words.append(String(decoding: current, as: UTF8.self))
+                }
                 current.removeAll(keepingCapacity: true)
                 inWord = false
+                startedQuoted = false
             } else {
                 current.append(byte)
                 inWord = true
@@ -257,7 +274,10 @@ public enum RequestParser {
         if inQuotes {
             throw ProtocolError(.badArgument, "unterminated quote; close every \" you open")
         }
-        if inWord { words.append(String(decoding: current, as: UTF8.self)) }
+        if inWord {
+            if startedQuoted { quoted.append(words.count) }
+            words.append(String(decoding: current, as: UTF8.self))
+        }
         return words
     }
 

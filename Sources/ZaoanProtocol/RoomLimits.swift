@@ -3,6 +3,8 @@ public enum RoomLimits {
     public static let maxIDLength = 64
     public static let maxTitleBytes = 256
     public static let maxDescriptionBytes = 1024
+    /// `repeat=`: an RRULE value is short; libical checks the rest.
+    public static let maxRepeatRuleBytes = 256
 
     /// IDs are short tokens: letters, digits, `_` and `-`, at most 64.
     public static func isValidID(_ id: String) -> Bool {

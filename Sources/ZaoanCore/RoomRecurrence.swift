@@ -1,0 +1,43 @@
+import Foundation
+import ZaoanCalendar
+
+/// Recurring rooms (`live add ID START TITLE repeat=RULE`): one recurrence engine for rooms
+/// and calendar files, ZaoanCalendar's (libical's rules, zaoan's DST handling). A room keeps
+/// its first start and its rule; its occurrences are expanded for the window ahead when
+/// countdowns and the ticker need them, each keeping the first start's wall-clock time in
+/// the configured zone (a 07:00 daily room stays at 07:00 across a DST change).
+enum RoomRecurrence {
+    /// How far ahead occurrences are expanded, and how often (seconds) that is done again.
+    static let windowSeconds: Int64 = 48 * 3600
+    static let refreshSeconds: Int64 = 3600
+
+    /// The rule as it is saved (`daily` → `FREQ=DAILY`), or an error in the user's terms.
+    static func canonical(_ text: String) throws(ProtocolError) -> String {
+        do {
+            return try RecurrenceRule(parsing: text).text
+        } catch {
+            throw ProtocolError(.badArgument, "repeat=\(RequestParser.shorten(text)): \(error.description)")
+        }
+    }
+
+    /// The occurrences of a recurring room that are live or start within the window after
+    /// `now`, as rooms of their own (same ID and title, their own start and end).
+    static func occurrences(of room: LiveRoom, zone: TimeZone, now: Int64, defaultDuration: Int,
+                            ahead: Int64 = windowSeconds) -> [LiveRoom] {
+        guard let text = room.repeatRule, let rule = try? RecurrenceRule(parsing: text),
+              let calendarZone = try? CalendarZone(named: zone.identifier) else { return [room] }
+        let first = Int64(room.start.timeIntervalSince1970.rounded(.down))
+        guard let wall = calendarZone.wallClock(at: first) else { return [room] }
+        let length = room.end.map { Int64($0.timeIntervalSince(room.start).rounded()) } ?? Int64(defaultDuration)
+        let duration = min(max(length, 0), CalendarLimits.maximumEventSeconds)
+        let series = RecurringSeries(firstStart: wall, zone: calendarZone, rule: rule, durationSeconds: duration)
+        guard let window = try? CalendarWindow(from: now - duration, to: now + ahead) else { return [room] }
+        return series.occurrences(in: window).spans.map { span in
+            var occurrence = room
+            occurrence.start = Date(timeIntervalSince1970: Double(span.start))
+            occurrence.end = room.end == nil ? nil : Date(timeIntervalSince1970: Double(span.end))
+            occurrence.startWallClock = nil
+            return occurrence
+        }
+    }
+}
