@@ -65,7 +65,7 @@ public enum RequestKind: UInt8, CaseIterable, Hashable, Sendable {
             RequestDescriptor(self, "ticker", "[SKIP]", watchable: true, changes: .everySecond,
                               help: .line("rotates through live and upcoming rooms every few seconds"))
         case .liveAdd:
-            RequestDescriptor(self, "live add", "ID START [TITLE...] [end=END] [desc=TEXT] [viewers=N]",
+            RequestDescriptor(self, "live add", "ID START [TITLE...] [end=END] [desc=TEXT] [viewers=N] [repeat=RULE]",
                               effect: .changesRooms, watchable: false, changes: .everyRequest, help: .usageOnly)
         case .liveRemove:
             RequestDescriptor(self, "live rm", "ID", aliases: ["live remove", "live del"],

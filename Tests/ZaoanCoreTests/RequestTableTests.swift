@@ -22,7 +22,7 @@ import Testing
         countdown [ID]          距开播 01:02:03 / live 00:12:03 / ended, for a room or the next
         status [@ZONE]          greeting, time and the next room's countdown in one line
         ticker [SKIP]           rotates through live and upcoming rooms every few seconds
-        live add ID START [TITLE...] [end=END] [desc=TEXT] [viewers=N]
+        live add ID START [TITLE...] [end=END] [desc=TEXT] [viewers=N] [repeat=RULE]
         live rm ID | live list | live show ID
         watch REQUEST           send REQUEST's answer now and whenever it changes
         --format=FMT REQUEST    plain text, json (waybar), i3bar, or text for tmux or polybar
@@ -114,7 +114,7 @@ import Testing
         ("live list x", .badArgument, "live list takes no arguments"),
         ("live rm", .badArgument, "usage: live rm ID"),
         ("live show a b", .badArgument, "usage: live show ID"),
-        ("live add x", .badArgument, "usage: live add ID START [TITLE...] [end=END] [desc=TEXT] [viewers=N]"),
+        ("live add x", .badArgument, "usage: live add ID START [TITLE...] [end=END] [desc=TEXT] [viewers=N] [repeat=RULE]"),
         ("ping\u{0}", .unknownCommand, "unknown command 'ping?'"),
         ("pin", .unknownCommand, "unknown command 'pin'"),
         ("add", .unknownCommand, "unknown command 'add'"),
