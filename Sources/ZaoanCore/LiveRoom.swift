@@ -15,6 +15,8 @@ public struct LiveRoom: Codable, Equatable, Sendable {
     /// (`FREQ=DAILY`): `start` is then the first occurrence, `end` gives each its length,
     /// and the occurrences keep the start's wall-clock time in the configured zone.
     public var repeatRule: String?
+    /// Where a calendar event comes from (its file); nil for a room. Not saved.
+    public var source: String?
 
     enum CodingKeys: String, CodingKey {
         case id, title, start, end, description, viewers

@@ -119,6 +119,23 @@ extension Responder {
         return lines
     }
 
+    /// `schedule HOURS`: every room occurrence and calendar event live now or starting within
+    /// HOURS, by start: `START<TAB>END<TAB>SOURCE<TAB>TITLE`, times in the configured zone
+    /// (END `-` when a room has none), SOURCE `live` for a room, else the calendar file. Rooms
+    /// are expanded 48 hours ahead and events `calendar_window_hours`: HOURS beyond that
+    /// lists what is known.
+    func schedule(hours: Int, now: Date) -> [String] {
+        let horizon = now.addingTimeInterval(Double(hours) * 3600)
+        return LiveSchedule.current(in: rotation(at: now), now: now, defaultDuration: settings.liveDefaultDuration)
+            .filter { $0.room.start < horizon }
+            .map { item in
+                let room = item.room
+                let title = room.title.isEmpty ? room.id : room.title
+                return [isoTime(room.start), room.end.map(isoTime) ?? "-", room.source ?? "live",
+                        title.replacingOccurrences(of: "\t", with: " ")].joined(separator: "\t")
+            }
+    }
+
     /// How many coming occurrences `live show` lists for a recurring room.
     static let shownOccurrences = 5
 

@@ -190,6 +190,7 @@ public final class Responder {
         case .status: return try statusAnswer(now: now)
         case .liveList: return Answer(lines: liveList(now: now))
         case .liveShow(let id): return Answer(lines: try liveShow(id: id, now: now))
+        case .schedule(let hours): return Answer(lines: schedule(hours: hours, now: now))
         case .liveAdd, .liveRemove:
             throw ProtocolError(.badArgument, "\(request.commandWord) changes the rooms; the server applies it")
         case .blocks:

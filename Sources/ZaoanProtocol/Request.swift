@@ -23,6 +23,8 @@ public enum Request: Hashable, Sendable {
     case liveRemove(id: String)
     case liveList
     case liveShow(id: String)
+    /// `schedule [HOURS]`: rooms and calendar events live now or starting within HOURS.
+    case schedule(hours: Int)
     case status
     indirect case watch(Request)
     /// `--format=json greeting`: the inner request's answer as a waybar object or i3bar block.
@@ -57,6 +59,7 @@ public enum Request: Hashable, Sendable {
         case .liveRemove: return .liveRemove
         case .liveList: return .liveList
         case .liveShow: return .liveShow
+        case .schedule: return .schedule
         case .status: return .status
         case .watch: return .watch
         case .formatted: return .format
@@ -120,6 +123,10 @@ extension Request {
         if case .formatted(let format, let inner) = self { return (inner, format) }
         return (self, .plain)
     }
+
+    /// `schedule` without HOURS, and the most it takes (a calendar window is at most 31 days).
+    public static let defaultScheduleHours = 24
+    public static let maxScheduleHours = 744
 
     /// The period of an answer the clock never changes (a row that changes
     /// `.withSettings`): it is re-rendered only when the settings change, and a watch of it

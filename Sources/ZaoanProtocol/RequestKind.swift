@@ -15,6 +15,7 @@ public enum RequestKind: UInt8, CaseIterable, Hashable, Sendable {
     case ping, version, help, session, quit, reload, stats
     case countdown, status, ticker
     case liveAdd, liveRemove, liveList, liveShow
+    case schedule
     case watch, format, blocks
 
     /// The row: one entry for everything the service, `help`, the completions and the docs
@@ -76,6 +77,9 @@ public enum RequestKind: UInt8, CaseIterable, Hashable, Sendable {
             RequestDescriptor(self, "live list", watchable: true, changes: .everySecond, help: .sameLineAsAbove)
         case .liveShow:
             RequestDescriptor(self, "live show", "ID", watchable: true, changes: .everySecond, help: .sameLineAsAbove)
+        case .schedule:
+            RequestDescriptor(self, "schedule", "[HOURS]", watchable: true, changes: .everySecond,
+                              help: .line("what comes next: start, end, source and title per line"))
         case .watch:
             RequestDescriptor(self, "watch", "REQUEST", shape: .combinator, watchable: false, changes: .byArguments,
                               help: .line("send REQUEST's answer now and whenever it changes"))

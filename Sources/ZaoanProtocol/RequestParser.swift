@@ -127,6 +127,13 @@ public enum RequestParser {
         case .liveRemove: return .liveRemove(id: try LiveCommandParser.singleID(arguments, of: kind))
         case .liveList: try noArguments(kind, arguments); return .liveList
         case .liveShow: return .liveShow(id: try LiveCommandParser.singleID(arguments, of: kind))
+        case .schedule:
+            guard arguments.count <= 1 else { throw ProtocolError(.badArgument, "schedule takes at most one number, HOURS") }
+            guard let hours = arguments.isEmpty ? Request.defaultScheduleHours : Int(arguments[0]),
+                  (1...Request.maxScheduleHours).contains(hours) else {
+                throw ProtocolError(.badArgument, "schedule HOURS must be a whole number from 1 to \(Request.maxScheduleHours), e.g. schedule 24")
+            }
+            return .schedule(hours: hours)
         case .blocks: return try blocks(arguments)
         case .format:
             // The value follows the option's word and its `=`.

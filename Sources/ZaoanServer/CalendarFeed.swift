@@ -123,9 +123,11 @@ final class CalendarFeed: EventHandler {
     static func room(_ occurrence: CalendarOccurrence) -> LiveRoom {
         let name = (occurrence.source as NSString).lastPathComponent
         let title = occurrence.title.flatMap { $0.isEmpty ? nil : $0 } ?? name
-        return LiveRoom(id: "calendar:" + String(occurrence.uid.prefix(48)), title: title,
-                        start: Date(timeIntervalSince1970: Double(occurrence.start)),
-                        end: occurrence.end > occurrence.start ? Date(timeIntervalSince1970: Double(occurrence.end)) : nil,
-                        description: occurrence.description ?? occurrence.location)
+        var room = LiveRoom(id: "calendar:" + String(occurrence.uid.prefix(48)), title: title,
+                            start: Date(timeIntervalSince1970: Double(occurrence.start)),
+                            end: occurrence.end > occurrence.start ? Date(timeIntervalSince1970: Double(occurrence.end)) : nil,
+                            description: occurrence.description ?? occurrence.location)
+        room.source = occurrence.source
+        return room
     }
 }

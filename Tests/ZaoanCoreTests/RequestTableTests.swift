@@ -24,6 +24,7 @@ import Testing
         ticker [SKIP]           rotates through live and upcoming rooms every few seconds
         live add ID START [TITLE...] [end=END] [desc=TEXT] [viewers=N] [repeat=RULE]
         live rm ID | live list | live show ID
+        schedule [HOURS]        what comes next: start, end, source and title per line
         watch REQUEST           send REQUEST's answer now and whenever it changes
         --format=FMT REQUEST    plain text, json (waybar), i3bar, or text for tmux or polybar
         blocks REQUEST ; ...    several requests as one i3bar line (with --format=i3bar)

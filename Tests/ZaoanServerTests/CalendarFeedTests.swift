@@ -73,6 +73,30 @@ struct CalendarFeedTests {
         #expect(service.stderrText.contains("broken.ics"), "the log says which file: \(service.stderrText)")
     }
 
+    @Test("schedule lists rooms and events by start with their sources, within HOURS, in every format")
+    func schedule() throws {
+        let folder = try TemporaryDirectory()
+        defer { folder.remove() }
+        let calendar = try folder.makeDirectory("team")
+        try Self.event(uid: "review", title: "Review", minutes: 90).write(toFile: calendar + "/review.ics", atomically: true, encoding: .utf8)
+        try Self.event(uid: "late", title: "Later", minutes: 60 * 30).write(toFile: calendar + "/late.ics", atomically: true, encoding: .utf8)
+        let service = try start(calendars: [calendar])
+        defer { try? service.stop() }
+        #expect(try service.ask("live add tea +30m Tea Time end=+15m") == "ok\n")
+        let lines = try service.ask("schedule").split(separator: "\n").map(String.init)
+        let rows = lines.map { $0.split(separator: "\t", omittingEmptySubsequences: false).map(String.init) }
+        #expect(rows.count == 2 && rows.allSatisfy { $0.count == 4 }, "two rows of four fields within 24 h: \(lines)")
+        #expect(rows.first.map { [$0[2], $0[3]] } == ["live", "Tea Time"], "the room first: \(lines)")
+        #expect(rows.last.map { [$0[2], $0[3]] } == [calendar + "/review.ics", "Review"], "then the event, with its file: \(lines)")
+        #expect(rows.first?[0].hasSuffix("+00:00") == true && rows.first?[1] != "-", "\(lines)")
+        #expect(try service.ask("schedule 1").split(separator: "\n").count == 1, "within an hour: the room only")
+        #expect(try service.ask("schedule 48").split(separator: "\n").count == 3, "48 hours: the later event too")
+        let json = try service.ask("--format=json schedule")
+        #expect(json.hasPrefix(#"{"text":""#) && json.contains("Tea Time") && json.contains("Review"), "\(json)")
+        #expect(try service.ask("schedule 0").hasPrefix("ERR bad-argument schedule HOURS must be a whole number from 1 to 744"))
+        #expect(try service.ask("schedule many").hasPrefix("ERR bad-argument"))
+    }
+
     @Test("a folder that does not exist yet is waited for, then read when it appears")
     func waitsForAMissingFolder() throws {
         let base = try TemporaryDirectory()

@@ -138,7 +138,7 @@ _zaoan_request() {
                 compopt -o nospace 2>/dev/null
                 ;;
             *)
-                words=(greeting time ago duration ping version help stats countdown status ticker live blocks)
+                words=(greeting time ago duration ping version help stats countdown status ticker live schedule blocks)
                 [[ $mode == ask ]] && words+=(watch reload)
                 _zaoan_add "$cur" "${words[@]}"
                 ;;
