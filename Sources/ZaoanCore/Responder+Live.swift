@@ -248,7 +248,7 @@ extension Responder {
         formatters.string(from: date, pattern: "yyyy-MM-dd HH:mm", locale: "en_US_POSIX", zone: settings.zone)
     }
 
-    private func isoTime(_ date: Date) -> String {
+    func isoTime(_ date: Date) -> String {
         formatters.string(from: date, pattern: "yyyy-MM-dd'T'HH:mm:ssxxx", locale: "en_US_POSIX", zone: settings.zone)
     }
 }

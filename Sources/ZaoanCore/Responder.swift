@@ -191,6 +191,8 @@ public final class Responder {
         case .liveList: return Answer(lines: liveList(now: now))
         case .liveShow(let id): return Answer(lines: try liveShow(id: id, now: now))
         case .schedule(let hours): return Answer(lines: schedule(hours: hours, now: now))
+        case .watchEvents:
+            throw ProtocolError(.badArgument, "watch events is a stream; the connection answers it")
         case .liveAdd, .liveRemove:
             throw ProtocolError(.badArgument, "\(request.commandWord) changes the rooms; the server applies it")
         case .blocks:

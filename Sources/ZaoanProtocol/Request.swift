@@ -27,6 +27,8 @@ public enum Request: Hashable, Sendable {
     case schedule(hours: Int)
     case status
     indirect case watch(Request)
+    /// `watch events`: one JSON line per phase change of a room or calendar event.
+    case watchEvents
     /// `--format=json greeting`: the inner request's answer as a waybar object or i3bar block.
     indirect case formatted(OutputFormat, Request)
     /// `time HH:mm @Asia/Tokyo`, `status @东京`: `time` or `status` in another zone, named by
@@ -60,6 +62,7 @@ public enum Request: Hashable, Sendable {
         case .liveList: return .liveList
         case .liveShow: return .liveShow
         case .schedule: return .schedule
+        case .watchEvents: return .watchEvents
         case .status: return .status
         case .watch: return .watch
         case .formatted: return .format

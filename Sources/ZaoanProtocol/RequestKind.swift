@@ -16,7 +16,7 @@ public enum RequestKind: UInt8, CaseIterable, Hashable, Sendable {
     case countdown, status, ticker
     case liveAdd, liveRemove, liveList, liveShow
     case schedule
-    case watch, format, blocks
+    case watch, watchEvents, format, blocks
 
     /// The row: one entry for everything the service, `help`, the completions and the docs
     /// need to know about this kind. Rows with the same words (`time`, and `time ...
@@ -83,6 +83,10 @@ public enum RequestKind: UInt8, CaseIterable, Hashable, Sendable {
         case .watch:
             RequestDescriptor(self, "watch", "REQUEST", shape: .combinator, watchable: false, changes: .byArguments,
                               help: .line("send REQUEST's answer now and whenever it changes"))
+        case .watchEvents:
+            // A stream of moments, not a state: nothing on subscribing, nothing to cache.
+            RequestDescriptor(self, "watch events", watchable: false, changes: .everyRequest,
+                              help: .line("a JSON line the second a room or event is soon, live or ended"))
         case .format:
             RequestDescriptor(self, "--format", "FMT REQUEST", shape: .option, watchable: true, changes: .byArguments,
                               help: .line("plain text, json (waybar), i3bar, or text for tmux or polybar"))

@@ -127,6 +127,7 @@ public enum RequestParser {
         case .liveRemove: return .liveRemove(id: try LiveCommandParser.singleID(arguments, of: kind))
         case .liveList: try noArguments(kind, arguments); return .liveList
         case .liveShow: return .liveShow(id: try LiveCommandParser.singleID(arguments, of: kind))
+        case .watchEvents: try noArguments(kind, arguments); return .watchEvents
         case .schedule:
             guard arguments.count <= 1 else { throw ProtocolError(.badArgument, "schedule takes at most one number, HOURS") }
             guard let hours = arguments.isEmpty ? Request.defaultScheduleHours : Int(arguments[0]),
@@ -142,6 +143,13 @@ public enum RequestParser {
         case .watch:
             guard let first = arguments.first else {
                 throw ProtocolError(.badArgument, "watch needs a request, e.g. watch countdown or watch time HH:mm:ss")
+            }
+            if arguments.count == 2, arguments[1].lowercased() == "events", first.lowercased().hasPrefix("--format=") {
+                // `watch events` is JSON lines already: --format=json is allowed, no other.
+                guard first.lowercased() == "--format=json" else {
+                    throw ProtocolError(.badArgument, "watch events streams JSON lines only; leave out \(shorten(first))")
+                }
+                return .watchEvents
             }
             let inner = try request(command: first.lowercased(), arguments: Array(arguments.dropFirst()))
             guard inner.isWatchable else {

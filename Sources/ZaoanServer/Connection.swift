@@ -70,6 +70,10 @@ final class Connection: EventHandler {
     let peer: PeerCredentials?
     /// Set while this connection watches a request.
     private(set) var watch: WatchHub.Ticket?
+    /// This connection follows `watch events`.
+    private(set) var followsEvents = false
+    /// Watching a request or following events: the connection stays open for it.
+    var isWatching: Bool { watch != nil || followsEvents }
     /// A watcher that cannot keep up keeps only the newest frame waiting here.
     private var queuedFrame: Reply?
     /// When output last made progress (or was empty), to close a stuck client.
@@ -95,7 +99,7 @@ final class Connection: EventHandler {
     /// Whether a time limit runs for this connection (the sweeper must look at it): every
     /// connection but a watcher that keeps up and sends nothing unfinished.
     var needsSweeping: Bool {
-        watch == nil || hasPendingOutput || queuedFrame != nil || partialLineSince != nil || overSoftLimitSince != nil
+        !isWatching || hasPendingOutput || queuedFrame != nil || partialLineSince != nil || overSoftLimitSince != nil
     }
 
     /// The client, for debug lines.
@@ -157,14 +161,14 @@ final class Connection: EventHandler {
     private func decideAfterInput() {
         guard takingLines else { return }
         if inputEnded {
-            if watch != nil {
+            if isWatching {
                 endWatch()  // closing the input ends a watch
             } else {
                 framer.finish { take($0) }
                 guard takingLines else { return }  // the last line was a change: close after its answer
             }
             closing = true
-        } else if mode == .oneShot && answeredAny && !framer.hasBufferedInput && watch == nil {
+        } else if mode == .oneShot && answeredAny && !framer.hasBufferedInput && !isWatching {
             closing = true
         }
     }
@@ -211,7 +215,7 @@ final class Connection: EventHandler {
     private func answer(line bytes: UnsafeRawBufferPointer) -> Bool {
         // A passed descriptor is for this line only.
         defer { dropPassedDescriptor() }
-        if watch != nil {
+        if isWatching {
             // Any further line ends the watch; in a session it is then answered as usual.
             endWatch()
             if mode == .oneShot {
@@ -239,6 +243,11 @@ final class Connection: EventHandler {
             append(server.answer(request))
             closing = true
             return false
+        case .watchEvents:
+            // A stream of moments: nothing is sent now.
+            followsEvents = true
+            server.events.add(self)
+            server.statusChanged()
         case .watch(let inner):
             let (ticket, first) = server.watches.add(self, request: inner)
             watch = ticket
@@ -316,14 +325,16 @@ final class Connection: EventHandler {
 
     /// A watch update. If the client has not read the last one yet, only the newest waits:
     /// stale frames are dropped so a stalled watcher costs bounded memory.
-    func sendFrame(_ reply: Reply) {
+    /// With `keepAll` (an event stream, where every line counts) it is queued behind the
+    /// others instead; the output limits still bound what a reader that stopped can cost.
+    func sendFrame(_ reply: Reply, keepAll: Bool = false) {
         guard !closing, !closed else { return }
         if let barOutput {
             if !barOutput.send(reply) { close() }  // EPIPE: the bar is gone
             if needsSweeping { server.sweepSoon() }
             return
         }
-        if hasPendingOutput {
+        if hasPendingOutput && !keepAll {
             queuedFrame = reply
             return
         }
@@ -357,6 +368,11 @@ final class Connection: EventHandler {
     private func endWatch() {
         barOutput?.close()
         barOutput = nil
+        if followsEvents {
+            followsEvents = false
+            server.events.remove(self)
+            server.statusChanged()
+        }
         guard let ticket = watch else { return }
         server.watches.remove(self, ticket: ticket)
         watch = nil

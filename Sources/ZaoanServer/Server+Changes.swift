@@ -69,6 +69,7 @@ extension Server {
             }
             // state.json holds the new rooms from the rename on: memory follows it.
             responder.commit(next)
+            events.scheduleChanged()
             watches.refresh()
             statusChanged()
         case .failure(let error):

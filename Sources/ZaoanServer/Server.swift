@@ -55,6 +55,8 @@ public final class Server {
     private(set) var watches: WatchHub!
     /// The config's calendars, while it names any.
     var calendars: CalendarFeed?
+    /// `watch events` subscribers and the timer for the next phase change.
+    private(set) var events: EventStream!
     let store: StateStore
     /// Room changes read in this loop turn, saved together after it (group commit).
     var pendingChanges: [(request: Request, connection: Connection)] = []
@@ -95,6 +97,7 @@ public final class Server {
         }, period: { [unowned self] request in
             self.responder.changePeriod(request, now: self.clock.now)
         })
+        self.events = try EventStream(loop: loop, responder: responder)
         self.refusals = try RefusalLog(loop: loop)
         self.saver = try StateSaver(store: store, loop: loop) { [unowned self] result in self.saveFinished(result) }
     }
@@ -225,6 +228,7 @@ public final class Server {
             guard !settings.calendars.isEmpty else { return }
             calendars = try CalendarFeed(loop: loop) { [unowned self] events in
                 self.responder.replaceCalendarEvents(events)
+                self.events.scheduleChanged()
                 self.watches.refresh()
                 self.statusChanged()
             }
@@ -238,6 +242,7 @@ public final class Server {
         do {
             let settings = try options.config.load()
             responder.apply(settings)
+            events.scheduleChanged()
             outputLimits = settings.outputLimits
             do {
                 try followCalendars(settings)

@@ -10,7 +10,7 @@ final class WallClockTimer: EventHandler {
     private let timer: TimerDescriptor
     private let action: (_ clockWasSet: Bool) -> Void
     private(set) var armed = false
-    /// Seconds between firings while armed.
+    /// Seconds between firings while armed; 0 for a one-shot (`arm(at:)`).
     private(set) var period = 1
 
     init(loop: EventLoop, action: @escaping (_ clockWasSet: Bool) -> Void) throws(SystemError) {
@@ -30,6 +30,15 @@ final class WallClockTimer: EventHandler {
                   flags: Int32(TFD_TIMER_ABSTIME) | Int32(TFD_TIMER_CANCEL_ON_SET))
     }
 
+    /// Fires once, at `unixSeconds` on the wall clock (at once if that has passed), or
+    /// early if the clock is set (`clockWasSet`): the owner then arms it again.
+    func arm(at unixSeconds: Int) {
+        armed = true
+        period = 0
+        timer.set(itimerspec(it_interval: timespec(), it_value: timespec(tv_sec: max(1, unixSeconds), tv_nsec: 0)),
+                  flags: Int32(TFD_TIMER_ABSTIME) | Int32(TFD_TIMER_CANCEL_ON_SET))
+    }
+
     func disarm() {
         guard armed else { return }
         armed = false
@@ -38,9 +47,14 @@ final class WallClockTimer: EventHandler {
 
     func handle(events: UInt32) {
         if timer.acknowledge() != nil {
+            if period == 0 { armed = false }
             action(false)
         } else if errno == ECANCELED {
-            arm(period: period)  // the clock jumped: align to the new boundaries
+            if period == 0 {
+                armed = false  // a one-shot's owner arms it again for the new clock
+            } else {
+                arm(period: period)  // the clock jumped: align to the new boundaries
+            }
             action(true)
         }
     }

@@ -30,6 +30,10 @@ struct WatchCommand {
             exit(1)
         }
         let requestLine = "watch " + options.requestLine
+        // `watch events` is a stream of moments: the service sends nothing until one comes,
+        // so only connecting and sending are held to --timeout.
+        let words = options.requestLine.lowercased().split(separator: " ")
+        let eventStream = words.last == "events" && (words.count == 1 || (words.count == 2 && words[0].hasPrefix("--format=")))
         let format = options.format ?? .plain
         let instance = options.words.first?.lowercased() ?? "zaoan"
         var backoff = Backoff()
@@ -76,9 +80,9 @@ struct WatchCommand {
                     StandardOutput.hangupEntry,
                     pollfd(fd: connection.fd, events: Int16(POLLIN), revents: 0),
                 ]
-                pollDescriptors(&entries, timeout: firstAnswerBy.map { max(0, $0.remaining) })
+                pollDescriptors(&entries, timeout: eventStream ? nil : firstAnswerBy.map { max(0, $0.remaining) })
                 exitIfAsked(entries, signals: signals)
-                if let deadline = firstAnswerBy, deadline.hasPassed, entries[2].revents == 0 {
+                if !eventStream, let deadline = firstAnswerBy, deadline.hasPassed, entries[2].revents == 0 {
                     problem = ClientError.timedOut(path: socketPath, seconds: options.timeout, waitingFor: "answer").description
                     break
                 }

@@ -96,6 +96,13 @@ final class RawClient {
         }
     }
 
+    /// The next line, waiting at most `timeout` seconds for each read (a stream's pace).
+    func readLine(timeout: Double) throws -> String {
+        var time = timeval(tv_sec: Int(timeout), tv_usec: Int((timeout - timeout.rounded(.down)) * 1_000_000))
+        setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &time, socklen_t(MemoryLayout<timeval>.size))
+        return try readLine()
+    }
+
     /// Everything until the server closes. Throws on timeout (the server kept it open).
     func readToEnd() throws -> [UInt8] {
         while try fill() {}

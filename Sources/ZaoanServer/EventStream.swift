@@ -1,0 +1,62 @@
+import Foundation
+import ZaoanCore
+
+/// `watch events`: one JSON line to every subscriber the second a room occurrence or a
+/// calendar event becomes `soon`, goes `live` or has `ended` — a stream of moments, not a
+/// state, so nothing is sent on subscribing. The timer is armed for the next moment only
+/// (no wake-ups in between, however long that is), and again whenever rooms or events
+/// change; moments already passed when they change are not replayed.
+final class EventStream {
+    private var subscribers: [ObjectIdentifier: Connection] = [:]
+    private var timer: WallClockTimer!
+    private let responder: Responder
+    /// Moments up to this second have been sent.
+    private var sentThrough = 0
+
+    init(loop: EventLoop, responder: Responder) throws(SystemError) {
+        self.responder = responder
+        timer = try WallClockTimer(loop: loop) { [unowned self] _ in self.fire() }
+    }
+
+    var count: Int { subscribers.count }
+
+    func add(_ connection: Connection) {
+        if subscribers.isEmpty { sentThrough = Self.now() }
+        subscribers[ObjectIdentifier(connection)] = connection
+        arm()
+    }
+
+    func remove(_ connection: Connection) {
+        guard subscribers.removeValue(forKey: ObjectIdentifier(connection)) != nil else { return }
+        if subscribers.isEmpty { timer.disarm() }
+    }
+
+    /// Rooms or events changed: the next moment may be another one.
+    func scheduleChanged() {
+        guard !subscribers.isEmpty else { return }
+        arm()
+    }
+
+    private func arm() {
+        guard !subscribers.isEmpty else { return }
+        if let next = responder.nextTransition(after: sentThrough) {
+            timer.arm(at: next)
+        } else {
+            timer.disarm()
+        }
+    }
+
+    private func fire() {
+        let now = Self.now()
+        if now > sentThrough {
+            let lines = responder.transitions(after: sentThrough, through: now).map { Reply.line(responder.eventLine($0)) }
+            sentThrough = now
+            for line in lines {
+                for connection in subscribers.values { connection.sendFrame(line, keepAll: true) }
+            }
+        }
+        arm()
+    }
+
+    private static func now() -> Int { Int(clampingSeconds: Date().timeIntervalSince1970) }
+}

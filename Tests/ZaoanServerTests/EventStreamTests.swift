@@ -1,0 +1,89 @@
+import Foundation
+import Testing
+
+/// `watch events`: one JSON line the second a room or calendar event becomes soon, goes
+/// live or ends — and nothing else.
+@Suite("watch events")
+struct EventStreamTests {
+    private func object(_ line: String) -> [String: String]? {
+        (try? JSONSerialization.jsonObject(with: Data(line.utf8))) as? [String: String]
+    }
+
+    private func instant(_ iso: String?) -> Date? {
+        iso.flatMap { ISO8601DateFormatter().date(from: $0) }
+    }
+
+    @Test("nothing on subscribing; then soon, live and ended, each within a second of its moment, rooms and calendar events alike")
+    func transitionsOnTime() throws {
+        let folder = try TemporaryDirectory()
+        defer { folder.remove() }
+        let calendar = try folder.makeDirectory("cal")
+        let service = try TestService.start(arguments: ["--language", "en", "--timezone", "UTC"],
+                                            config: #"{"soon_threshold": 2, "calendars": ["\#(calendar)"]}"#)
+        defer { try? service.stop() }
+        let client = try RawClient(path: service.socketPath, timeout: 20)
+        try client.send("watch events\n")
+        #expect(throws: (any Error).self, "nothing is sent on subscribing") { _ = try client.readLine(timeout: 1.5) }
+
+        #expect(try service.ask("live add quick +5s Quick end=+3s") == "ok\n")
+        var received: [(line: [String: String], arrived: Date)] = []
+        let deadline = Date().addingTimeInterval(15)
+        while received.count < 3, Date() < deadline {
+            guard let line = try? client.readLine(timeout: max(0.1, deadline.timeIntervalSinceNow)) else { break }
+            received.append((object(line) ?? ["raw": line], Date()))
+        }
+        #expect(received.map { $0.line["phase"] } == ["soon", "live", "ended"], "\(received.map(\.line))")
+        #expect(received.allSatisfy { $0.line["id"] == "quick" && $0.line["title"] == "Quick" && $0.line["source"] == "live" },
+                "\(received.map(\.line))")
+        for (line, arrived) in received {
+            let at = try #require(instant(line["at"]), "\(line)")
+            #expect(arrived.timeIntervalSince(at) > -0.5 && arrived.timeIntervalSince(at) < 1.5,
+                    "\(line["phase"] ?? "?") arrived \(arrived.timeIntervalSince(at)) s after its moment")
+        }
+
+        // A calendar event starting in a few seconds: its moments come the same way.
+        let soon = Date().addingTimeInterval(4)
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        formatter.timeZone = TimeZone(identifier: "UTC")
+        formatter.dateFormat = "yyyyMMdd'T'HHmmss'Z'"
+        let event = ["BEGIN:VCALENDAR", "VERSION:2.0", "PRODID:-//zaoan tests//EN", "BEGIN:VEVENT", "UID:cal-2",
+                     "DTSTAMP:20261201T000000Z", "DTSTART:\(formatter.string(from: soon))",
+                     "DTEND:\(formatter.string(from: soon.addingTimeInterval(3600)))", "SUMMARY:Call",
+                     "END:VEVENT", "END:VCALENDAR", ""].joined(separator: "\r\n")
+        try event.write(toFile: calendar + "/call.ics", atomically: true, encoding: .utf8)
+        var live: [String: String]?
+        let until = Date().addingTimeInterval(12)
+        while live == nil, Date() < until, let line = try? client.readLine(timeout: max(0.1, until.timeIntervalSinceNow)) {
+            if let parsed = object(line), parsed["phase"] == "live" { live = parsed }
+        }
+        #expect(live?["title"] == "Call" && live?["source"] == calendar + "/call.ics" && live?["id"] == "calendar:cal-2", "\(String(describing: live))")
+    }
+
+    @Test("watch events takes --format=json and no other format")
+    func formats() throws {
+        let service = try TestService.start(arguments: ["--language", "en", "--timezone", "UTC"])
+        defer { try? service.stop() }
+        #expect(try service.ask("watch --format=i3bar events").hasPrefix("ERR bad-argument watch events streams JSON lines only; leave out --format=i3bar"))
+        #expect(try service.ask("watch events now").hasPrefix("ERR bad-argument"))
+        let client = try RawClient(path: service.socketPath, timeout: 10)
+        try client.send("watch --format=json events\n")
+        #expect(try service.ask("live add r +2s Two end=+1s") == "ok\n")
+        let line = try client.readLine(timeout: 6)
+        #expect(object(line)?["phase"] == "live", "\(line)")
+    }
+
+    @Test("zaoan watch events waits quietly for the next moment instead of timing out")
+    func clientWaits() throws {
+        let service = try TestService.start(arguments: ["--language", "en", "--timezone", "UTC"])
+        defer { try? service.stop() }
+        let watcher = try RunningZaoan(["watch", "--socket", service.socketPath, "--timeout", "1", "events"],
+                                       environment: service.environment, scratch: service.directory)
+        defer { _ = watcher.terminate() }
+        Thread.sleep(forTimeInterval: 3)
+        #expect(watcher.process.isRunning, "still waiting after three times its --timeout: \(watcher.lines) \(watcher.errorText)")
+        #expect(try service.ask("live add w +1s Wake end=+1s") == "ok\n")
+        let live = watcher.line(within: 8) { $0.contains(#""phase":"live""#) }
+        #expect(live?.contains(#""title":"Wake""#) == true, "\(watcher.lines) \(watcher.errorText)")
+    }
+}
