@@ -15,6 +15,8 @@
 # every absolute Exec*= command (/usr/local/bin/zaoan, /bin/kill), so the host needs no
 # installed zaoan and the check does not depend on what is installed where.
 #
+# The vdirsyncer units (integrations/vdirsyncer) are user units too, checked the same way.
+#
 # --man=no keeps verify from looking up man pages.
 #
 # Usage: packaging/verify-units.sh        (silent and exit 0 when the units are clean)
@@ -23,6 +25,7 @@ set -euo pipefail
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 user_units=("$here/systemd/user/zaoan.socket" "$here/systemd/user/zaoan.service")
 system_units=("$here/systemd/system/zaoan.socket" "$here/systemd/system/zaoan.service")
+vdirsyncer_units=("$here/integrations/vdirsyncer/vdirsyncer-sync.service" "$here/integrations/vdirsyncer/vdirsyncer-sync.timer")
 
 if ! command -v systemd-analyze >/dev/null 2>&1; then
     echo "verify-units: systemd-analyze not found; install the systemd package" >&2
@@ -52,6 +55,22 @@ output=$(cd "$scratch/units" &&
     env HOME="$scratch/home" XDG_RUNTIME_DIR="$scratch/runtime" \
         systemd-analyze verify --user --man=no "$scratch/units/zaoan.socket" "$scratch/units/zaoan.service" 2>&1) || status=$?
 report user "$status" "$output"
+
+# --- the vdirsyncer timer users may add (integrations/vdirsyncer): ExecStart= is the bare
+# name `vdirsyncer`, which verify looks up in the standard bin directories.
+if ! command -v vdirsyncer >/dev/null 2>&1; then
+    echo "verify-units: vdirsyncer not found; install the vdirsyncer package" >&2
+    failed=1
+else
+    mkdir -p "$scratch/vdirsyncer"
+    cp "${vdirsyncer_units[@]}" "$scratch/vdirsyncer/"
+    status=0
+    output=$(cd "$scratch/vdirsyncer" &&
+        env HOME="$scratch/home" XDG_RUNTIME_DIR="$scratch/runtime" \
+            systemd-analyze verify --user --man=no "$scratch/vdirsyncer/vdirsyncer-sync.service" \
+            "$scratch/vdirsyncer/vdirsyncer-sync.timer" 2>&1) || status=$?
+    report vdirsyncer "$status" "$output"
+fi
 
 # --- system units
 if [[ -f "${system_units[0]}" && -f "${system_units[1]}" ]]; then
