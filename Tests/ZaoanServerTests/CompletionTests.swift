@@ -25,6 +25,8 @@ struct CompletionTests {
         .map { String($0.firstWord) })
     /// What `watch` can stream (the rows' `isWatchable`): not `watch` itself, nor `reload`.
     static let watchWords: Set<String> = Set(RequestKind.table.filter { $0.isWatchable && $0.shape != .option }.map { String($0.firstWord) })
+    /// After `zaoan ask watch`: those, and the stream `watch events` names.
+    static let askWatchWords: Set<String> = watchWords.union(["events"])
     static let cities: Set<String> = Set(BuiltinCities.all.flatMap { [$0.chinese, $0.english] })
     /// A city as the shell inserts it: blanks escaped.
     static func escaped(_ word: String) -> String { word.replacingOccurrences(of: " ", with: "\\ ") }
@@ -161,7 +163,7 @@ struct CompletionTests {
         Case("zaoan ask live add r1 +2h Title e", ["end="]),
         Case("zaoan ask greeting ", Set(cities.map(escaped))),
         Case("zaoan ask greeting Lo", ["London", "Los\\ Angeles"]),
-        Case("zaoan ask watch ", watchWords),
+        Case("zaoan ask watch ", askWatchWords),
         Case("zaoan ask watch --f", ["--format="]),
         Case("zaoan ask --format=json watch live ", ["list", "show"]),
         Case("zaoan watch ", watchWords),
@@ -419,7 +421,7 @@ struct CompletionTests {
             Case("zaoan ask --socket /tmp/s --format json ", Self.askWords),
             Case("zaoan ask live ", ["add", "rm", "list", "show"]),
             Case("zaoan ask greeting ", Set(Self.cities.map(Self.escaped))),
-            Case("zaoan ask watch ", Self.watchWords),
+            Case("zaoan ask watch ", Self.askWatchWords),
             Case("zaoan ask --format=i3bar watch live ", ["list", "show"]),
             Case("zaoan watch ", Self.watchWords),
             Case("zaoan watch live ", ["list", "show"]),

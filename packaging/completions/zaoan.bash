@@ -116,14 +116,17 @@ _zaoan_room_values() {
 # the service's request table, Sources/ZaoanProtocol/RequestKind.swift: RequestTableFilesTests
 # compares them.
 _zaoan_request() {
-    local i=$1 mode=$2 socket=$3 cur=${_zaoan_w[_zaoan_cw]}
-    local -a words
+    local i=$1 mode=$2 socket=$3 cur=${_zaoan_w[_zaoan_cw]} watched=0
+    local -a words watch=()
+    # `watch events` (a stream of moments): offered after `zaoan ask watch`.
+    [[ $mode == ask ]] && watch=(events)
     while ((i < _zaoan_cw)); do
         case ${_zaoan_w[i]} in
             --format=*) ((i++)) ;;
             watch)
                 [[ $mode == ask ]] || break
                 mode=watch
+                watched=1
                 ((i++))
                 ;;
             *) break ;;
@@ -140,6 +143,7 @@ _zaoan_request() {
             *)
                 words=(greeting time ago duration ping version help stats countdown status ticker live schedule blocks)
                 [[ $mode == ask ]] && words+=(watch reload)
+                ((watched)) && words+=("${watch[@]}")
                 _zaoan_add "$cur" "${words[@]}"
                 ;;
         esac
