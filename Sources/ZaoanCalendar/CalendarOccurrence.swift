@@ -40,13 +40,7 @@ public struct CalendarExpansion: Sendable {
 
     /// The first occurrence starting at or after `now` (a binary search of the sorted list).
     public func next(after now: Int64) -> CalendarOccurrence? {
-        var low = 0
-        var high = occurrences.count
-        while low < high {
-            let middle = (low + high) / 2
-            if occurrences[middle].start < now { low = middle + 1 } else { high = middle }
-        }
-        return low < occurrences.count ? occurrences[low] : nil
+        occurrences.firstStarting(atOrAfter: now, start: \.start)
     }
 
     /// Sorts, and keeps the earliest `CalendarLimits.occurrencesPerWindow`, saying so.

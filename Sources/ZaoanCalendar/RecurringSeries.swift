@@ -65,12 +65,6 @@ public struct SeriesOccurrences: Equatable, Sendable {
 
     /// The first instance starting at or after `now` (the list is sorted: a binary search).
     public func next(after now: Int64) -> OccurrenceSpan? {
-        var low = 0
-        var high = spans.count
-        while low < high {
-            let middle = (low + high) / 2
-            if spans[middle].start < now { low = middle + 1 } else { high = middle }
-        }
-        return low < spans.count ? spans[low] : nil
+        spans.firstStarting(atOrAfter: now, start: \.start)
     }
 }
