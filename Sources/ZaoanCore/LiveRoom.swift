@@ -15,6 +15,8 @@ public struct LiveRoom: Codable, Equatable, Sendable {
     /// (`FREQ=DAILY`): `start` is then the first occurrence, `end` gives each its length,
     /// and the occurrences keep the start's wall-clock time in the configured zone.
     public var repeatRule: String?
+    /// Days (`2026-12-24`, local) a recurring room skips (`live skip`), sorted.
+    public var skippedDays: [String]?
     /// Where a calendar event comes from (its file); nil for a room. Not saved.
     public var source: String?
 
@@ -22,6 +24,7 @@ public struct LiveRoom: Codable, Equatable, Sendable {
         case id, title, start, end, description, viewers
         case startWallClock = "start_wall_clock"
         case repeatRule = "repeat"
+        case skippedDays = "skip"
     }
 
     public init(id: String, title: String, start: Date, end: Date? = nil, description: String? = nil, viewers: Int? = nil,

@@ -111,6 +111,7 @@ extension Responder {
         if let rule = saved.repeatRule {
             // The first start, the rule, and the next few occurrences.
             lines.append("repeat: \(rule) from \(isoTime(saved.start))")
+            if let skipped = saved.skippedDays, !skipped.isEmpty { lines.append("skip: " + skipped.joined(separator: ", ")) }
             let instant = Int64(Int(clampingSeconds: now.timeIntervalSince1970))
             let upcoming = RoomRecurrence.occurrences(of: saved, zone: settings.zone, now: instant, defaultDuration: settings.liveDefaultDuration,
                                                       ahead: 28 * 86_400).filter { $0.start > now }.prefix(Self.shownOccurrences)
@@ -175,6 +176,21 @@ extension Responder {
                 // Full: rooms that have ended make way before a new one is refused.
                 next.removeEnded(now: now, defaultDuration: settings.liveDefaultDuration)
             }
+            try next.upsert(room, limit: settings.maxRooms)
+        case .liveSkip(let id, let date):
+            guard var room = next.rooms[id] else { throw ProtocolError(.notFound, "no live room '\(id)'; see live list") }
+            guard room.repeatRule != nil else {
+                throw ProtocolError(.badArgument, "room '\(id)' does not repeat; live rm it instead")
+            }
+            guard RoomRecurrence.day(date) != nil else {
+                throw ProtocolError(.badArgument, "\(date) is not a day of the calendar")
+            }
+            var days = Set(room.skippedDays ?? [])
+            days.insert(date)
+            guard days.count <= RoomLimits.maxSkippedDays else {
+                throw ProtocolError(.full, "room '\(id)' already skips \(RoomLimits.maxSkippedDays) days; live add it again to start afresh")
+            }
+            room.skippedDays = days.sorted()
             try next.upsert(room, limit: settings.maxRooms)
         case .liveRemove(let id):
             guard next.remove(id: id) else {

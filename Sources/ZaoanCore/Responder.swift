@@ -193,7 +193,7 @@ public final class Responder {
         case .schedule(let hours): return Answer(lines: schedule(hours: hours, now: now))
         case .watchEvents:
             throw ProtocolError(.badArgument, "watch events is a stream; the connection answers it")
-        case .liveAdd, .liveRemove:
+        case .liveAdd, .liveRemove, .liveSkip:
             throw ProtocolError(.badArgument, "\(request.commandWord) changes the rooms; the server applies it")
         case .blocks:
             throw ProtocolError(.badArgument, "blocks answers as i3bar only; send --format=i3bar blocks ...")

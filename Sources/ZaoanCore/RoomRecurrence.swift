@@ -20,6 +20,13 @@ enum RoomRecurrence {
         }
     }
 
+    /// `2026-12-24` as a day of the calendar; nil if there is no such day.
+    static func day(_ text: String) -> ZaoanCalendar.CivilDay? {
+        guard RoomLimits.isDate(text), let year = Int(text.prefix(4)), let month = Int(text.dropFirst(5).prefix(2)),
+              let day = Int(text.suffix(2)) else { return nil }
+        return ZaoanCalendar.CivilDay(year: year, month: month, day: day)
+    }
+
     /// The occurrences of a recurring room that are live or start within the window after
     /// `now`, as rooms of their own (same ID and title, their own start and end).
     static func occurrences(of room: LiveRoom, zone: TimeZone, now: Int64, defaultDuration: Int,
@@ -30,7 +37,8 @@ enum RoomRecurrence {
         guard let wall = calendarZone.wallClock(at: first) else { return [room] }
         let length = room.end.map { Int64($0.timeIntervalSince(room.start).rounded()) } ?? Int64(defaultDuration)
         let duration = min(max(length, 0), CalendarLimits.maximumEventSeconds)
-        let series = RecurringSeries(firstStart: wall, zone: calendarZone, rule: rule, durationSeconds: duration)
+        let skipped = Set((room.skippedDays ?? []).compactMap(day))
+        let series = RecurringSeries(firstStart: wall, zone: calendarZone, rule: rule, skippedDays: skipped, durationSeconds: duration)
         guard let window = try? CalendarWindow(from: now - duration, to: now + ahead) else { return [room] }
         return series.occurrences(in: window).spans.map { span in
             var occurrence = room

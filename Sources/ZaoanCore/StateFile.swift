@@ -81,7 +81,7 @@ public enum StateFile {
         var id: String?
         var room: Result<LiveRoom, Problem>
 
-        enum Keys: String, CodingKey { case id, title, start, end, description, viewers, startWallClock = "start_wall_clock", repeatRule = "repeat" }
+        enum Keys: String, CodingKey { case id, title, start, end, description, viewers, startWallClock = "start_wall_clock", repeatRule = "repeat", skippedDays = "skip" }
 
         init(from decoder: Decoder) throws {
             let container: KeyedDecodingContainer<Keys>
@@ -138,9 +138,17 @@ public enum StateFile {
                     throw Problem(text: "'repeat' is not a rule zaoan writes (FREQ=...)")
                 }
             }
-            return LiveRoom(id: id, title: title, start: Date(timeIntervalSince1970: start),
-                            end: end.map { Date(timeIntervalSince1970: $0) }, description: description, viewers: viewers,
-                            startWallClock: wallClock, repeatRule: rule)
+            let skipped = try field([String].self, .skippedDays)
+            if let skipped {
+                guard rule != nil, skipped.count <= RoomLimits.maxSkippedDays, skipped.allSatisfy({ RoomRecurrence.day($0) != nil }) else {
+                    throw Problem(text: "'skip' must list at most \(RoomLimits.maxSkippedDays) days (2026-12-24) of a recurring room")
+                }
+            }
+            var room = LiveRoom(id: id, title: title, start: Date(timeIntervalSince1970: start),
+                                end: end.map { Date(timeIntervalSince1970: $0) }, description: description, viewers: viewers,
+                                startWallClock: wallClock, repeatRule: rule)
+            room.skippedDays = skipped.map { Array(Set($0)).sorted() }
+            return room
         }
     }
 

@@ -21,6 +21,8 @@ public enum Request: Hashable, Sendable {
     case ticker(skip: Int)
     case liveAdd(LiveRoomDraft)
     case liveRemove(id: String)
+    /// `live skip ID DATE`: a recurring room does not take place on DATE (YYYY-MM-DD).
+    case liveSkip(id: String, date: String)
     case liveList
     case liveShow(id: String)
     /// `schedule [HOURS]`: rooms and calendar events live now or starting within HOURS.
@@ -59,6 +61,7 @@ public enum Request: Hashable, Sendable {
         case .ticker: return .ticker
         case .liveAdd: return .liveAdd
         case .liveRemove: return .liveRemove
+        case .liveSkip: return .liveSkip
         case .liveList: return .liveList
         case .liveShow: return .liveShow
         case .schedule: return .schedule

@@ -14,7 +14,7 @@ public enum RequestKind: UInt8, CaseIterable, Hashable, Sendable {
     case greeting, time, chineseTime, ago, duration
     case ping, version, help, session, quit, reload, stats
     case countdown, status, ticker
-    case liveAdd, liveRemove, liveList, liveShow
+    case liveAdd, liveRemove, liveSkip, liveList, liveShow
     case schedule
     case watch, watchEvents, format, blocks
 
@@ -71,6 +71,9 @@ public enum RequestKind: UInt8, CaseIterable, Hashable, Sendable {
         case .liveRemove:
             RequestDescriptor(self, "live rm", "ID", aliases: ["live remove", "live del"],
                               effect: .changesRooms, watchable: false, changes: .everyRequest, help: .usageOnly)
+        case .liveSkip:
+            RequestDescriptor(self, "live skip", "ID DATE", effect: .changesRooms, watchable: false, changes: .everyRequest,
+                              help: .sameLineAsAbove)
         case .liveList:
             // Over 1,000 rooms it takes milliseconds: a client asking in a loop costs one
             // rendering a second.

@@ -125,6 +125,13 @@ public enum RequestParser {
             return .status
         case .liveAdd: return .liveAdd(try LiveCommandParser.draft(arguments, quoted: Set(quoted)))
         case .liveRemove: return .liveRemove(id: try LiveCommandParser.singleID(arguments, of: kind))
+        case .liveSkip:
+            guard arguments.count == 2 else { throw ProtocolError(.badArgument, "usage: \(kind.descriptor.usage)") }
+            try LiveCommandParser.checkID(arguments[0])
+            guard RoomLimits.isDate(arguments[1]) else {
+                throw ProtocolError(.badArgument, "'\(shorten(arguments[1]))' is not a date; write it as 2026-12-24")
+            }
+            return .liveSkip(id: arguments[0], date: arguments[1])
         case .liveList: try noArguments(kind, arguments); return .liveList
         case .liveShow: return .liveShow(id: try LiveCommandParser.singleID(arguments, of: kind))
         case .watchEvents: try noArguments(kind, arguments); return .watchEvents

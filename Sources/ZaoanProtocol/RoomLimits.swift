@@ -14,6 +14,16 @@ public enum RoomLimits {
         }
     }
 
+    /// Days `live skip` keeps per room (a year of them).
+    public static let maxSkippedDays = 366
+
+    /// `YYYY-MM-DD` with plausible digits (the calendar checks the day exists).
+    public static func isDate(_ text: String) -> Bool {
+        let bytes = Array(text.utf8)
+        guard bytes.count == 10, bytes[4] == UInt8(ascii: "-"), bytes[7] == UInt8(ascii: "-") else { return false }
+        return bytes.enumerated().allSatisfy { index, byte in index == 4 || index == 7 || (byte >= 0x30 && byte <= 0x39) }
+    }
+
     /// `HH:MM` or `HH:MM:SS` (hour with one or two digits) → hour, minute, second.
     public static func timeOfDay(_ text: Substring) -> (Int, Int, Int)? {
         let parts = text.split(separator: ":", omittingEmptySubsequences: false)

@@ -6,6 +6,8 @@ struct CalendarOptions {
     var events = 10_000
     var series = 1_000
     var rounds = 5
+    /// Write the generated calendar to this file instead of measuring.
+    var write: String?
 }
 
 struct CalendarResult {

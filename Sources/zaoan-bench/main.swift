@@ -23,11 +23,11 @@ let usage = """
           N connections watch LINE; each update's delay after the wall-clock second
           boundary, and the server's CPU time per tick (from /proc/PID/schedstat).
           Prints: updates= ticks= cpu_us_per_tick= p50_ms= p99_ms= max_ms=
-      zaoan-bench calendar [--events N] [--series M] [--rounds R]
+      zaoan-bench calendar [--events N] [--series M] [--rounds R] [--write FILE]
           generate a calendar of N events, M of them recurring series (default 10,000 and
           1,000), then parse it and expand 48 hours R times (default 5), in-process.
           Prints: bytes= parse_ms= expand_ms= (medians) occurrences= problems=
-                  peak_rss_growth_kib= next_ns=
+                  peak_rss_growth_kib= next_ns=   (--write FILE: only write the calendar there)
 
     """
 
@@ -161,10 +161,22 @@ do {
             case "--events": options.events = arguments.int(name)
             case "--series": options.series = arguments.int(name)
             case "--rounds": options.rounds = max(1, arguments.int(name))
+            case "--write": options.write = arguments.next() ?? ""
             default: fail("unknown option \(name)\n\(usage)", status: 64)
             }
         }
         guard options.series <= options.events else { fail("--series must not exceed --events", status: 64) }
+        if let path = options.write {
+            // The same generated calendar, for bench/calendar.sh to give the real service.
+            let text = Array(generatedCalendar(events: options.events, series: options.series).utf8)
+            let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+            guard fd >= 0, text.withUnsafeBytes({ Glibc.write(fd, $0.baseAddress, $0.count) }) == text.count else {
+                fail("cannot write \(path): \(String(cString: strerror(errno)))")
+            }
+            close(fd)
+            print("bytes=\(text.count) path=\(path)")
+            exit(0)
+        }
         let result: CalendarResult
         do { result = try runCalendar(options) } catch { fail("calendar: \(error)") }
         let parse = LatencySummary(result.parseMilliseconds)

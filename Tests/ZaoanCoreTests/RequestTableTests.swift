@@ -23,7 +23,7 @@ import Testing
         status [@ZONE]          greeting, time and the next room's countdown in one line
         ticker [SKIP]           rotates through live and upcoming rooms every few seconds
         live add ID START [TITLE...] [end=END] [desc=TEXT] [viewers=N] [repeat=RULE]
-        live rm ID | live list | live show ID
+        live rm ID | live skip ID DATE | live list | live show ID
         schedule [HOURS]        what comes next: start, end, source and title per line
         watch REQUEST           send REQUEST's answer now and whenever it changes
         watch events            a JSON line the second a room or event is soon, live or ended
@@ -111,8 +111,8 @@ import Testing
     }
 
     @Test(arguments: [
-        ("live", ProtocolError.Code.badArgument, "live needs add, rm, list or show; send help"),
-        ("live frob", .unknownCommand, "unknown live command 'frob'; use live add, rm, list or show"),
+        ("live", ProtocolError.Code.badArgument, "live needs add, rm, skip, list or show; send help"),
+        ("live frob", .unknownCommand, "unknown live command 'frob'; use live add, rm, skip, list or show"),
         ("live list x", .badArgument, "live list takes no arguments"),
         ("live rm", .badArgument, "usage: live rm ID"),
         ("live show a b", .badArgument, "usage: live show ID"),

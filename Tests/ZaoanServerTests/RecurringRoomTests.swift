@@ -24,6 +24,17 @@ struct RecurringRoomTests {
         #expect(featured.hasPrefix("Morning news · starts in 1"), "\(featured)")
         let state = try String(contentsOfFile: service.directory.file("state/zaoan/state.json"), encoding: .utf8)
         #expect(state.contains(#""repeat" : "FREQ=DAILY""#), "saved with its rule: \(state)")
+
+        // Skipping a day drops that occurrence only.
+        #expect(try service.ask("live skip news 2026-03-29") == "ok\n")
+        let skipped = try service.ask("live show news")
+        #expect(skipped.contains("skip: 2026-03-29") && skipped.contains("next: 2026-03-28T07:00:00+01:00, 2026-03-30T07:00:00+02:00"),
+                "\(skipped)")
+        #expect(try String(contentsOfFile: service.directory.file("state/zaoan/state.json"), encoding: .utf8).contains(#""skip" : ["#))
+        #expect(try service.ask("live skip news 2026-02-30").hasPrefix("ERR bad-argument 2026-02-30 is not a day"))
+        #expect(try service.ask("live skip nosuch 2026-03-30").hasPrefix("ERR not-found"))
+        #expect(try service.ask("live add once 2026-03-30 10:00 Once") == "ok\n")
+        #expect(try service.ask("live skip once 2026-03-30").hasPrefix("ERR bad-argument room 'once' does not repeat"))
     }
 
     @Test("weekdays, an RRULE with COUNT, and rules the engine refuses")

@@ -157,9 +157,9 @@ _zaoan_request() {
         live)
             if ((argument == 1)); then
                 local -a live=(list show)
-                [[ $mode == ask ]] && live=(add rm "${live[@]}")
+                [[ $mode == ask ]] && live=(add rm skip "${live[@]}")
                 _zaoan_add "$cur" "${live[@]}"
-            elif ((argument == 2)) && [[ $sub == rm || $sub == show ]]; then
+            elif ((argument == 2)) && [[ $sub == rm || $sub == show || $sub == skip ]]; then
                 _zaoan_room_values "$cur" "$socket"
             elif ((argument >= 4)) && [[ $sub == add && -n $cur ]]; then
                 _zaoan_add "$cur" end= desc= viewers=
