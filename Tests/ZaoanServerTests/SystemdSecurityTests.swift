@@ -145,7 +145,9 @@ struct SystemdSecurityTests {
         // The same script on a copy whose units each carry a typo must complain about both.
         for kind in ["user", "system"] {
             let copy = try directory.makeDirectory("copy-\(kind)")
-            let copied = try Tool.run("/bin/cp", ["-R", Locations.packageRoot + "/packaging/systemd", script, copy],
+            // The whole tree the script checks: the units and the integrations' units.
+            let copied = try Tool.run("/bin/cp", ["-R", Locations.packageRoot + "/packaging/systemd",
+                                                  Locations.packageRoot + "/packaging/integrations", script, copy],
                                       environment: environment, scratch: directory)
             try #require(copied.status == 0, "\(copied)")
             let service = copy + "/systemd/\(kind)/zaoan.service"
