@@ -28,6 +28,8 @@ public struct ConfigFile: Decodable, Sendable, Equatable {
     public var barBlocks: [String]?
     public var barClockFormats: [String]?
     public var barClockZones: [String]?
+    public var barURLOpener: [String]?
+    public var barURLSchemes: [String]?
     public var adminGroup: String?
     /// `.ics` files and folders of them (vdir) whose events count like rooms.
     public var calendars: [String]?
@@ -55,6 +57,8 @@ public struct ConfigFile: Decodable, Sendable, Equatable {
         case barBlocks = "bar_blocks"
         case barClockFormats = "bar_clock_formats"
         case barClockZones = "bar_clock_zones"
+        case barURLOpener = "bar_url_opener"
+        case barURLSchemes = "bar_url_schemes"
         case adminGroup = "admin_group"
         case calendars
         case calendarWindowHours = "calendar_window_hours"

@@ -19,6 +19,8 @@ public struct LiveRoom: Codable, Equatable, Sendable {
     public var skippedDays: [String]?
     /// Where a calendar event comes from (its file); nil for a room. Not saved.
     public var source: String?
+    /// A calendar event's URL (checked by ZaoanCalendar: no spaces or controls). Not saved.
+    public var url: String?
 
     enum CodingKeys: String, CodingKey {
         case id, title, start, end, description, viewers

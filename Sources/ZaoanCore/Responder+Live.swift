@@ -137,6 +137,20 @@ extension Responder {
             }
     }
 
+    /// The room or event `countdown [ID]`, `ticker [SKIP]` or `status` shows now.
+    func shownRoom(_ request: Request, now: Date) -> LiveRoom? {
+        let duration = settings.liveDefaultDuration
+        switch request {
+        case .countdown(let id?): return (try? room(id)).map { nextOccurrence(of: $0, now: now) }
+        case .countdown(nil), .status: return LiveSchedule.featured(in: rotation(at: now), now: now, defaultDuration: duration)?.room
+        case .ticker(let skip):
+            let rooms = LiveSchedule.current(in: rotation(at: now), now: now, defaultDuration: duration)
+            guard !rooms.isEmpty else { return nil }
+            return rooms[(LiveSchedule.tickerIndex(now: now, period: settings.tickerPeriod, count: rooms.count) + skip) % rooms.count].room
+        default: return nil
+        }
+    }
+
     /// How many coming occurrences `live show` lists for a recurring room.
     static let shownOccurrences = 5
 

@@ -193,6 +193,7 @@ public final class Responder {
         case .schedule(let hours): return Answer(lines: schedule(hours: hours, now: now))
         case .watchEvents:
             throw ProtocolError(.badArgument, "watch events is a stream; the connection answers it")
+        case .url(let inner): return Answer(shownRoom(inner, now: now)?.url ?? "")
         case .liveAdd, .liveRemove, .liveSkip:
             throw ProtocolError(.badArgument, "\(request.commandWord) changes the rooms; the server applies it")
         case .blocks:

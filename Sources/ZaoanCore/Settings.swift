@@ -164,7 +164,8 @@ public struct Settings: Sendable {
         // The bar's keys: one rule for the service and `zaoan bar` (BarConfig); whether a
         // zone exists only the service can tell.
         let bar = try BarConfig.check(blocks: file.barBlocks, clockFormats: file.barClockFormats,
-                                      clockZones: file.barClockZones, markup: file.i3barMarkup)
+                                      clockZones: file.barClockZones, markup: file.i3barMarkup,
+                                      urlOpener: file.barURLOpener, urlSchemes: file.barURLSchemes)
         for entry in bar.clockZones where lookUp(entry, in: cities) == nil && TimeZone.named(entry) == nil {
             throw ConfigError(key: "bar_clock_zones", problem: "'\(RequestParser.shorten(entry))' is neither an IANA time zone (e.g. \"Asia/Tokyo\") nor a city of \"cities\" or the built-in list")
         }

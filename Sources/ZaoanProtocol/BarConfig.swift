@@ -20,20 +20,32 @@ public struct BarConfig: Equatable, Sendable {
     public var clockZones: [String]
     /// `i3bar_markup` is `pango`: blocks are Pango markup (text escaped for it).
     public var pango: Bool
+    /// `bar_url_opener`: the command (and its first arguments) a click runs with an event's
+    /// URL as the last argument; never a shell.
+    public var urlOpener: [String]
+    /// `bar_url_schemes`: the only URL schemes a click opens.
+    public var urlSchemes: [String]
+
+    public static let defaultURLOpener = ["xdg-open"]
+    public static let defaultURLSchemes = ["https", "http"]
 
     public init(blocks: [String] = defaultBlocks, clockFormats: [String] = defaultClockFormats,
-                clockZones: [String] = [], pango: Bool = false) {
+                clockZones: [String] = [], pango: Bool = false,
+                urlOpener: [String] = defaultURLOpener, urlSchemes: [String] = defaultURLSchemes) {
         self.blocks = blocks
         self.clockFormats = clockFormats
         self.clockZones = clockZones
         self.pango = pango
+        self.urlOpener = urlOpener
+        self.urlSchemes = urlSchemes
     }
 
     /// Checks the keys as the file has them (nil: the key is absent) and fills in the
     /// defaults.
     public static func check(blocks: [String]?, clockFormats: [String]?, clockZones: [String]?,
-                             markup: String?) throws(ConfigError) -> BarConfig {
-        for (key, list) in [("bar_blocks", blocks), ("bar_clock_formats", clockFormats), ("bar_clock_zones", clockZones)] {
+                             markup: String?, urlOpener: [String]? = nil, urlSchemes: [String]? = nil) throws(ConfigError) -> BarConfig {
+        for (key, list) in [("bar_blocks", blocks), ("bar_clock_formats", clockFormats), ("bar_clock_zones", clockZones),
+                            ("bar_url_opener", urlOpener), ("bar_url_schemes", urlSchemes)] {
             guard let list else { continue }
             if list.isEmpty || list.contains(where: isBlank) {
                 throw ConfigError(key: key, problem: "needs at least one entry, and no empty ones")
@@ -61,8 +73,15 @@ public struct BarConfig: Equatable, Sendable {
         case "pango": pango = true
         case let other: throw ConfigError(key: "i3bar_markup", problem: "'\(other)' is not \"none\" or \"pango\"")
         }
+        if let opener = urlOpener?.first, !(opener.hasPrefix("/") || !opener.contains("/")) {
+            throw ConfigError(key: "bar_url_opener", problem: "'\(RequestParser.shorten(opener))' must be a command name (xdg-open) or an absolute path")
+        }
+        if let scheme = urlSchemes?.first(where: { !BarURL.isScheme($0) }) {
+            throw ConfigError(key: "bar_url_schemes", problem: "'\(RequestParser.shorten(scheme))' is not a URL scheme such as https (lowercase letters, digits, + - .)")
+        }
         return BarConfig(blocks: blocks ?? defaultBlocks, clockFormats: clockFormats ?? defaultClockFormats,
-                         clockZones: clockZones ?? [], pango: pango)
+                         clockZones: clockZones ?? [], pango: pango, urlOpener: urlOpener ?? defaultURLOpener,
+                         urlSchemes: urlSchemes ?? defaultURLSchemes)
     }
 
     /// The bar's keys from a config file's bytes, checked by `check`. The rest of the file
@@ -104,7 +123,8 @@ public struct BarConfig: Equatable, Sendable {
         default: throw ConfigError(key: "i3bar_markup", problem: "expected a string")
         }
         return try check(blocks: try strings("bar_blocks"), clockFormats: try strings("bar_clock_formats"),
-                         clockZones: try strings("bar_clock_zones"), markup: markup)
+                         clockZones: try strings("bar_clock_zones"), markup: markup,
+                         urlOpener: try strings("bar_url_opener"), urlSchemes: try strings("bar_url_schemes"))
     }
 
     /// Nothing but spaces and tabs (what Foundation's `CharacterSet.whitespaces` holds).

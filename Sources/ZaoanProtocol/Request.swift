@@ -29,6 +29,9 @@ public enum Request: Hashable, Sendable {
     case schedule(hours: Int)
     case status
     indirect case watch(Request)
+    /// `url countdown`: the link (a calendar event's URL) of what the inner request shows, for
+    /// a bar click; an empty line when it has none.
+    indirect case url(Request)
     /// `watch events`: one JSON line per phase change of a room or calendar event.
     case watchEvents
     /// `--format=json greeting`: the inner request's answer as a waybar object or i3bar block.
@@ -66,6 +69,7 @@ public enum Request: Hashable, Sendable {
         case .liveShow: return .liveShow
         case .schedule: return .schedule
         case .watchEvents: return .watchEvents
+        case .url: return .url
         case .status: return .status
         case .watch: return .watch
         case .formatted: return .format

@@ -15,7 +15,7 @@ public enum RequestKind: UInt8, CaseIterable, Hashable, Sendable {
     case ping, version, help, session, quit, reload, stats
     case countdown, status, ticker
     case liveAdd, liveRemove, liveSkip, liveList, liveShow
-    case schedule
+    case schedule, url
     case watch, watchEvents, format, blocks
 
     /// The row: one entry for everything the service, `help`, the completions and the docs
@@ -83,6 +83,9 @@ public enum RequestKind: UInt8, CaseIterable, Hashable, Sendable {
         case .schedule:
             RequestDescriptor(self, "schedule", "[HOURS]", watchable: true, changes: .everySecond,
                               help: .line("what comes next: start, end, source and title per line"))
+        case .url:
+            RequestDescriptor(self, "url", "countdown [ID] | ticker [SKIP] | status", watchable: false, changes: .everyRequest,
+                              help: .usageOnly)
         case .watch:
             RequestDescriptor(self, "watch", "REQUEST", shape: .combinator, watchable: false, changes: .byArguments,
                               help: .line("send REQUEST's answer now and whenever it changes"))

@@ -135,6 +135,13 @@ public enum RequestParser {
         case .liveList: try noArguments(kind, arguments); return .liveList
         case .liveShow: return .liveShow(id: try LiveCommandParser.singleID(arguments, of: kind))
         case .watchEvents: try noArguments(kind, arguments); return .watchEvents
+        case .url:
+            guard let first = arguments.first else { throw ProtocolError(.badArgument, "usage: url \(kind.descriptor.arguments)") }
+            let inner = try request(command: first.lowercased(), arguments: Array(arguments.dropFirst()))
+            switch inner {
+            case .countdown, .ticker, .status: return .url(inner)
+            default: throw ProtocolError(.badArgument, "url takes countdown, ticker or status, the requests that show a room or event")
+            }
         case .schedule:
             guard arguments.count <= 1 else { throw ProtocolError(.badArgument, "schedule takes at most one number, HOURS") }
             guard let hours = arguments.isEmpty ? Request.defaultScheduleHours : Int(arguments[0]),

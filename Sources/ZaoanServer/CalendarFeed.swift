@@ -128,6 +128,7 @@ final class CalendarFeed: EventHandler {
                             end: occurrence.end > occurrence.start ? Date(timeIntervalSince1970: Double(occurrence.end)) : nil,
                             description: occurrence.description ?? occurrence.location)
         room.source = occurrence.source
+        room.url = occurrence.url
         return room
     }
 }

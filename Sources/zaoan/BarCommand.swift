@@ -76,6 +76,16 @@ final class BarBlock {
         (try? RequestWords.line(words)) ?? ""
     }
 
+    /// The request whose shown room or event's link this click opens: button 1 on a
+    /// countdown or status block, the middle button on the ticker (button 1 steps it).
+    func linkRequest(button: Int) -> String? {
+        switch (source, button) {
+        case (.ticker, 2): return requestLine
+        case (.request, 1) where kind == "countdown" || kind == "status": return requestLine
+        default: return nil
+        }
+    }
+
     /// Acts on a click. Returns whether the request changed (and must be watched anew).
     /// Button 1 and wheel down move forward; button 3 and wheel up move back; button 2 (the
     /// middle) moves a clock to the next of `zones`, and after the last back to the
@@ -365,6 +375,10 @@ final class BarCommand {
               let index = instance.split(separator: "-", maxSplits: 1).first.flatMap({ Int($0) }),
               blocks.indices.contains(index), blocks[index].instance == instance else { return }
         let block = blocks[index]
+        if let request = block.linkRequest(button: click.button ?? 1) {
+            LinkOpener.open(shownBy: request, socketPath: socketPath, config: config)
+            return
+        }
         guard block.click(button: click.button ?? 1, clockFormats: config.clockFormats, zones: config.clockZones) else { return }
         watch(now: Posix.monotonicSeconds())
     }

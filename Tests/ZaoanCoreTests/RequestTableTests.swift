@@ -25,6 +25,7 @@ import Testing
         live add ID START [TITLE...] [end=END] [desc=TEXT] [viewers=N] [repeat=RULE]
         live rm ID | live skip ID DATE | live list | live show ID
         schedule [HOURS]        what comes next: start, end, source and title per line
+        url countdown [ID] | ticker [SKIP] | status
         watch REQUEST           send REQUEST's answer now and whenever it changes
         watch events            a JSON line the second a room or event is soon, live or ended
         --format=FMT REQUEST    plain text, json (waybar), i3bar, or text for tmux or polybar

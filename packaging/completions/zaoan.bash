@@ -142,7 +142,7 @@ _zaoan_request() {
                 ;;
             *)
                 words=(greeting time ago duration ping version help stats countdown status ticker live schedule blocks)
-                [[ $mode == ask ]] && words+=(watch reload)
+                [[ $mode == ask ]] && words+=(watch reload url)
                 ((watched)) && words+=("${watch[@]}")
                 _zaoan_add "$cur" "${words[@]}"
                 ;;
