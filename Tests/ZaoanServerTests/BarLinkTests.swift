@@ -26,15 +26,7 @@ struct BarLinkTests {
 
     /// An event with URL `url` starting in 10 minutes, as one vdir file.
     private func event(url: String) -> String {
-        let formatter = DateFormatter()
-        formatter.locale = Locale(identifier: "en_US_POSIX")
-        formatter.timeZone = TimeZone(identifier: "UTC")
-        formatter.dateFormat = "yyyyMMdd'T'HHmmss'Z'"
-        let start = Date().addingTimeInterval(600)
-        return ["BEGIN:VCALENDAR", "VERSION:2.0", "PRODID:-//zaoan tests//EN", "BEGIN:VEVENT", "UID:meet",
-                "DTSTAMP:20261201T000000Z", "DTSTART:\(formatter.string(from: start))",
-                "DTEND:\(formatter.string(from: start.addingTimeInterval(1800)))", "SUMMARY:Meeting", "URL:\(url)",
-                "END:VEVENT", "END:VCALENDAR", ""].joined(separator: "\r\n")
+        CalendarFeedTests.event(uid: "meet", title: "Meeting", start: Date().addingTimeInterval(600), length: 1800, url: url)
     }
 
     @Test("a click on the countdown runs the opener with the URL as its one argument; file: and javascript: are refused")

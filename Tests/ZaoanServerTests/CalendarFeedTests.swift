@@ -7,15 +7,21 @@ import Testing
 struct CalendarFeedTests {
     /// One VEVENT starting `minutes` from now, an hour long, as a vdir file holds it.
     static func event(uid: String, title: String, minutes: Int) -> String {
+        event(uid: uid, title: title, start: Date().addingTimeInterval(Double(minutes * 60)))
+    }
+
+    /// The same from `start`, `length` seconds long, with a URL if given.
+    static func event(uid: String, title: String, start: Date, length: Double = 3600, url: String? = nil) -> String {
         let formatter = DateFormatter()
         formatter.locale = Locale(identifier: "en_US_POSIX")
         formatter.timeZone = TimeZone(identifier: "UTC")
         formatter.dateFormat = "yyyyMMdd'T'HHmmss'Z'"
-        let start = Date().addingTimeInterval(Double(minutes * 60))
-        return ["BEGIN:VCALENDAR", "VERSION:2.0", "PRODID:-//zaoan tests//EN", "BEGIN:VEVENT", "UID:\(uid)",
-                "DTSTAMP:20261201T000000Z", "DTSTART:\(formatter.string(from: start))",
-                "DTEND:\(formatter.string(from: start.addingTimeInterval(3600)))", "SUMMARY:\(title)",
-                "END:VEVENT", "END:VCALENDAR", ""].joined(separator: "\r\n")
+        var lines = ["BEGIN:VCALENDAR", "VERSION:2.0", "PRODID:-//zaoan tests//EN", "BEGIN:VEVENT", "UID:\(uid)",
+                     "DTSTAMP:20261201T000000Z", "DTSTART:\(formatter.string(from: start))",
+                     "DTEND:\(formatter.string(from: start.addingTimeInterval(length)))", "SUMMARY:\(title)"]
+        if let url { lines.append("URL:\(url)") }
+        lines += ["END:VEVENT", "END:VCALENDAR", ""]
+        return lines.joined(separator: "\r\n")
     }
 
     /// Writes `text` to `path` the way sync tools do: a temporary file renamed over it.

@@ -42,15 +42,7 @@ struct EventStreamTests {
         }
 
         // A calendar event starting in a few seconds: its moments come the same way.
-        let soon = Date().addingTimeInterval(4)
-        let formatter = DateFormatter()
-        formatter.locale = Locale(identifier: "en_US_POSIX")
-        formatter.timeZone = TimeZone(identifier: "UTC")
-        formatter.dateFormat = "yyyyMMdd'T'HHmmss'Z'"
-        let event = ["BEGIN:VCALENDAR", "VERSION:2.0", "PRODID:-//zaoan tests//EN", "BEGIN:VEVENT", "UID:cal-2",
-                     "DTSTAMP:20261201T000000Z", "DTSTART:\(formatter.string(from: soon))",
-                     "DTEND:\(formatter.string(from: soon.addingTimeInterval(3600)))", "SUMMARY:Call",
-                     "END:VEVENT", "END:VCALENDAR", ""].joined(separator: "\r\n")
+        let event = CalendarFeedTests.event(uid: "cal-2", title: "Call", start: Date().addingTimeInterval(4))
         try event.write(toFile: calendar + "/call.ics", atomically: true, encoding: .utf8)
         var live: [String: String]?
         let until = Date().addingTimeInterval(12)
