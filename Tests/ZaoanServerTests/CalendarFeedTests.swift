@@ -103,6 +103,58 @@ struct CalendarFeedTests {
         #expect(try service.ask("schedule many").hasPrefix("ERR bad-argument"))
     }
 
+    /// The real-world samples ZaoanCalendarTests checks against recurring_ical_events, read
+    /// by the real service under a faked clock: what `schedule` lists for March 2026.
+    @Test("the sample calendars through the service: moved, cancelled and skipped instances, New York across its DST change, all-day, floating, DURATION")
+    func samplesThroughTheService() throws {
+        let samples = Locations.packageRoot + "/Tests/ZaoanCalendarTests/Samples"
+        let folder = try TemporaryDirectory()
+        defer { folder.remove() }
+        let calendar = try folder.makeDirectory("samples")
+        for name in ["weekly-meeting", "new-york-vtimezone", "all-day", "floating-utc-duration", "malformed"] {
+            try FileManager.default.copyItem(atPath: "\(samples)/\(name).ics", toPath: "\(calendar)/\(name).ics")
+        }
+        var configuration = TestService.Configuration()
+        configuration.fakeTime = "2026-03-02 00:00:00"
+        configuration.arguments = ["--language", "en", "--timezone", "Europe/Berlin"]
+        configuration.config = #"{"calendars": ["\#(calendar)"], "calendar_window_hours": 744}"#
+        let service = try TestService.start(configuration)
+        defer { try? service.stop() }
+        let rows = try service.ask("schedule 744").split(separator: "\n").map { line in
+            let fields = line.split(separator: "\t", omittingEmptySubsequences: false).map(String.init)
+            return fields.count == 4 ? "\(fields[0]) \(fields[1]) \(fields[3])" : String(line)
+        }
+        let expected = [
+            // Weekly on Tuesdays at 10:00 (COUNT=10), an extra Friday (RDATE), the 17th left out
+            // (EXDATE), the 24th moved to Wednesday 15:00, the 31st cancelled.
+            "2026-03-03T10:00:00+01:00 2026-03-03T11:00:00+01:00 Team weekly",
+            "2026-03-06T14:00:00+01:00 2026-03-06T15:00:00+01:00 Team weekly",
+            "2026-03-10T10:00:00+01:00 2026-03-10T11:00:00+01:00 Team weekly",
+            "2026-03-25T15:00:00+01:00 2026-03-25T16:00:00+01:00 Team weekly (moved to Wednesday)",
+            // 07:00 in New York (a VTIMEZONE with a Windows name): 13:00 in Berlin, 12:00 once
+            // New York is on summer time (8 March) and Berlin not yet.
+            "2026-03-07T13:00:00+01:00 2026-03-07T13:15:00+01:00 NY standup",
+            "2026-03-08T12:00:00+01:00 2026-03-08T12:15:00+01:00 NY standup",
+            "2026-03-12T12:00:00+01:00 2026-03-12T12:15:00+01:00 NY standup",
+            // All-day over three days, across Berlin's own change (29 March).
+            "2026-03-27T00:00:00+01:00 2026-03-30T00:00:00+02:00 Conference",
+            // Floating time in the configured zone; UTC; DURATION; a day-long DURATION across
+            // the change is 23 hours.
+            "2026-03-27T09:00:00+01:00 2026-03-27T10:00:00+01:00 Dentist (floating time)",
+            "2026-03-27T17:00:00+01:00 2026-03-27T17:30:00+01:00 Call (UTC)",
+            "2026-03-28T14:00:00+01:00 2026-03-28T15:30:00+01:00 Workshop (DURATION PT1H30M)",
+            "2026-03-28T12:00:00+01:00 2026-03-29T12:00:00+02:00 Retreat (DURATION P1D across the DST change)",
+        ]
+        print("schedule under faketime: \(rows.count) rows")
+        for row in expected { #expect(rows.contains(row), "missing: \(row)\nschedule: \(rows.joined(separator: "\n"))") }
+        for absent in ["2026-03-17T10:00", "2026-03-24T10:00", "2026-03-31T10:00", "2026-03-13T"] {
+            #expect(!rows.contains { $0.hasPrefix(absent) }, "\(absent) should not be listed: \(rows.joined(separator: "\n"))")
+        }
+        #expect(rows.filter { $0.hasSuffix(" NY standup") }.count == 8, "5 March to 12 March, UNTIL included: \(rows)")
+        let stats = try service.ask("stats")
+        #expect(stats.contains("calendar_problems: 1") && stats.contains("malformed.ics"), "the broken sample is named, the rest read: \(stats)")
+    }
+
     @Test("a folder that does not exist yet is waited for, then read when it appears")
     func waitsForAMissingFolder() throws {
         let base = try TemporaryDirectory()
