@@ -3,8 +3,10 @@ import CICal
 /// The few things every use of libical needs, in one place.
 ///
 /// Threads: libical keeps global state — `icalerrno`, the error states, the cache of
-/// built-in time zones, its ring of temporary strings — with no locks. zaoan uses this
-/// module from one thread (the service's loop), and the tests run serialized; keep it so.
+/// built-in time zones, its ring of temporary strings — and so does this module (its zone
+/// caches). The service uses it from two threads — the calendar reader and the loop
+/// (recurring rooms) — each call inside `LibICalLock.run`, so one runs at a time; the tests
+/// run serialized.
 /// Every libical object created here is freed by the code that made it (a `defer` beside
 /// each `icalparser_new`, `icalrecur_iterator_new`, `icalcomponent_free`), except the
 /// built-in zones, which libical keeps for the life of the process (one per zone name).

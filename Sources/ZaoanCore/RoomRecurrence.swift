@@ -13,10 +13,12 @@ enum RoomRecurrence {
 
     /// The rule as it is saved (`daily` → `FREQ=DAILY`), or an error in the user's terms.
     static func canonical(_ text: String) throws(ProtocolError) -> String {
-        do {
-            return try RecurrenceRule(parsing: text).text
-        } catch {
-            throw ProtocolError(.badArgument, "repeat=\(RequestParser.shorten(text)): \(error.description)")
+        let parsed = LibICalLock.run { () -> Result<String, RecurrenceRuleError> in
+            do throws(RecurrenceRuleError) { return .success(try RecurrenceRule(parsing: text).text) } catch { return .failure(error) }
+        }
+        switch parsed {
+        case .success(let rule): return rule
+        case .failure(let error): throw ProtocolError(.badArgument, "repeat=\(RequestParser.shorten(text)): \(error.description)")
         }
     }
 
@@ -31,6 +33,10 @@ enum RoomRecurrence {
     /// `now`, as rooms of their own (same ID and title, their own start and end).
     static func occurrences(of room: LiveRoom, zone: TimeZone, now: Int64, defaultDuration: Int,
                             ahead: Int64 = windowSeconds) -> [LiveRoom] {
+        LibICalLock.run { expand(room, zone: zone, now: now, defaultDuration: defaultDuration, ahead: ahead) }
+    }
+
+    private static func expand(_ room: LiveRoom, zone: TimeZone, now: Int64, defaultDuration: Int, ahead: Int64) -> [LiveRoom] {
         guard let text = room.repeatRule, let rule = try? RecurrenceRule(parsing: text),
               let calendarZone = try? CalendarZone(named: zone.identifier) else { return [room] }
         let first = Int64(room.start.timeIntervalSince1970.rounded(.down))

@@ -12,9 +12,9 @@ import ZaoanCore
 /// that does not exist yet is waited for, through its parent, or once a minute while even
 /// the parent is missing. The window moves on once an hour.
 ///
-/// Everything here runs on the loop's thread, as libical's global state wants. A calendar
-/// is read whole when it changes: a 10,000-event file takes ~0.2 s (bench `calendar`),
-/// which the loop spends on it once per change.
+/// Reading and expanding run on a thread of their own (`BackgroundWorker`), under
+/// `LibICalLock`: a 10,000-event file takes ~0.2 s (bench/calendar.sh), which no client
+/// waits for; the loop gets the events when they are ready. Watching stays on the loop.
 final class CalendarFeed: EventHandler {
     private let loop: EventLoop
     private let inotify: Int32
@@ -25,6 +25,22 @@ final class CalendarFeed: EventHandler {
     private let onChange: ([LiveRoom]) -> Void
     private var debounce: MonotonicTimer!
     private var slide: MonotonicTimer!
+    private var reader: BackgroundWorker<Work, Reading>!
+
+    /// What the reader is asked to read, and what it found.
+    struct Work: Sendable {
+        let paths: [String]
+        let zone: String
+        let windowSeconds: Int64
+        let now: Int64
+    }
+
+    struct Reading: Sendable {
+        var events: [LiveRoom] = []
+        var problems: [String] = []
+        var loaded = 0
+        var waiting = 0
+    }
     /// What the last reading found, for `stats` and the log.
     private(set) var sourcesLoaded = 0
     private(set) var sourcesWaiting = 0
@@ -41,14 +57,28 @@ final class CalendarFeed: EventHandler {
         try loop.register(inotify, events: EventLoop.readable, handler: self)
         debounce = try MonotonicTimer(loop: loop) { [unowned self] in self.read() }
         slide = try MonotonicTimer(loop: loop) { [unowned self] in self.read() }
+        reader = try BackgroundWorker(loop: loop, purpose: "reading calendars", perform: Self.read) { [unowned self] reading in
+            self.apply(reading)
+        }
     }
 
-    /// Takes the settings' calendars (at start and after `reload`) and reads them now.
-    func configure(paths: [String], zone: String, windowHours: Int) {
+    /// At exit: lets a reading in progress finish, then ends the reader's thread.
+    func stop() { reader.stop() }
+
+    /// Takes the settings' calendars and reads them: at start `now`, before the service says
+    /// it is ready (no client waits yet, and the first answers already show the events);
+    /// after `reload` on the reader's thread.
+    func configure(paths: [String], zone: String, windowHours: Int, now: Bool = false) {
         self.paths = paths
         zoneName = zone
         windowSeconds = Int64(windowHours) * 3600
-        read()
+        if now {
+            rewatch()
+            apply(Self.read(Work(paths: paths, zone: zone, windowSeconds: windowSeconds,
+                                 now: Int64(Date().timeIntervalSince1970.rounded(.down)))))
+        } else {
+            read()
+        }
     }
 
     var configured: Bool { !paths.isEmpty }
@@ -63,38 +93,46 @@ final class CalendarFeed: EventHandler {
         debounce.arm(after: Self.settleSeconds, repeating: false)
     }
 
-    /// Reads every calendar, expands the window from now, and hands the events over.
+    /// Watches the paths again and has every calendar read and expanded from now.
     private func read() {
         rewatch()
         let now = Int64(Date().timeIntervalSince1970.rounded(.down))
-        var events: [LiveRoom] = []
-        var found: [String] = []
-        var loaded = 0, waiting = 0
-        let zone = (try? CalendarZone(named: zoneName)) ?? .utc
-        if let window = try? CalendarWindow(from: now, to: now + windowSeconds) {
-            for path in paths {
+        reader.submit(Work(paths: paths, zone: zoneName, windowSeconds: windowSeconds, now: now))
+    }
+
+    /// On the reader's thread: every calendar, expanded for the window.
+    private static func read(_ work: Work) -> Reading {
+        LibICalLock.run {
+            var reading = Reading()
+            let zone = (try? CalendarZone(named: work.zone)) ?? .utc
+            guard let window = try? CalendarWindow(from: work.now, to: work.now + work.windowSeconds) else { return reading }
+            for path in work.paths {
                 switch CalendarSource(path: path).load() {
                 case .waiting(let reason):
-                    waiting += 1
-                    found.append(reason)
+                    reading.waiting += 1
+                    reading.problems.append(reason)
                 case .loaded(let set):
-                    loaded += 1
+                    reading.loaded += 1
                     let expansion = set.occurrences(in: window, defaultZone: zone)
-                    found += (set.problems + expansion.problems).map(\.description)
-                    events += expansion.occurrences.map(Self.room)
+                    reading.problems += (set.problems + expansion.problems).map(\.description)
+                    reading.events += expansion.occurrences.map(room)
                 }
             }
+            return reading
         }
-        if found != problems {
-            for problem in found where !problems.contains(problem) {
-                Log.warning("calendar: \(problem); the other events still show")
-            }
+    }
+
+    /// On the loop's thread: the events go to the Responder; new problems to the log.
+    private func apply(_ reading: Reading) {
+        for problem in reading.problems where !problems.contains(problem) {
+            Log.warning("calendar: \(problem); the other events still show")
         }
-        problems = found
-        sourcesLoaded = loaded
-        sourcesWaiting = waiting
-        eventCount = events.count
-        onChange(events)
+        problems = reading.problems
+        sourcesLoaded = reading.loaded
+        sourcesWaiting = reading.waiting
+        eventCount = reading.events.count
+        onChange(reading.events)
+        let waiting = reading.waiting
         if paths.isEmpty {
             slide.disarm()
         } else {

@@ -116,7 +116,7 @@ public final class Server {
         try loop.register(listener.fd, events: EventLoop.readable, handler: handler)
         sweeper = try MonotonicTimer(loop: loop) { [unowned self] in self.sweep() }
         try startLifecycleTimers(listener: listener)
-        try followCalendars(responder.settings)
+        try followCalendars(responder.settings, atStart: true)
 
         let settings = responder.settings
         listeningOn = listener.description
@@ -132,6 +132,7 @@ public final class Server {
         })
         listener.close()
         saver.stop()
+        calendars?.stop()
         refusals.flush(all: true)
         let reason = lifecycle.stopReason
         lifecycle = .stopped
@@ -223,7 +224,7 @@ public final class Server {
     }
 
     /// Reads the settings' calendars now and follows their changes (inotify).
-    func followCalendars(_ settings: Settings) throws(SystemError) {
+    func followCalendars(_ settings: Settings, atStart: Bool = false) throws(SystemError) {
         if calendars == nil {
             guard !settings.calendars.isEmpty else { return }
             calendars = try CalendarFeed(loop: loop) { [unowned self] events in
@@ -233,7 +234,8 @@ public final class Server {
                 self.statusChanged()
             }
         }
-        calendars?.configure(paths: settings.calendars, zone: settings.zone.identifier, windowHours: settings.calendarWindowHours)
+        calendars?.configure(paths: settings.calendars, zone: settings.zone.identifier, windowHours: settings.calendarWindowHours,
+                             now: atStart)
     }
 
     /// Re-reads the config; a bad file is rejected and the settings in force are kept.

@@ -155,6 +155,35 @@ struct CalendarFeedTests {
         #expect(stats.contains("calendar_problems: 1") && stats.contains("malformed.ics"), "the broken sample is named, the rest read: \(stats)")
     }
 
+    @Test("a big calendar is read off the loop: pings are answered at once while it is read")
+    func bigCalendarDoesNotStall() throws {
+        let folder = try TemporaryDirectory()
+        defer { folder.remove() }
+        let calendar = try folder.makeDirectory("cal")
+        let bench = (Locations.zaoan as NSString).deletingLastPathComponent + "/zaoan-bench"
+        let big = folder.file("big.ics")
+        let written = try Tool.run(bench, ["calendar", "--events", "40000", "--series", "4000", "--write", big],
+                                   environment: ProcessInfo.processInfo.environment, timeout: 120, scratch: folder)
+        try #require(written.status == 0, "\(written)")
+        let service = try start(calendars: [calendar])
+        defer { try? service.stop() }
+        #expect(rename(big, calendar + "/big.ics") == 0)
+        var worst = 0.0
+        var read = false
+        let started = Date()
+        while !read, Date().timeIntervalSince(started) < 120 {
+            let asked = Date()
+            #expect(try service.ask("ping") == "pong\n")
+            worst = max(worst, Date().timeIntervalSince(asked))
+            read = try service.ask("stats").contains("calendars: 1 read") && (try service.ask("schedule 48")).split(separator: "\n").count > 100
+            Thread.sleep(forTimeInterval: 0.02)
+        }
+        let took = Date().timeIntervalSince(started)
+        print("a 40,000-event calendar read in \(String(format: "%.2f", took)) s; slowest ping meanwhile \(String(format: "%.3f", worst)) s")
+        #expect(read, "the calendar was read")
+        #expect(worst < 0.5, "a ping waited \(worst) s while the calendar was read (\(took) s)")
+    }
+
     @Test("a folder that does not exist yet is waited for, then read when it appears")
     func waitsForAMissingFolder() throws {
         let base = try TemporaryDirectory()
