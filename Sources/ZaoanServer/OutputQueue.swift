@@ -1,4 +1,3 @@
-import CLinux
 import CSystemd
 import Glibc
 import ZaoanCore

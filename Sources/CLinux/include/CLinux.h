@@ -7,7 +7,7 @@
 #include <sys/signalfd.h>
 #include <sys/eventfd.h>
 #include <sys/types.h>
-#include <sys/socket.h>
+#include <stddef.h>
 
 /// The pid, uid and gid of the process on the other end of a Unix socket (SO_PEERCRED).
 /// Returns 0, or -1 with errno set.
