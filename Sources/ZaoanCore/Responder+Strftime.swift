@@ -16,8 +16,8 @@ extension Responder {
             let seconds = now.timeIntervalSince1970
             guard seconds.isFinite, abs(seconds) < Double(BrokenDownTime.maxUnixSeconds) else { throw .instantOutOfRange }
             let whole = seconds.rounded(.down)
-            let unixSeconds = Int(whole)
-            let nanoseconds = min(999_999_999, Int((seconds - whole) * 1_000_000_000))
+            let unixSeconds = Int(clampingSeconds: whole)
+            let nanoseconds = min(999_999_999, Int(clampingSeconds: (seconds - whole) * 1_000_000_000))
             let local = zones.zoneInfo(for: zone, at: now).localTimeType(at: unixSeconds)
             var renderer = StrftimeRenderer(time: BrokenDownTime(unixSeconds: unixSeconds, nanoseconds: nanoseconds, local: local),
                                             locale: .of(language))

@@ -33,25 +33,47 @@ enum RoomRecurrence {
     /// `now`, as rooms of their own (same ID and title, their own start and end).
     static func occurrences(of room: LiveRoom, zone: TimeZone, now: Int64, defaultDuration: Int,
                             ahead: Int64 = windowSeconds) -> [LiveRoom] {
-        LibICalLock.run { expand(room, zone: zone, now: now, defaultDuration: defaultDuration, ahead: ahead) }
+        LibICalLock.run {
+            // `live add` checked the series (`check`); one that no longer expands (a reload
+            // chose a zone libical cannot read, or the clock is outside the calendar's years)
+            // shows its first start rather than nothing.
+            guard let series = try? series(of: room, zone: zone, defaultDuration: defaultDuration).get(),
+                  let window = try? CalendarWindow(from: now - series.durationSeconds, to: now + ahead) else { return [room] }
+            return series.occurrences(in: window).spans.map { span in
+                var occurrence = room
+                occurrence.start = Date(timeIntervalSince1970: Double(span.start))
+                occurrence.end = room.end == nil ? nil : Date(timeIntervalSince1970: Double(span.end))
+                occurrence.startWallClock = nil
+                return occurrence
+            }
+        }
     }
 
-    private static func expand(_ room: LiveRoom, zone: TimeZone, now: Int64, defaultDuration: Int, ahead: Int64) -> [LiveRoom] {
-        guard let text = room.repeatRule, let rule = try? RecurrenceRule(parsing: text),
-              let calendarZone = try? CalendarZone(named: zone.identifier) else { return [room] }
-        let first = Int64(room.start.timeIntervalSince1970.rounded(.down))
-        guard let wall = calendarZone.wallClock(at: first) else { return [room] }
-        let length = room.end.map { Int64($0.timeIntervalSince(room.start).rounded()) } ?? Int64(defaultDuration)
-        let duration = min(max(length, 0), CalendarLimits.maximumEventSeconds)
-        let skipped = Set((room.skippedDays ?? []).compactMap(day))
-        let series = RecurringSeries(firstStart: wall, zone: calendarZone, rule: rule, skippedDays: skipped, durationSeconds: duration)
-        guard let window = try? CalendarWindow(from: now - duration, to: now + ahead) else { return [room] }
-        return series.occurrences(in: window).spans.map { span in
-            var occurrence = room
-            occurrence.start = Date(timeIntervalSince1970: Double(span.start))
-            occurrence.end = room.end == nil ? nil : Date(timeIntervalSince1970: Double(span.end))
-            occurrence.startWallClock = nil
-            return occurrence
+    /// Refuses a recurring room whose series cannot be expanded, saying why.
+    static func check(_ room: LiveRoom, zone: TimeZone, defaultDuration: Int) throws(ProtocolError) {
+        if case .failure(let error) = LibICalLock.run({ series(of: room, zone: zone, defaultDuration: defaultDuration) }) {
+            throw error
         }
+    }
+
+    /// The room's series: its first start on the zone's wall clock, its rule, skipped days
+    /// and each occurrence's length (its own, or `defaultDuration`). Call under the lock.
+    private static func series(of room: LiveRoom, zone: TimeZone, defaultDuration: Int) -> Result<RecurringSeries, ProtocolError> {
+        guard let text = room.repeatRule else { return .failure(ProtocolError(.badArgument, "room '\(room.id)' does not repeat")) }
+        let rule: RecurrenceRule
+        let calendarZone: CalendarZone
+        do throws(RecurrenceRuleError) { rule = try RecurrenceRule(parsing: text) } catch {
+            return .failure(ProtocolError(.badArgument, "repeat=\(RequestParser.shorten(text)): \(error.description)"))
+        }
+        do throws(CalendarZone.Failure) { calendarZone = try CalendarZone(named: zone.identifier) } catch {
+            return .failure(ProtocolError(.badArgument, "the zone \(zone.identifier) cannot be read for recurring rooms (\(error)); set another timezone"))
+        }
+        let first = Int64(Int(clampingSeconds: room.start.timeIntervalSince1970))
+        guard let wall = calendarZone.wallClock(at: first) else {
+            return .failure(ProtocolError(.badArgument, "the first start is outside the years a recurring room may have"))
+        }
+        let length = room.end.map { Int64(Int(clampingSeconds: $0.timeIntervalSince(room.start).rounded())) } ?? Int64(defaultDuration)
+        return .success(RecurringSeries(firstStart: wall, zone: calendarZone, rule: rule, skippedDays: Set((room.skippedDays ?? []).compactMap(day)),
+                                        durationSeconds: min(max(length, 0), CalendarLimits.maximumEventSeconds)))
     }
 }

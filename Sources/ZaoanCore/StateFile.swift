@@ -134,8 +134,12 @@ public enum StateFile {
             // A rule the engine does not take (edited by hand, or hostile) drops the room.
             let rule = try field(String.self, .repeatRule)
             if let rule {
-                guard rule.utf8.count <= RoomLimits.maxRepeatRuleBytes, (try? RoomRecurrence.canonical(rule)) == rule else {
-                    throw Problem(text: "'repeat' is not a rule zaoan writes (FREQ=...)")
+                guard rule.utf8.count <= RoomLimits.maxRepeatRuleBytes else { throw Problem(text: "'repeat' is not a rule zaoan writes (FREQ=...)") }
+                do throws(ProtocolError) {
+                    // zaoan saves rules in their normal form: anything else was not written by it.
+                    guard try RoomRecurrence.canonical(rule) == rule else { throw ProtocolError(.badArgument, "not in its normal form") }
+                } catch {
+                    throw Problem(text: "'repeat' is not a rule zaoan writes (FREQ=...): \(error.message)")
                 }
             }
             let skipped = try field([String].self, .skippedDays)

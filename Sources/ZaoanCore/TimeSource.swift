@@ -5,6 +5,11 @@ public protocol TimeSource: Sendable {
     var now: Date { get }
 }
 
+extension TimeSource {
+    /// Now in whole Unix seconds, rounded down (clamped, never trapping).
+    public var unixSeconds: Int { Int(clampingSeconds: now.timeIntervalSince1970) }
+}
+
 /// The system's wall clock (`CLOCK_REALTIME`, so `faketime` and `date -s` affect it).
 public struct SystemTimeSource: TimeSource {
     public init() {}

@@ -44,13 +44,16 @@ final class CalendarFeed: EventHandler {
     /// What the last reading found, for `stats` and the log.
     private(set) var sourcesLoaded = 0
     private(set) var sourcesWaiting = 0
-    private(set) var eventCount = 0
     private(set) var problems: [String] = []
+    /// Paths whose folder could not be watched (not there yet): looked for every minute.
+    private var unwatched = 0
+    private let clock: TimeSource
     /// How long to wait after a change before reading (a sync writes many files).
     static let settleSeconds = 0.2
 
-    init(loop: EventLoop, onChange: @escaping ([LiveRoom]) -> Void) throws(SystemError) {
+    init(loop: EventLoop, clock: TimeSource, onChange: @escaping ([LiveRoom]) -> Void) throws(SystemError) {
         self.loop = loop
+        self.clock = clock
         self.onChange = onChange
         inotify = inotify_init1(Int32(IN_NONBLOCK | IN_CLOEXEC))
         guard inotify >= 0 else { throw SystemError(errno: errno, "watching calendar files (inotify_init1)") }
@@ -74,14 +77,16 @@ final class CalendarFeed: EventHandler {
         windowSeconds = Int64(windowHours) * 3600
         if now {
             rewatch()
-            apply(Self.read(Work(paths: paths, zone: zone, windowSeconds: windowSeconds,
-                                 now: Int64(Date().timeIntervalSince1970.rounded(.down)))))
+            apply(Self.read(work()))
         } else {
             read()
         }
     }
 
-    var configured: Bool { !paths.isEmpty }
+    /// What to read now.
+    private func work() -> Work {
+        Work(paths: paths, zone: zoneName, windowSeconds: windowSeconds, now: Int64(clock.unixSeconds))
+    }
 
     /// inotify says something changed in a watched folder: read again once it settles.
     func handle(events: UInt32) {
@@ -96,16 +101,27 @@ final class CalendarFeed: EventHandler {
     /// Watches the paths again and has every calendar read and expanded from now.
     private func read() {
         rewatch()
-        let now = Int64(Date().timeIntervalSince1970.rounded(.down))
-        reader.submit(Work(paths: paths, zone: zoneName, windowSeconds: windowSeconds, now: now))
+        reader.submit(work())
     }
 
     /// On the reader's thread: every calendar, expanded for the window.
     private static func read(_ work: Work) -> Reading {
         LibICalLock.run {
             var reading = Reading()
-            let zone = (try? CalendarZone(named: work.zone)) ?? .utc
-            guard let window = try? CalendarWindow(from: work.now, to: work.now + work.windowSeconds) else { return reading }
+            let zone: CalendarZone
+            do throws(CalendarZone.Failure) {
+                zone = try CalendarZone(named: work.zone)
+            } catch {
+                zone = .utc
+                reading.problems.append("the zone \(work.zone) cannot be read by libical (\(error)); floating and all-day times are read in UTC")
+            }
+            let window: CalendarWindow
+            do throws(CalendarWindow.Failure) {
+                window = try CalendarWindow(from: work.now, to: work.now + work.windowSeconds)
+            } catch {
+                reading.problems.append("the clock says \(work.now), outside the times a calendar is read for (\(error)); nothing read")
+                return reading
+            }
             for path in work.paths {
                 switch CalendarSource(path: path).load() {
                 case .waiting(let reason):
@@ -130,30 +146,33 @@ final class CalendarFeed: EventHandler {
         problems = reading.problems
         sourcesLoaded = reading.loaded
         sourcesWaiting = reading.waiting
-        eventCount = reading.events.count
         onChange(reading.events)
-        let waiting = reading.waiting
         if paths.isEmpty {
             slide.disarm()
         } else {
-            // The window moves on every hour; a path still missing is looked for every minute.
-            slide.arm(after: waiting > 0 && watched.count < paths.count ? 60 : 3600, repeating: false)
+            // The window moves on every hour; a path whose folder is missing too is looked for
+            // every minute (one whose folder exists is watched through it).
+            slide.arm(after: unwatched > 0 ? 60 : 3600, repeating: false)
         }
     }
 
-    /// Watches each path's folder (the path itself if it is one, else its parent).
+    /// Watches each path's folder (the path itself if it is one, else its parent): a folder
+    /// already watched keeps its watch (inotify_add_watch returns the same one), one no
+    /// longer wanted (paths changed, a folder replaced) loses it.
     private func rewatch() {
-        for descriptor in watched.keys { inotify_rm_watch(inotify, descriptor) }
-        watched.removeAll()
         let mask = UInt32(IN_CREATE | IN_DELETE | IN_MODIFY | IN_CLOSE_WRITE | IN_MOVED_TO | IN_MOVED_FROM
                           | IN_DELETE_SELF | IN_MOVE_SELF | IN_ATTRIB | IN_ONLYDIR)
+        var wanted: [Int32: String] = [:]
+        unwatched = 0
         for path in paths {
             var info = stat()
             let isFolder = stat(path, &info) == 0 && (info.st_mode & S_IFMT) == S_IFDIR
             let folder = isFolder ? path : (path as NSString).deletingLastPathComponent
             let descriptor = inotify_add_watch(inotify, folder, mask)
-            if descriptor >= 0 { watched[descriptor] = folder }
+            if descriptor >= 0 { wanted[descriptor] = folder } else { unwatched += 1 }
         }
+        for descriptor in watched.keys where wanted[descriptor] == nil { inotify_rm_watch(inotify, descriptor) }
+        watched = wanted
     }
 
     /// An occurrence as the Responder's rooms are: title (or the file's name), start, end,

@@ -10,18 +10,20 @@ final class EventStream {
     private var subscribers: [ObjectIdentifier: Connection] = [:]
     private var timer: WallClockTimer!
     private let responder: Responder
+    private let clock: TimeSource
     /// Moments up to this second have been sent.
     private var sentThrough = 0
 
-    init(loop: EventLoop, responder: Responder) throws(SystemError) {
+    init(loop: EventLoop, responder: Responder, clock: TimeSource) throws(SystemError) {
         self.responder = responder
+        self.clock = clock
         timer = try WallClockTimer(loop: loop) { [unowned self] _ in self.fire() }
     }
 
     var count: Int { subscribers.count }
 
     func add(_ connection: Connection) {
-        if subscribers.isEmpty { sentThrough = Self.now() }
+        if subscribers.isEmpty { sentThrough = clock.unixSeconds }
         subscribers[ObjectIdentifier(connection)] = connection
         arm()
     }
@@ -47,7 +49,7 @@ final class EventStream {
     }
 
     private func fire() {
-        let now = Self.now()
+        let now = clock.unixSeconds
         if now > sentThrough {
             let lines = responder.transitions(after: sentThrough, through: now).map { Reply.line(responder.eventLine($0)) }
             sentThrough = now
@@ -57,6 +59,4 @@ final class EventStream {
         }
         arm()
     }
-
-    private static func now() -> Int { Int(clampingSeconds: Date().timeIntervalSince1970) }
 }

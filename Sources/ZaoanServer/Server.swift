@@ -97,7 +97,7 @@ public final class Server {
         }, period: { [unowned self] request in
             self.responder.changePeriod(request, now: self.clock.now)
         })
-        self.events = try EventStream(loop: loop, responder: responder)
+        self.events = try EventStream(loop: loop, responder: responder, clock: clock)
         self.refusals = try RefusalLog(loop: loop)
         self.saver = try StateSaver(store: store, loop: loop) { [unowned self] result in self.saveFinished(result) }
     }
@@ -227,7 +227,7 @@ public final class Server {
     func followCalendars(_ settings: Settings, atStart: Bool = false) throws(SystemError) {
         if calendars == nil {
             guard !settings.calendars.isEmpty else { return }
-            calendars = try CalendarFeed(loop: loop) { [unowned self] events in
+            calendars = try CalendarFeed(loop: loop, clock: clock) { [unowned self] events in
                 self.responder.replaceCalendarEvents(events)
                 self.events.scheduleChanged()
                 self.watches.refresh()

@@ -33,7 +33,7 @@ import Testing
         for zone in Self.zones.compactMap(TimeZone.init(identifier:)) {
             var date = Date(timeIntervalSince1970: 1_767_225_600)  // 2026-01-01
             while let next = zone.nextDaylightSavingTimeTransition(after: date), next.timeIntervalSince1970 < 1_798_761_600 {
-                let t = Int(next.timeIntervalSince1970)
+                let t = Int(clampingSeconds: next.timeIntervalSince1970)
                 instants += [t - 1, t, t + 1]
                 date = next
             }

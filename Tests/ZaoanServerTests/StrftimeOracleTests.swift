@@ -226,7 +226,7 @@ private func unixSeconds(_ utc: String) -> Int {
     formatter.locale = Locale(identifier: "en_US_POSIX")
     formatter.timeZone = TimeZone(secondsFromGMT: 0)
     formatter.dateFormat = "yyyy-MM-dd HH:mm:ss"
-    return Int(formatter.date(from: utc)!.timeIntervalSince1970)
+    return wholeNumber(formatter.date(from: utc)!.timeIntervalSince1970)
 }
 
 private func utcText(_ seconds: Int) -> String {

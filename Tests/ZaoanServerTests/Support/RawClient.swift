@@ -33,7 +33,7 @@ final class RawClient {
         self.path = path
         fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
         guard fd >= 0 else { throw TestFailure("socket: \(errnoText())") }
-        var time = timeval(tv_sec: Int(timeout), tv_usec: Int((timeout - timeout.rounded(.down)) * 1_000_000))
+        var time = socketTimeout(timeout)
         setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &time, socklen_t(MemoryLayout<timeval>.size))
         setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &time, socklen_t(MemoryLayout<timeval>.size))
         let result = try withUnixAddress(path) { Glibc.connect(fd, $0, $1) }
@@ -98,7 +98,7 @@ final class RawClient {
 
     /// The next line, waiting at most `timeout` seconds for each read (a stream's pace).
     func readLine(timeout: Double) throws -> String {
-        var time = timeval(tv_sec: Int(timeout), tv_usec: Int((timeout - timeout.rounded(.down)) * 1_000_000))
+        var time = socketTimeout(timeout)
         setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &time, socklen_t(MemoryLayout<timeval>.size))
         return try readLine()
     }

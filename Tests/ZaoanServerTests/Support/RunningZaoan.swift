@@ -57,7 +57,7 @@ final class RunningZaoan {
             let left = deadline.timeIntervalSinceNow
             guard left > 0 else { return nil }
             var entry = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
-            guard poll(&entry, 1, Int32(left * 1000) + 1) > 0 else { continue }
+            guard poll(&entry, 1, pollMilliseconds(left)) > 0 else { continue }
             var chunk = [UInt8](repeating: 0, count: 64 * 1024)
             let count = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
             if count <= 0 { return nil }
@@ -72,7 +72,7 @@ final class RunningZaoan {
         var entry = pollfd(fd: output.fileHandleForReading.fileDescriptor, events: Int16(POLLIN), revents: 0)
         let deadline = Date().addingTimeInterval(timeout)
         while deadline.timeIntervalSinceNow > 0 {
-            if poll(&entry, 1, Int32(deadline.timeIntervalSinceNow * 1000) + 1) > 0 { return true }
+            if poll(&entry, 1, pollMilliseconds(deadline.timeIntervalSinceNow)) > 0 { return true }
         }
         return false
     }
@@ -85,7 +85,7 @@ final class RunningZaoan {
         buffer.removeAll()
         while deadline.timeIntervalSinceNow > 0 {
             var entry = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
-            guard poll(&entry, 1, Int32(deadline.timeIntervalSinceNow * 1000) + 1) > 0 else { continue }
+            guard poll(&entry, 1, pollMilliseconds(deadline.timeIntervalSinceNow)) > 0 else { continue }
             var chunk = [UInt8](repeating: 0, count: 64 * 1024)
             let count = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
             if count <= 0 { break }

@@ -189,3 +189,21 @@ enum Sanitizer {
         .disabled(if: active != nil, "skipped under \(active ?? "a") sanitizer: \(why)")
     }
 }
+
+/// Whole seconds (or milliseconds) from a test's Double, rounded down and clamped: NaN is 0,
+/// anything past ±2^62 the limit. Never traps, whatever a clock or a computation gave.
+func wholeNumber(_ value: Double) -> Int {
+    guard !value.isNaN else { return 0 }
+    return Int(min(max(value, -4.611686018427388e18), 4.611686018427388e18).rounded(.down))
+}
+
+/// poll(2)'s timeout for `seconds` from now: milliseconds, at least 1, at most Int32.max.
+func pollMilliseconds(_ seconds: Double) -> Int32 {
+    Int32(clamping: wholeNumber(seconds * 1000) + 1)
+}
+
+/// SO_RCVTIMEO/SO_SNDTIMEO for `seconds` (0 and below: 1 µs, since 0 would mean forever).
+func socketTimeout(_ seconds: Double) -> timeval {
+    let micros = max(1, wholeNumber(seconds * 1_000_000))
+    return timeval(tv_sec: micros / 1_000_000, tv_usec: micros % 1_000_000)
+}
