@@ -11,7 +11,7 @@ extension Responder {
     func countdownAnswer(id: String?, now: Date) throws(ProtocolError) -> Answer {
         let duration = settings.liveDefaultDuration
         if let id {
-            let room = try nextOccurrence(of: try self.room(id), now: now)
+            let room = nextOccurrence(of: try self.room(id), now: now)
             return roomAnswer(room, RoomPhase(room: room, now: now, defaultDuration: duration), titled: false)
         }
         guard let (room, phase) = LiveSchedule.featured(in: rotation(at: now), now: now, defaultDuration: duration) else { return Answer("") }
@@ -24,12 +24,18 @@ extension Responder {
     }
 
     func tickerAnswer(now: Date, skip: Int = 0) -> Answer {
-        let rooms = LiveSchedule.current(in: rotation(at: now), now: now, defaultDuration: settings.liveDefaultDuration)
-        guard !rooms.isEmpty else { return Answer("") }
-        let index = (LiveSchedule.tickerIndex(now: now, period: settings.tickerPeriod, count: rooms.count) + skip) % rooms.count
-        var answer = roomAnswer(rooms[index].room, rooms[index].phase, titled: true)
-        answer.shortText = Self.shortText(rooms[index].room, suffix: "\(index + 1)/\(rooms.count)")
+        guard let shown = tickerRoom(now: now, skip: skip) else { return Answer("") }
+        var answer = roomAnswer(shown.room, shown.phase, titled: true)
+        answer.shortText = Self.shortText(shown.room, suffix: "\(shown.index + 1)/\(shown.count)")
         return answer
+    }
+
+    /// The room or event the ticker shows now, `skip` places further on, and its place.
+    private func tickerRoom(now: Date, skip: Int) -> (room: LiveRoom, phase: RoomPhase, index: Int, count: Int)? {
+        let rooms = LiveSchedule.current(in: rotation(at: now), now: now, defaultDuration: settings.liveDefaultDuration)
+        guard !rooms.isEmpty else { return nil }
+        let index = (LiveSchedule.tickerIndex(now: now, period: settings.tickerPeriod, count: rooms.count) + skip) % rooms.count
+        return (rooms[index].room, rooms[index].phase, index, rooms.count)
     }
 
     /// A room's countdown with its state for bars: `soon` within `soon_threshold` of the
@@ -137,16 +143,14 @@ extension Responder {
             }
     }
 
-    /// The room or event `countdown [ID]`, `ticker [SKIP]` or `status` shows now.
-    func shownRoom(_ request: Request, now: Date) -> LiveRoom? {
-        let duration = settings.liveDefaultDuration
+    /// The room or event `countdown [ID]`, `ticker [SKIP]` or `status` shows now; an
+    /// unknown ID is `not-found`, as for `countdown ID`.
+    func shownRoom(_ request: Request, now: Date) throws(ProtocolError) -> LiveRoom? {
         switch request {
-        case .countdown(let id?): return (try? room(id)).map { nextOccurrence(of: $0, now: now) }
-        case .countdown(nil), .status: return LiveSchedule.featured(in: rotation(at: now), now: now, defaultDuration: duration)?.room
-        case .ticker(let skip):
-            let rooms = LiveSchedule.current(in: rotation(at: now), now: now, defaultDuration: duration)
-            guard !rooms.isEmpty else { return nil }
-            return rooms[(LiveSchedule.tickerIndex(now: now, period: settings.tickerPeriod, count: rooms.count) + skip) % rooms.count].room
+        case .countdown(let id?): return nextOccurrence(of: try room(id), now: now)
+        case .countdown(nil), .status:
+            return LiveSchedule.featured(in: rotation(at: now), now: now, defaultDuration: settings.liveDefaultDuration)?.room
+        case .ticker(let skip): return tickerRoom(now: now, skip: skip)?.room
         default: return nil
         }
     }
@@ -186,6 +190,7 @@ extension Responder {
             let room = LiveRoom(id: draft.id, title: draft.title, start: start, end: end,
                                 description: draft.description, viewers: draft.viewers, startWallClock: resolved.ambiguousWallClock,
                                 repeatRule: rule)
+            if rule != nil { try RoomRecurrence.check(room, zone: zone, defaultDuration: settings.liveDefaultDuration) }
             if next.rooms[room.id] == nil && next.count >= settings.maxRooms {
                 // Full: rooms that have ended make way before a new one is refused.
                 next.removeEnded(now: now, defaultDuration: settings.liveDefaultDuration)

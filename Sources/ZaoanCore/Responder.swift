@@ -58,6 +58,13 @@ public final class Responder {
     /// The last of them: the same request again (a bar, a benchmark) is compared, not hashed.
     private var lastRendered: (request: Request, period: Int, reply: Reply)?
     private static let renderedLimit = 256
+    /// The blocks of `blocks` lines, by place and request, with the period they were made in:
+    /// a greeting beside a seconds clock is encoded once a minute, not every second.
+    private var renderedBlocks: [BlockKey: (period: Int, block: String)] = [:]
+    private struct BlockKey: Hashable {
+        let index: Int
+        let part: Request
+    }
     /// Zones named by requests (`@Asia/Tokyo`), resolved once; see `place`.
     var zoneCache: [String: TimeZone] = [:]
 
@@ -95,6 +102,7 @@ public final class Responder {
     /// Settings or rooms changed: nothing rendered before is right any more.
     func forgetRendered() {
         rendered.removeAll(keepingCapacity: true)
+        renderedBlocks.removeAll(keepingCapacity: true)
         lastRendered = nil
         listRows = nil
     }
@@ -193,7 +201,7 @@ public final class Responder {
         case .schedule(let hours): return Answer(lines: schedule(hours: hours, now: now))
         case .watchEvents:
             throw ProtocolError(.badArgument, "watch events is a stream; the connection answers it")
-        case .url(let inner): return Answer(shownRoom(inner, now: now)?.url ?? "")
+        case .url(let inner): return Answer(try shownRoom(inner, now: now)?.url ?? "")
         case .liveAdd, .liveRemove, .liveSkip:
             throw ProtocolError(.badArgument, "\(request.commandWord) changes the rooms; the server applies it")
         case .blocks:
@@ -219,21 +227,37 @@ public final class Responder {
         guard format == .i3bar else {
             return .error(ProtocolError(.badArgument, "blocks answers as i3bar only; send --format=i3bar blocks ..."))
         }
-        let pango = settings.i3barPango
         var line = "["
         for (index, part) in parts.enumerated() {
             if index > 0 { line += "," }
-            let instance = "\(index)-\(part.commandWord)"
-            do {
-                let answer = try structured(part, now: now, counters: ServerCounters(startedAt: now))
-                line += OutputFormat.i3barBlock(answer, instance: instance, label: Self.zoneLabel(part), pangoMarkup: pango).encoded
-            } catch {
-                let text = SafeText.visible("zaoan: " + Reply.error(error).text.dropFirst(4))
-                line += I3barBlock(instance: instance, fullText: pango ? SafeText.pango(text) : text,
-                                   shortText: "zaoan ⚠", pango: pango).encoded
+            let key = BlockKey(index: index, part: part)
+            let period = renderPeriod(part).map { periodIndex(part, now: now, seconds: $0) }
+            if let period, let kept = renderedBlocks[key], kept.period == period {
+                line += kept.block
+                continue
             }
+            let block = self.block(part, index: index, now: now)
+            if let period {
+                if renderedBlocks.count >= Self.renderedLimit { renderedBlocks.removeAll(keepingCapacity: true) }
+                renderedBlocks[key] = (period, block)
+            }
+            line += block
         }
         return .line(line + "]")
+    }
+
+    /// One part of `blocks`, encoded; a refused part as a block saying so.
+    private func block(_ part: Request, index: Int, now: Date) -> String {
+        let pango = settings.i3barPango
+        let instance = "\(index)-\(part.commandWord)"
+        do {
+            let answer = try structured(part, now: now, counters: ServerCounters(startedAt: now))
+            return OutputFormat.i3barBlock(answer, instance: instance, label: Self.zoneLabel(part), pangoMarkup: pango).encoded
+        } catch {
+            let text = SafeText.visible("zaoan: " + Reply.error(error).text.dropFirst(4))
+            return I3barBlock(instance: instance, fullText: pango ? SafeText.pango(text) : text,
+                              shortText: "zaoan ⚠", pango: pango).encoded
+        }
     }
 
     /// What goes before a clock showing another zone: `Asia/Tokyo` as `Tokyo`, a city as named.
