@@ -62,12 +62,8 @@ public struct LiveSchedule: Equatable, Sendable {
         return true
     }
 
-    /// The room that is live now (the earliest started), else the next to start.
-    public func featured(now: Date, defaultDuration: Int) -> (room: LiveRoom, phase: RoomPhase)? {
-        Self.featured(in: sorted, now: now, defaultDuration: defaultDuration)
-    }
-
-    /// The same over rooms in order (the Responder's rooms and calendar events).
+    /// Of rooms in order (the Responder's rooms and calendar events, `Responder.rotation`):
+    /// the one live now (the earliest started), else the next to start.
     static func featured(in sorted: [LiveRoom], now: Date, defaultDuration: Int) -> (room: LiveRoom, phase: RoomPhase)? {
         var next: (LiveRoom, RoomPhase)?
         for room in sorted {
@@ -82,10 +78,6 @@ public struct LiveSchedule: Equatable, Sendable {
     }
 
     /// Rooms that are live or upcoming, by start: what the ticker rotates through.
-    public func current(now: Date, defaultDuration: Int) -> [(room: LiveRoom, phase: RoomPhase)] {
-        Self.current(in: sorted, now: now, defaultDuration: defaultDuration)
-    }
-
     static func current(in sorted: [LiveRoom], now: Date, defaultDuration: Int) -> [(room: LiveRoom, phase: RoomPhase)] {
         sorted.compactMap { room in
             let phase = RoomPhase(room: room, now: now, defaultDuration: defaultDuration)

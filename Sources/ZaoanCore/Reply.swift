@@ -28,7 +28,7 @@ public struct Reply: Equatable, Sendable {
     public static let ok = Reply.line("ok")
     public static let pong = Reply.line("pong")
     /// Answers a bar's watch whose status lines now go to the pipe it handed over.
-    public static let handedOver = Reply.line("ok writing to the bar's output")
+    public static let handedOver = Reply.line(Request.barOutputTaken)
 
     /// The text of the reply, without its final LF (for tests and the CLI).
     public var text: String {

@@ -34,7 +34,7 @@ enum LiveCommandParser {
         try checkID(words[0])
         var start = words[1]
         var index = 2
-        if isDate(start), index < words.count, RoomLimits.timeOfDay(Substring(words[index])) != nil {
+        if RoomLimits.isDate(start), index < words.count, RoomLimits.timeOfDay(Substring(words[index])) != nil {
             start += " " + words[index]
             index += 1
         }
@@ -45,7 +45,7 @@ enum LiveCommandParser {
             index += 1
             if var value = option("end=", word) {
                 // end=2026-12-01 22:00 arrives as two words, like START.
-                if isDate(value), index < words.count, RoomLimits.timeOfDay(Substring(words[index])) != nil {
+                if RoomLimits.isDate(value), index < words.count, RoomLimits.timeOfDay(Substring(words[index])) != nil {
                     value += " " + words[index]
                     index += 1
                 }
@@ -88,10 +88,5 @@ enum LiveCommandParser {
 
     private static func option(_ prefix: String, _ word: String) -> String? {
         word.lowercased().hasPrefix(prefix) ? String(word.dropFirst(prefix.count)) : nil
-    }
-
-    private static func isDate(_ word: String) -> Bool {
-        let bytes = Array(word.utf8)
-        return bytes.count == 10 && bytes[4] == UInt8(ascii: "-") && bytes[7] == UInt8(ascii: "-")
     }
 }

@@ -134,6 +134,10 @@ extension Request {
         return (self, .plain)
     }
 
+    /// The service's answer to a bar's watch when it takes the bar's pipe (SCM_RIGHTS) and
+    /// writes the status lines into it; the bar (`zaoan bar`) waits for exactly this line.
+    public static let barOutputTaken = "ok writing to the bar's output"
+
     /// `schedule` without HOURS, and the most it takes (a calendar window is at most 31 days).
     public static let defaultScheduleHours = 24
     public static let maxScheduleHours = 744

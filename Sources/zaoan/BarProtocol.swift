@@ -27,18 +27,13 @@ enum BarProtocol {
         "[" + blocks.joined(separator: ",") + "],"
     }
 
-    /// The service's answer when it takes the bar's pipe (`Reply.handedOver`).
-    static let handedOverAnswer = "ok writing to the bar's output"
+    /// The service's answer when it takes the bar's pipe.
+    static let handedOverAnswer = Request.barOutputTaken
 
-    /// A block from the service (`--format=i3bar`), renamed so a click can be routed back:
-    /// `name` is "zaoan" and `instance` is `instance` (what the service names it too). Only
-    /// the fields zaoan writes are kept, `markup` is what zaoan's config says, and the text is
-    /// made safe for it. nil if `line` is not a block.
-    static func renamedBlock(_ line: String, instance: String, pango: Bool) -> String? {
-        I3barBlock(json: line, pango: pango).map { renamed($0, instance: instance, pango: pango) }
-    }
-
-    /// A parsed (already safe) block, renamed.
+    /// A block from the service (`--format=i3bar`, parsed by `I3barBlock`: only the fields
+    /// zaoan writes, `markup` as zaoan's config says, the text made safe for it), renamed so a
+    /// click can be routed back: `name` is "zaoan" and `instance` is `instance` (what the
+    /// service names it too).
     static func renamed(_ parsed: I3barBlock, instance: String, pango: Bool) -> String {
         var block = parsed
         block.instance = instance

@@ -1,6 +1,7 @@
 import Glibc
 import ZaoanClient
 import ZaoanCommandLine
+import ZaoanProtocol
 import ZaoanSystem
 import ZaoanText
 
@@ -32,8 +33,7 @@ struct WatchCommand {
         let requestLine = "watch " + options.requestLine
         // `watch events` is a stream of moments: the service sends nothing until one comes,
         // so only connecting and sending are held to --timeout.
-        let words = options.requestLine.lowercased().split(separator: " ")
-        let eventStream = words.last == "events" && (words.count == 1 || (words.count == 2 && words[0].hasPrefix("--format=")))
+        let eventStream = (try? RequestParser.parse(requestLine)) == .watchEvents  // a line that does not parse gets the service's error
         let format = options.format ?? .plain
         let instance = options.words.first?.lowercased() ?? "zaoan"
         var backoff = Backoff()

@@ -2,6 +2,7 @@ import Foundation
 import Glibc
 import Testing
 import ZaoanCommandLine
+import ZaoanText
 @testable import zaoan
 
 private func jsonObject(_ line: String) -> [String: Any]? {
@@ -476,5 +477,12 @@ extension BarAndWatchCLITests {
         let count = WakeupTests.voluntarySwitches(bar.process.processIdentifier) - before, elapsed = Date().timeIntervalSince(start)
         print("zaoan bar, 3 blocks: \(count) wake-ups in \(String(format: "%.1f", elapsed)) s")
         #expect(Double(count) <= elapsed * 1.25 + 2, "\(count) wake-ups in \(elapsed) s")
+    }
+}
+
+extension BarProtocol {
+    /// A block line as the bar takes it from a relayed watch: parsed, then renamed.
+    static func renamedBlock(_ line: String, instance: String, pango: Bool) -> String? {
+        I3barBlock(json: line, pango: pango).map { renamed($0, instance: instance, pango: pango) }
     }
 }
