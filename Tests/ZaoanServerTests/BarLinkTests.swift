@@ -44,6 +44,7 @@ struct BarLinkTests {
             config: #"{"calendars": ["\#(calendar)"], "bar_blocks": ["countdown"], "bar_url_opener": ["\#(folder.file("opener.sh"))"]}"#)
         defer { try? service.stop() }
         #expect(try service.ask("url countdown") == "https://meet.example.org/r/42?x=1&y=2\n")
+        #expect(try service.ask("url countdown nosuch").hasPrefix("ERR not-found"), "an unknown room, as for countdown ID")
         let bar = try RunningZaoan(["bar", "--socket", service.socketPath], environment: service.environment, scratch: service.directory)
         defer { _ = bar.terminate() }
         #expect(bar.line(within: 5) { $0.contains("Meeting") } != nil, "\(bar.lines.suffix(3)) \(bar.errorText)")
