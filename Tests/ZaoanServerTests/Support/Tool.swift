@@ -1,6 +1,7 @@
 import Foundation
 import Glibc
 import Testing
+import ZaoanCore
 
 /// A test precondition or observation that did not hold, said so a reader can act on it.
 struct TestFailure: Error, CustomStringConvertible {
@@ -190,12 +191,9 @@ enum Sanitizer {
     }
 }
 
-/// Whole seconds (or milliseconds) from a test's Double, rounded down and clamped: NaN is 0,
-/// anything past ±2^62 the limit. Never traps, whatever a clock or a computation gave.
-func wholeNumber(_ value: Double) -> Int {
-    guard !value.isNaN else { return 0 }
-    return Int(min(max(value, -4.611686018427388e18), 4.611686018427388e18).rounded(.down))
-}
+/// Whole seconds (or milliseconds) from a test's Double, never trapping: the service's own
+/// clamp (`Int(clampingSeconds:)`: NaN is 0, ±2^62 at most).
+func wholeNumber(_ value: Double) -> Int { Int(clampingSeconds: value) }
 
 /// poll(2)'s timeout for `seconds` from now: milliseconds, at least 1, at most Int32.max.
 func pollMilliseconds(_ seconds: Double) -> Int32 {
