@@ -1,6 +1,7 @@
 #define _GNU_SOURCE
 #include <sys/prctl.h>
 #include <sys/socket.h>
+#include <errno.h>
 #include <string.h>
 #include <unistd.h>
 #include "CLinux.h"
@@ -70,4 +71,22 @@ ssize_t zaoan_send_with_descriptor(int fd, const void *buffer, size_t length, in
     item->cmsg_len = CMSG_LEN(sizeof(int));
     memcpy(CMSG_DATA(item), &passed, sizeof(int));
     return sendmsg(fd, &message, MSG_NOSIGNAL | MSG_DONTWAIT);
+}
+
+#include <spawn.h>
+
+pid_t zaoan_spawn_with_pipes(const char *path, char *const argv[], char *const envp[], int input, int output) {
+    posix_spawn_file_actions_t actions;
+    if (posix_spawn_file_actions_init(&actions) != 0) return -1;
+    int status = posix_spawn_file_actions_adddup2(&actions, input, 0);
+    if (status == 0) status = posix_spawn_file_actions_adddup2(&actions, output, 1);
+    if (status == 0) status = posix_spawn_file_actions_addclosefrom_np(&actions, 3);
+    pid_t pid = -1;
+    if (status == 0) status = posix_spawn(&pid, path, &actions, NULL, argv, envp);
+    posix_spawn_file_actions_destroy(&actions);
+    if (status != 0) {
+        errno = status;
+        return -1;
+    }
+    return pid;
 }

@@ -23,6 +23,9 @@ public struct CalendarDocument {
     public init(parsing bytes: [UInt8], source: String) throws(CalendarReadError) {
         LibICal.prepare()
         self.source = source
+        guard CalendarProgress.fileStarting?(source) != false else {
+            throw CalendarReadError(source: source, .init(line: nil, reason: "left out unread: it ran past the reader's budget at an earlier reading (see the log); it is read again once it changes"))
+        }
         guard bytes.count <= CalendarLimits.bytesPerFile else {
             throw CalendarReadError(source: source, .init(line: nil, reason: "\(bytes.count) bytes; at most \(CalendarLimits.bytesPerFile)"))
         }
@@ -80,12 +83,21 @@ public struct CalendarDocument {
         var badLines: [Int: [(line: Int, property: String)]] = [:]
         do throws(CalendarReadError.Place) {
             var lastLine: Int?
+            var lines = 0, components = 0
             try ContentLines.forEach(in: bytes) { (line: inout ContentLine) throws(CalendarReadError.Place) in
                 guard !line.isBlank else { return }
                 lastLine = line.number
+                lines += 1
+                guard lines <= CalendarLimits.contentLinesPerFile else {
+                    throw CalendarReadError.Place(line: line.number, reason: "more than \(CalendarLimits.contentLinesPerFile) content lines; the file is not read (split the calendar, or leave it out)")
+                }
                 let isBegin = line.starts(with: "BEGIN")
                 let isEnd = !isBegin && line.starts(with: "END")
                 if isBegin {
+                    components += 1
+                    guard components <= CalendarLimits.componentsPerFile else {
+                        throw CalendarReadError.Place(line: line.number, reason: "more than \(CalendarLimits.componentsPerFile) components (BEGIN lines); the file is not read")
+                    }
                     let component = line.value
                     if open.isEmpty && component != "VCALENDAR" {
                         throw CalendarReadError.Place(line: line.number, reason: "BEGIN:\(SafeName.short(component)) where BEGIN:VCALENDAR was expected")
@@ -149,19 +161,29 @@ public struct CalendarDocument {
             if let id = event.recurrenceID { overridden[event.uid, default: []].insert(id.instant(defaultZone: defaultZone)) }
         }
         var spent = false
-        for event in events where event.status != .cancelled {
+        let time = CPUBudget(seconds: CalendarLimits.cpuSecondsPerFile)
+        for (index, event) in events.enumerated() where event.status != .cancelled {
             guard budget.remaining > 0 else {
                 spent = true
                 break
             }
+            if event.rule != nil, time.spent {
+                expansion.problems.append(CalendarProblem(source: source, uid: event.uid, message:
+                    "the file's rules took more than \(CalendarLimits.cpuSecondsPerFile) s of CPU; this event and the \(events.count - index - 1) after it are not shown"))
+                break
+            }
             // An override is one instance: its own RRULE (if any) is not a series of its own.
             let plan = event.plan(defaultZone: defaultZone, asSingle: event.isOverride)
+            if plan.rule != nil { CalendarProgress.seriesStarting?(source, event.uid) }
             let result = SeriesExpander.expand(plan, in: window, budget: &budget)
             if result.refused {
                 expansion.problems.append(CalendarProblem(source: source, uid: event.uid,
                                                           message: "libical refuses to repeat its rule (it can never match?); not shown"))
             }
-            if result.truncated {
+            if result.outOfTime {
+                expansion.problems.append(CalendarProblem(source: source, uid: event.uid,
+                                                          message: "its rule took more than \(CalendarLimits.cpuSecondsPerSeries) s of CPU (\(result.iterations) steps) to reach the window; its occurrences from there on are not shown"))
+            } else if result.truncated {
                 expansion.problems.append(CalendarProblem(source: source, uid: event.uid,
                                                           message: "its rule took more than \(result.iterations) steps to reach the window; later occurrences may be missing"))
             }

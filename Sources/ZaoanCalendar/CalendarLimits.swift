@@ -7,6 +7,12 @@ public enum CalendarLimits {
     /// Bytes of one content line after unfolding. Longer lines (a base64 attachment, a
     /// description of a novel) make the file refused, naming the line.
     public static let bytesPerLine = 1 << 20
+    /// Content lines (properties, BEGIN and END) per file, counted while scanning, before
+    /// libical builds anything: libical keeps ~270 bytes per property, so 16 MiB of `X-A:b`
+    /// lines (3.4 million) cost 900 MB. A 10,000-event export is about 70,000 lines.
+    public static let contentLinesPerFile = 250_000
+    /// Components (BEGIN lines) per file: VEVENTs, VALARMs, VTIMEZONEs and their parts.
+    public static let componentsPerFile = 60_000
     /// Nesting of BEGIN/END (VCALENDAR > VEVENT > VALARM is 3): deeper files are refused.
     public static let componentDepth = 8
     /// `.ics` files read from one folder (a vdir): the rest are left out and reported.
@@ -19,6 +25,14 @@ public enum CalendarLimits {
     /// window. Rules without COUNT jump straight to the window, so this guards rules with
     /// COUNT started long ago and BYxxx combinations that match rarely.
     public static let iterationsPerSeries = 50_000
+    /// CPU seconds one series may spend in libical's iterator for one window, checked
+    /// between its steps: a rule that matches rarely (FREQ=HOURLY;BYMONTH=2;BYMONTHDAY=29
+    /// with COUNT from 1800 took 0.39 s) is cut short and reported. A weekly rule with COUNT
+    /// from 2000 takes well under a millisecond.
+    public static let cpuSecondsPerSeries = 0.05
+    /// CPU seconds the expansion of one file may take in all: the series after that are
+    /// left out and reported, so 10,000 costly series cost 2 s, not an hour.
+    public static let cpuSecondsPerFile = 2.0
     /// Iterations over all series of one source and window, so 10,000 pathological series
     /// cannot each use their full share.
     public static let iterationsPerSource = 2_000_000

@@ -27,6 +27,12 @@ public struct CalendarProblem: Error, Equatable, Sendable, CustomStringConvertib
     public let uid: String?
     public let message: String
 
+    public init(source: String, uid: String?, message: String) {
+        self.source = source
+        self.uid = uid
+        self.message = message
+    }
+
     public var description: String {
         "\(SafeName.source(source)): " + (uid.map { "event \(SafeName.short($0)): " } ?? "") + message
     }

@@ -93,6 +93,7 @@ public struct RecurrenceRule: Hashable, Sendable, CustomStringConvertible {
             until = nil
         }
         guard rule.count >= 0, rule.interval >= 1 else { throw .init("COUNT and INTERVAL are whole numbers from 1") }
+        if let impossible = RuleShape.impossibility(of: rule) { throw .init("it can never match: \(impossible)") }
         count = rule.count > 0 ? Int(rule.count) : nil
         interval = Int(rule.interval)
         guard let canonical = LibICal.string(icalrecurrencetype_as_string(&rule)) else { throw .init("libical could not write the rule back") }

@@ -30,17 +30,29 @@ public struct RecurringSeries {
         self.durationSeconds = durationSeconds
     }
 
-    /// The instances that show in `window` (`CalendarWindow.shows`), in order of start.
+    private var plan: SeriesPlan {
+        SeriesPlan(start: firstStart, isDate: false, base: .zone(zone), rule: rule,
+                   length: .exact(min(max(durationSeconds, 0), CalendarLimits.maximumEventSeconds)),
+                   excludedDays: skippedDays,
+                   extraStarts: extraStarts.prefix(CalendarLimits.datesPerEvent).map { (.wall($0), nil) })
+    }
+
+    /// The instances that show in `window` (`CalendarWindow.shows`), in order of start,
+    /// within `CalendarLimits.cpuSecondsPerSeries` of CPU time.
     public func occurrences(in window: CalendarWindow) -> SeriesOccurrences {
         LibICal.prepare()
-        let plan = SeriesPlan(start: firstStart, isDate: false, base: .zone(zone), rule: rule,
-                              length: .exact(min(max(durationSeconds, 0), CalendarLimits.maximumEventSeconds)),
-                              excludedDays: skippedDays,
-                              extraStarts: extraStarts.prefix(CalendarLimits.datesPerEvent).map { (.wall($0), nil) })
         var budget = IterationBudget(remaining: CalendarLimits.iterationsPerSeries)
         let result = SeriesExpander.expand(plan, in: window, budget: &budget)
         let spans = result.instances.map { OccurrenceSpan(start: $0.start, end: $0.end) }.sorted { ($0.start, $0.end) < ($1.start, $1.end) }
-        return SeriesOccurrences(spans: spans, truncated: result.truncated)
+        return SeriesOccurrences(spans: spans, truncated: result.truncated, outOfTime: result.outOfTime)
+    }
+
+    /// Whether the rule gives any instance at all from the first start (an extra start
+    /// counts). Its first step can take libical seconds for a rule that matches nowhere
+    /// (`RuleShape` catches the usual ones): call it where it can be abandoned.
+    public var hasInstance: Bool {
+        LibICal.prepare()
+        return rule == nil || !extraStarts.isEmpty || SeriesExpander.firstRuleInstance(plan) != nil
     }
 }
 
@@ -62,6 +74,14 @@ public struct SeriesOccurrences: Equatable, Sendable {
     /// The rule needed more than `CalendarLimits.iterationsPerSeries` steps to reach the
     /// window's end: later instances may be missing.
     public let truncated: Bool
+    /// ...because it took more than `CalendarLimits.cpuSecondsPerSeries` of CPU time.
+    public let outOfTime: Bool
+
+    public init(spans: [OccurrenceSpan], truncated: Bool, outOfTime: Bool = false) {
+        self.spans = spans
+        self.truncated = truncated
+        self.outOfTime = outOfTime
+    }
 
     /// The first instance starting at or after `now` (the list is sorted: a binary search).
     public func next(after now: Int64) -> OccurrenceSpan? {

@@ -85,6 +85,8 @@ enum SeriesExpander {
         var instances: [ExpandedInstance] = []
         /// The series stopped early: its own iteration limit or the shared budget.
         var truncated = false
+        /// ...because it used up `CalendarLimits.cpuSecondsPerSeries`.
+        var outOfTime = false
         var iterations = 0
         /// libical would not iterate the rule at all: no instance from it.
         var refused = false
@@ -111,6 +113,7 @@ enum SeriesExpander {
                 return result.instances.count < CalendarLimits.occurrencesPerWindow
             }
             result.truncated = run.truncated
+            result.outOfTime = run.outOfTime
             result.iterations = run.iterations
             result.refused = run.refused
         } else {
@@ -168,11 +171,38 @@ enum SeriesExpander {
         }
     }
 
+    /// The latest start UNTIL allows, as an instant (nil: none, or a DATE for an all-day series).
+    private static func lastStart(_ rule: RecurrenceRule, plan: SeriesPlan) -> Int64? {
+        switch rule.until {
+        case .utc(let wall): wall.secondsAsIfUTC
+        case .wall(let wall): plan.base.instant(of: wall)
+        case .day(let day): plan.isDate ? nil : plan.base.instant(of: LocalDateTime(day.adding(days: 1) ?? day)) - 1
+        case nil: nil
+        }
+    }
+
+    /// The first instance the rule gives from the series' start (RDATEs aside), found with
+    /// libical's first step; nil if the rule gives none before its end or libical's last
+    /// year. One call that libical may spend seconds in: run it where it can be abandoned.
+    static func firstRuleInstance(_ plan: SeriesPlan) -> Int64? {
+        guard let rule = plan.rule, let iterator = icalrecur_iterator_new(rule.iterationRule, plan.start.icalTime(isDate: plan.isDate)) else {
+            LibICal.prepare()
+            return nil
+        }
+        defer { icalrecur_iterator_free(iterator) }
+        let next = icalrecur_iterator_next(iterator)
+        guard icaltime_is_null_time(next) == 0, let wall = LocalDateTime(next) else { return nil }
+        let start = plan.base.instant(of: wall)
+        if let last = lastStart(rule, plan: plan), start > last { return nil }
+        return start
+    }
+
     /// Calls `consider` with each instance's wall clock that may show in the window, until
     /// it returns false, the rule ends or a limit is reached.
     private static func iterate(_ rule: RecurrenceRule, plan: SeriesPlan, window: CalendarWindow, budget: inout IterationBudget,
-                                consider: (LocalDateTime) -> Bool) -> (truncated: Bool, iterations: Int, refused: Bool) {
+                                consider: (LocalDateTime) -> Bool) -> (truncated: Bool, outOfTime: Bool, iterations: Int, refused: Bool) {
         var iterations = 0
+        let time = CPUBudget(seconds: CalendarLimits.cpuSecondsPerSeries)
         // Two days of slack cover any zone's offset; the longest instance reaches back into
         // the window from before it.
         let reach = plan.length.longest.addingClamped(2 * 86_400)
@@ -194,35 +224,32 @@ enum SeriesExpander {
         guard let iterator = icalrecur_iterator_new(rule.iterationRule, (restartInMonths ? plan.start : first).icalTime(isDate: plan.isDate)) else {
             // libical refuses rules that can never match (FREQ=YEARLY;BYMONTH=2;BYMONTHDAY=30).
             LibICal.prepare()
-            return (false, 0, true)
+            return (false, false, 0, true)
         }
         defer { icalrecur_iterator_free(iterator) }
         if restartInMonths, icalrecur_iterator_set_start(iterator, first.icalTime(isDate: plan.isDate)) == 0 { LibICal.prepare() }
-        let untilInstant: Int64? = switch rule.until {
-        case .utc(let wall): wall.secondsAsIfUTC
-        case .wall(let wall): plan.base.instant(of: wall)
-        case .day(let day): plan.isDate ? nil : plan.base.instant(of: LocalDateTime(day.adding(days: 1) ?? day)) - 1
-        case nil: nil
-        }
+        let untilInstant = lastStart(rule, plan: plan)
         var lastDay: CivilDay? = nil
         if case .day(let day) = rule.until, plan.isDate { lastDay = day }
 
         while true {
-            guard iterations < CalendarLimits.iterationsPerSeries, budget.remaining > 0 else { return (true, iterations, false) }
+            guard iterations < CalendarLimits.iterationsPerSeries, budget.remaining > 0 else { return (true, false, iterations, false) }
+            // The clock is read every fourth step: one step can be a search of years.
+            if iterations & 3 == 3, time.spent { return (true, true, iterations, false) }
             let next = icalrecur_iterator_next(iterator)
             iterations += 1
             budget.remaining -= 1
-            guard icaltime_is_null_time(next) == 0, let wall = LocalDateTime(next) else { return (false, iterations, false) }
-            if let lastDay, wall.day > lastDay { return (false, iterations, false) }
+            guard icaltime_is_null_time(next) == 0, let wall = LocalDateTime(next) else { return (false, false, iterations, false) }
+            if let lastDay, wall.day > lastDay { return (false, false, iterations, false) }
             let naive = wall.secondsAsIfUTC
             // Far before the window: no need to ask the zone (any offset is under a day).
             if naive.addingClamped(reach) < window.from {
-                if let untilInstant, naive - 86_400 > untilInstant { return (false, iterations, false) }
+                if let untilInstant, naive - 86_400 > untilInstant { return (false, false, iterations, false) }
                 continue
             }
             let start = plan.base.instant(of: wall)
-            if let untilInstant, start > untilInstant { return (false, iterations, false) }
-            if start >= window.to || !consider(wall) { return (false, iterations, false) }
+            if let untilInstant, start > untilInstant { return (false, false, iterations, false) }
+            if start >= window.to || !consider(wall) { return (false, false, iterations, false) }
         }
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import ZaoanCalendar
 
 /// Live rooms: countdowns, the ticker, listings, and the changes `live add` / `live rm` make.
 extension Responder {
@@ -118,9 +119,7 @@ extension Responder {
             // The first start, the rule, and the next few occurrences.
             lines.append("repeat: \(rule) from \(isoTime(saved.start))")
             if let skipped = saved.skippedDays, !skipped.isEmpty { lines.append("skip: " + skipped.joined(separator: ", ")) }
-            let instant = Int64(Int(clampingSeconds: now.timeIntervalSince1970))
-            let upcoming = RoomRecurrence.occurrences(of: saved, zone: settings.zone, now: instant, defaultDuration: settings.liveDefaultDuration,
-                                                      ahead: 28 * 86_400).filter { $0.start > now }.prefix(Self.shownOccurrences)
+            let upcoming = occurrences(of: saved).filter { $0.start > now }.prefix(RoomRecurrence.shownOccurrences)
             lines.append("next: " + (upcoming.isEmpty ? "-" : upcoming.map { isoTime($0.start) }.joined(separator: ", ")))
         }
         return lines
@@ -154,9 +153,6 @@ extension Responder {
         default: return nil
         }
     }
-
-    /// How many coming occurrences `live show` lists for a recurring room.
-    static let shownOccurrences = 5
 
     /// A recurring room's occurrence that is live now or comes next (the room itself when
     /// it does not recur, or has no occurrence left in the window).
@@ -221,10 +217,57 @@ extension Responder {
         return next
     }
 
-    /// Puts a saved schedule in force.
-    public func commit(_ schedule: LiveSchedule) {
+    /// Puts a saved schedule in force, with the expansions of its recurring rooms that
+    /// were made for it.
+    public func commit(_ schedule: LiveSchedule, expansions: [String: RoomExpansion] = [:]) {
+        roomExpansions.merge(expansions) { $1 }
         self.schedule = schedule  // and with it the rotation
+        dropUnusedExpansions()
         forgetRendered()
+    }
+
+    /// New expansions of recurring rooms (the hour moved on, or the zone changed).
+    public func replaceRoomExpansions(_ expansions: [String: RoomExpansion]) {
+        roomExpansions.merge(expansions) { $1 }
+        dropUnusedExpansions()
+        rotationBuiltAt = nil
+        forgetRendered()
+    }
+
+    /// Recurring rooms the reader could not expand: shown at their first start only, and
+    /// not asked for again until they change.
+    public func keepFirstStarts(of ids: Set<String>) {
+        for id in ids {
+            guard let room = schedule.rooms[id], room.repeatRule != nil else { continue }
+            let start = Int64(Int(clampingSeconds: room.start.timeIntervalSince1970))
+            let end = room.end.map { Int64(Int(clampingSeconds: $0.timeIntervalSince1970)) } ?? start
+            roomExpansions[id] = RoomExpansion(series: .init(room, zone: settings.zone.identifier), spans: [OccurrenceSpan(start: start, end: end)])
+        }
+        rotationBuiltAt = nil
+        forgetRendered()
+    }
+
+    /// The recurring rooms of `schedule` (by default the one in force) that have no
+    /// expansion fitting their series in the configured zone.
+    public func roomsToExpand(in schedule: LiveSchedule? = nil) -> [LiveRoom] {
+        (schedule ?? self.schedule).sorted.filter { $0.repeatRule != nil && expansion(of: $0) == nil }
+    }
+
+    /// Every recurring room of the schedule in force.
+    public var recurringRooms: [LiveRoom] { schedule.sorted.filter { $0.repeatRule != nil } }
+
+    private func expansion(of room: LiveRoom) -> RoomExpansion? {
+        guard let expansion = roomExpansions[room.id], expansion.series == .init(room, zone: settings.zone.identifier) else { return nil }
+        return expansion
+    }
+
+    /// A recurring room's occurrences ahead; its first start alone while none is known.
+    private func occurrences(of room: LiveRoom) -> [LiveRoom] {
+        expansion(of: room)?.rooms(of: room) ?? [room]
+    }
+
+    private func dropUnusedExpansions() {
+        roomExpansions = roomExpansions.filter { schedule.rooms[$0.key]?.repeatRule != nil }
     }
 
     /// New calendar events (the files changed, or the window moved on).
@@ -248,9 +291,9 @@ extension Responder {
         rotationBuiltAt = now
         var expanded = schedule.sorted
         if expanded.contains(where: { $0.repeatRule != nil }) {
+            let horizon = Date(timeIntervalSince1970: Double(now + RoomRecurrence.windowSeconds))
             expanded = expanded.flatMap { room in
-                room.repeatRule == nil ? [room] : RoomRecurrence.occurrences(of: room, zone: settings.zone, now: now,
-                                                                             defaultDuration: settings.liveDefaultDuration)
+                room.repeatRule == nil ? [room] : occurrences(of: room).filter { $0.start <= horizon || $0.start == room.start }
             }.sorted(by: LiveSchedule.inOrder)
         }
         guard !calendarEvents.isEmpty else {

@@ -25,6 +25,8 @@ public struct ServerCounters: Sendable, Equatable {
     /// (a file, an event), the first of them named.
     public var calendarsLoaded: Int = 0
     public var calendarsWaiting: Int = 0
+    /// Calendars being read now (their events come when the reading is done).
+    public var calendarsReading: Int = 0
     public var calendarProblems: [String] = []
     public init(startedAt: Date) { self.startedAt = startedAt }
 }
@@ -50,6 +52,10 @@ public final class Responder {
     var rotation: [LiveRoom] = []
     /// The instant (Unix seconds) `rotation` was built for; nil when it must be built again.
     var rotationBuiltAt: Int64?
+    /// Recurring rooms' occurrences, by room ID, as the service's reader process expanded
+    /// them. A room without one that fits (just loaded, the zone changed) shows its first
+    /// start until the next expansion arrives.
+    public internal(set) var roomExpansions: [String: RoomExpansion] = [:]
     public let formatters: FormatterCache
     /// Solar terms and lunar dates for `status_template`, a year computed once and kept.
     public let almanac = Almanac()
@@ -354,7 +360,7 @@ public final class Responder {
             "watches: \(counters.watches)",
             "timers: \(counters.timers)",
             "live_rooms: \(schedule.count)",
-            "calendars: \(counters.calendarsLoaded) read, \(counters.calendarsWaiting) waiting",
+            "calendars: \(counters.calendarsLoaded) read, \(counters.calendarsWaiting) waiting, \(counters.calendarsReading) reading",
             "calendar_events: \(calendarEvents.count)",
             "calendar_problems: \(counters.calendarProblems.count)"
                 + (counters.calendarProblems.first.map { " (" + RequestParser.shorten($0) + ")" } ?? ""),

@@ -3,15 +3,21 @@ import ZaoanCalendar
 
 /// Recurring rooms (`live add ID START TITLE repeat=RULE`): one recurrence engine for rooms
 /// and calendar files, ZaoanCalendar's (libical's rules, zaoan's DST handling). A room keeps
-/// its first start and its rule; its occurrences are expanded for the window ahead when
-/// countdowns and the ticker need them, each keeping the first start's wall-clock time in
-/// the configured zone (a 07:00 daily room stays at 07:00 across a DST change).
-enum RoomRecurrence {
-    /// How far ahead occurrences are expanded, and how often (seconds) that is done again.
-    static let windowSeconds: Int64 = 48 * 3600
-    static let refreshSeconds: Int64 = 3600
+/// its first start and its rule; its occurrences ahead are expanded by the service's reader
+/// process (libical may take seconds over a rule, and the loop never waits for it) and
+/// handed to the Responder as a `RoomExpansion`, each keeping the first start's wall-clock
+/// time in the configured zone (a 07:00 daily room stays at 07:00 across a DST change).
+public enum RoomRecurrence {
+    /// How far ahead the rotation shows occurrences, and how often (seconds) the service
+    /// expands the rooms again.
+    public static let windowSeconds: Int64 = 48 * 3600
+    public static let refreshSeconds: Int64 = 3600
+    /// How far ahead `live show` lists occurrences, and how many.
+    public static let showSeconds: Int64 = 28 * 86_400
+    public static let shownOccurrences = 5
 
     /// The rule as it is saved (`daily` → `FREQ=DAILY`), or an error in the user's terms.
+    /// Parsing only (a string of at most 256 bytes): no instance is looked for here.
     static func canonical(_ text: String) throws(ProtocolError) -> String {
         let parsed = LibICalLock.run { () -> Result<String, RecurrenceRuleError> in
             do throws(RecurrenceRuleError) { return .success(try RecurrenceRule(parsing: text).text) } catch { return .failure(error) }
@@ -29,27 +35,42 @@ enum RoomRecurrence {
         return ZaoanCalendar.CivilDay(year: year, month: month, day: day)
     }
 
-    /// The occurrences of a recurring room that are live or start within the window after
-    /// `now`, as rooms of their own (same ID and title, their own start and end).
-    static func occurrences(of room: LiveRoom, zone: TimeZone, now: Int64, defaultDuration: Int,
-                            ahead: Int64 = windowSeconds) -> [LiveRoom] {
+    /// In the reader process: the occurrences of `room` live or starting within `ahead`
+    /// after `now` (all of the next `windowSeconds`, then the first `shownOccurrences`), or
+    /// why the room cannot repeat. With `requireInstance` (the room is being added) a rule
+    /// that gives no instance from the first start on is refused; a rule whose expansion
+    /// runs out of `CalendarLimits.cpuSecondsPerSeries` is refused as too costly.
+    public static func expand(_ room: LiveRoom, zone: TimeZone, now: Int64, defaultDuration: Int, ahead: Int64 = showSeconds,
+                              requireInstance: Bool) -> Result<[OccurrenceSpan], ProtocolError> {
         LibICalLock.run {
-            // `live add` checked the series (`check`); one that no longer expands (a reload
-            // chose a zone libical cannot read, or the clock is outside the calendar's years)
-            // shows its first start rather than nothing.
-            guard let series = try? series(of: room, zone: zone, defaultDuration: defaultDuration).get(),
-                  let window = try? CalendarWindow(from: now - series.durationSeconds, to: now + ahead) else { return [room] }
-            return series.occurrences(in: window).spans.map { span in
-                var occurrence = room
-                occurrence.start = Date(timeIntervalSince1970: Double(span.start))
-                occurrence.end = room.end == nil ? nil : Date(timeIntervalSince1970: Double(span.end))
-                occurrence.startWallClock = nil
-                return occurrence
+            let series: RecurringSeries
+            switch self.series(of: room, zone: zone, defaultDuration: defaultDuration) {
+            case .success(let made): series = made
+            case .failure(let error): return .failure(error)
             }
+            let rule = RequestParser.shorten(room.repeatRule ?? "")
+            if requireInstance, !series.hasInstance {
+                return .failure(ProtocolError(.badArgument, "repeat=\(rule) gives no occurrence from the first start on; nothing would show"))
+            }
+            let window: CalendarWindow
+            do throws(CalendarWindow.Failure) {
+                window = try CalendarWindow(from: now - min(series.durationSeconds, 2 * 86_400), to: now + ahead)
+            } catch {
+                return .failure(ProtocolError(.badArgument, "the clock (\(now)) is outside the years a recurring room may have"))
+            }
+            let occurrences = series.occurrences(in: window)
+            if occurrences.outOfTime {
+                return .failure(ProtocolError(.badArgument, "repeat=\(rule) takes more than \(CalendarLimits.cpuSecondsPerSeries) s of CPU to expand; choose a rule that matches more often or starts later"))
+            }
+            // Everything in the rotation's window, then the few `live show` lists.
+            let horizon = now + windowSeconds
+            let near = occurrences.spans.prefix { $0.start <= horizon }
+            return .success(Array(near) + occurrences.spans.dropFirst(near.count).prefix(shownOccurrences))
         }
     }
 
-    /// Refuses a recurring room whose series cannot be expanded, saying why.
+    /// Refuses a recurring room whose series cannot be set up (its rule, the zone, the years
+    /// of its first start), saying why. Nothing is iterated: the reader process does that.
     static func check(_ room: LiveRoom, zone: TimeZone, defaultDuration: Int) throws(ProtocolError) {
         if case .failure(let error) = LibICalLock.run({ series(of: room, zone: zone, defaultDuration: defaultDuration) }) {
             throw error
@@ -75,5 +96,59 @@ enum RoomRecurrence {
         let length = room.end.map { Int64(Int(clampingSeconds: $0.timeIntervalSince(room.start).rounded())) } ?? Int64(defaultDuration)
         return .success(RecurringSeries(firstStart: wall, zone: calendarZone, rule: rule, skippedDays: Set((room.skippedDays ?? []).compactMap(day)),
                                         durationSeconds: min(max(length, 0), CalendarLimits.maximumEventSeconds)))
+    }
+}
+
+/// A recurring room's occurrences as the reader process expanded them, for the series they
+/// were expanded from (first start, end, rule, skipped days, zone): a room changed since, or
+/// a new zone, no longer fits and is expanded again.
+public struct RoomExpansion: Equatable, Sendable {
+    public struct Series: Hashable, Sendable {
+        public let start: Double
+        public let end: Double?
+        public let rule: String
+        public let skippedDays: [String]
+        public let zone: String
+
+        public init(_ room: LiveRoom, zone: String) {
+            self.init(start: room.start.timeIntervalSince1970, end: room.end?.timeIntervalSince1970, rule: room.repeatRule ?? "",
+                      skippedDays: room.skippedDays ?? [], zone: zone)
+        }
+
+        public init(start: Double, end: Double?, rule: String, skippedDays: [String], zone: String) {
+            self.start = start
+            self.end = end
+            self.rule = rule
+            self.skippedDays = skippedDays
+            self.zone = zone
+        }
+
+        /// A room of this series (what the reader process needs of it).
+        public func room(id: String) -> LiveRoom {
+            var room = LiveRoom(id: id, title: "", start: Date(timeIntervalSince1970: start), end: end.map { Date(timeIntervalSince1970: $0) },
+                                repeatRule: rule)
+            room.skippedDays = skippedDays.isEmpty ? nil : skippedDays
+            return room
+        }
+    }
+
+    public let series: Series
+    /// Unix seconds; the service's own clock when expanded.
+    public let spans: [OccurrenceSpan]
+
+    public init(series: Series, spans: [OccurrenceSpan]) {
+        self.series = series
+        self.spans = spans
+    }
+
+    /// The occurrences as rooms of their own (same ID and title, their own start and end).
+    func rooms(of room: LiveRoom) -> [LiveRoom] {
+        spans.map { span in
+            var occurrence = room
+            occurrence.start = Date(timeIntervalSince1970: Double(span.start))
+            occurrence.end = room.end == nil ? nil : Date(timeIntervalSince1970: Double(span.end))
+            occurrence.startWallClock = nil
+            return occurrence
+        }
     }
 }

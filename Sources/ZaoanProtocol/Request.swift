@@ -91,6 +91,15 @@ public enum Request: Hashable, Sendable {
 
     /// The command as the user would type it, for logs and errors. `--format` is an option:
     /// the request after it is the one named.
+    /// The room a `live add` or `live skip` makes or alters (one that may need expanding).
+    public var changedRoomID: String? {
+        switch self {
+        case .liveAdd(let draft): return draft.id
+        case .liveSkip(let id, _): return id
+        default: return nil
+        }
+    }
+
     public var commandWord: String {
         if case .formatted(_, let inner) = self { return inner.commandWord }
         return kind.descriptor.words

@@ -7,14 +7,17 @@ import ZaoanCore
 /// (libical), expanded for the window ahead and handed to the Responder, where the events
 /// count like rooms. Watched with inotify: an edit, a new or removed file, or an atomic
 /// rename-over is read again 200 ms after the last change (a sync writes many files at
-/// once), so it shows within a second without a restart. Each configured path is watched
-/// through its folder (a file's parent), so a file replaced by rename is still seen; a path
-/// that does not exist yet is waited for, through its parent, or once a minute while even
-/// the parent is missing. The window moves on once an hour.
+/// once), and at most 1 s after the first change of a burst however long it lasts, so it
+/// shows within about a second without a restart. Each configured path is watched through
+/// its folder (a file's parent), so a file replaced by rename is still seen; a path that
+/// does not exist yet is waited for, through its parent, or once a minute while even the
+/// parent is missing. The window moves on once an hour.
 ///
-/// Reading and expanding run on a thread of their own (`BackgroundWorker`), under
-/// `LibICalLock`: a 10,000-event file takes ~0.2 s (bench/calendar.sh), which no client
-/// waits for; the loop gets the events when they are ready. Watching stays on the loop.
+/// Reading and expanding happen in a reader process (`ReaderProcess`), supervised from a
+/// thread of its own (`BackgroundWorker`): libical may spend seconds on one rule and a file
+/// may cost memory, and neither reaches the loop or its memory. Nothing waits for a
+/// reading, start-up included: until a calendar is read its events are simply not there
+/// yet (`stats` counts the calendars being read). Watching stays on the loop.
 final class CalendarFeed: EventHandler {
     private let loop: EventLoop
     private let inotify: Int32
@@ -25,31 +28,24 @@ final class CalendarFeed: EventHandler {
     private let onChange: ([LiveRoom]) -> Void
     private var debounce: MonotonicTimer!
     private var slide: MonotonicTimer!
-    private var reader: BackgroundWorker<Work, Reading>!
-
-    /// What the reader is asked to read, and what it found.
-    struct Work: Sendable {
-        let paths: [String]
-        let zone: String
-        let windowSeconds: Int64
-        let now: Int64
-    }
-
-    struct Reading: Sendable {
-        var events: [LiveRoom] = []
-        var problems: [String] = []
-        var loaded = 0
-        var waiting = 0
-    }
+    private var reader: BackgroundWorker<ReaderJob, ReaderResult>!
+    private let stopping = ReaderProcess.StopFlag()
     /// What the last reading found, for `stats` and the log.
     private(set) var sourcesLoaded = 0
     private(set) var sourcesWaiting = 0
     private(set) var problems: [String] = []
+    /// Calendars of the reading in progress (0 when none is).
+    private(set) var sourcesReading = 0
+    /// When the first change of the burst being waited out came (monotonic seconds).
+    private var burstStartedAt: Double?
     /// Paths whose folder could not be watched (not there yet): looked for every minute.
     private var unwatched = 0
     private let clock: TimeSource
-    /// How long to wait after a change before reading (a sync writes many files).
+    /// How long to wait after a change before reading (a sync writes many files), and at
+    /// most after the first change of a burst (a file replaced thousands of times a second
+    /// must not put the reading off for ever).
     static let settleSeconds = 0.2
+    static let longestSettleSeconds = 1.0
 
     init(loop: EventLoop, clock: TimeSource, onChange: @escaping ([LiveRoom]) -> Void) throws(SystemError) {
         self.loop = loop
@@ -60,93 +56,67 @@ final class CalendarFeed: EventHandler {
         try loop.register(inotify, events: EventLoop.readable, handler: self)
         debounce = try MonotonicTimer(loop: loop) { [unowned self] in self.read() }
         slide = try MonotonicTimer(loop: loop) { [unowned self] in self.read() }
-        reader = try BackgroundWorker(loop: loop, purpose: "reading calendars", perform: Self.read) { [unowned self] reading in
+        // Files that ran past the reader's limits, left out while they stay as they were:
+        // only the reader's thread touches them.
+        nonisolated(unsafe) var culprits = Set<ReaderProcess.Culprit>()
+        reader = try BackgroundWorker(loop: loop, purpose: "reading calendars", perform: { [stopping] job in
+            ReaderProcess.run(job, stop: stopping, culprits: &culprits)
+        }) { [unowned self] reading in
             self.apply(reading)
         }
     }
 
-    /// At exit: lets a reading in progress finish, then ends the reader's thread.
-    func stop() { reader.stop() }
+    /// At exit: ends a reading in progress (its reader process within 0.1 s), then the
+    /// reader's thread.
+    func stop() {
+        stopping.set()
+        reader.stop()
+    }
 
-    /// Takes the settings' calendars and reads them: at start `now`, before the service says
-    /// it is ready (no client waits yet, and the first answers already show the events);
-    /// after `reload` on the reader's thread.
-    func configure(paths: [String], zone: String, windowHours: Int, now: Bool = false) {
+    /// Takes the settings' calendars and has them read (at start too: the service is ready
+    /// before they are).
+    func configure(paths: [String], zone: String, windowHours: Int) {
         self.paths = paths
         zoneName = zone
         windowSeconds = Int64(windowHours) * 3600
-        if now {
-            rewatch()
-            apply(Self.read(work()))
-        } else {
-            read()
-        }
+        read()
     }
 
-    /// What to read now.
-    private func work() -> Work {
-        Work(paths: paths, zone: zoneName, windowSeconds: windowSeconds, now: Int64(clock.unixSeconds))
-    }
-
-    /// inotify says something changed in a watched folder: read again once it settles.
+    /// inotify says something changed in a watched folder: read again once it settles, and
+    /// no later than `longestSettleSeconds` after the burst's first change.
     func handle(events: UInt32) {
         var buffer = [UInt8](repeating: 0, count: 16 * 1024)
         while true {
             let count = buffer.withUnsafeMutableBytes { Glibc.read(inotify, $0.baseAddress, $0.count) }
             if count <= 0 { break }  // EAGAIN: drained
         }
-        debounce.arm(after: Self.settleSeconds, repeating: false)
+        let now = Posix.monotonicSeconds()
+        let first = burstStartedAt ?? now
+        burstStartedAt = first
+        debounce.arm(after: max(0.001, min(Self.settleSeconds, first + Self.longestSettleSeconds - now)), repeating: false)
     }
 
     /// Watches the paths again and has every calendar read and expanded from now.
     private func read() {
+        burstStartedAt = nil
         rewatch()
-        reader.submit(work())
-    }
-
-    /// On the reader's thread: every calendar, expanded for the window.
-    private static func read(_ work: Work) -> Reading {
-        LibICalLock.run {
-            var reading = Reading()
-            let zone: CalendarZone
-            do throws(CalendarZone.Failure) {
-                zone = try CalendarZone(named: work.zone)
-            } catch {
-                zone = .utc
-                reading.problems.append("the zone \(work.zone) cannot be read by libical (\(error)); floating and all-day times are read in UTC")
-            }
-            let window: CalendarWindow
-            do throws(CalendarWindow.Failure) {
-                window = try CalendarWindow(from: work.now, to: work.now + work.windowSeconds)
-            } catch {
-                reading.problems.append("the clock says \(work.now), outside the times a calendar is read for (\(error)); nothing read")
-                return reading
-            }
-            for path in work.paths {
-                switch CalendarSource(path: path).load() {
-                case .waiting(let reason):
-                    reading.waiting += 1
-                    reading.problems.append(reason)
-                case .loaded(let set):
-                    reading.loaded += 1
-                    let expansion = set.occurrences(in: window, defaultZone: zone)
-                    reading.problems += (set.problems + expansion.problems).map(\.description)
-                    reading.events += expansion.occurrences.map(room)
-                }
-            }
-            return reading
-        }
+        var job = ReaderJob(zone: zoneName, now: Int64(clock.unixSeconds))
+        job.windowSeconds = windowSeconds
+        job.calendars = paths
+        sourcesReading = paths.count
+        reader.submit(job)
     }
 
     /// On the loop's thread: the events go to the Responder; new problems to the log.
-    private func apply(_ reading: Reading) {
+    private func apply(_ reading: ReaderResult) {
         for problem in reading.problems where !problems.contains(problem) {
             Log.warning("calendar: \(problem); the other events still show")
         }
         problems = reading.problems
         sourcesLoaded = reading.loaded
         sourcesWaiting = reading.waiting
-        onChange(reading.events)
+        sourcesReading = 0
+        onChange(reading.events.map(Self.room))
         if paths.isEmpty {
             slide.disarm()
         } else {
@@ -177,7 +147,7 @@ final class CalendarFeed: EventHandler {
 
     /// An occurrence as the Responder's rooms are: title (or the file's name), start, end,
     /// description; the ID names its source and UID.
-    static func room(_ occurrence: CalendarOccurrence) -> LiveRoom {
+    static func room(_ occurrence: ReaderResult.Event) -> LiveRoom {
         let name = (occurrence.source as NSString).lastPathComponent
         let title = occurrence.title.flatMap { $0.isEmpty ? nil : $0 } ?? name
         var room = LiveRoom(id: "calendar:" + String(occurrence.uid.prefix(48)), title: title,

@@ -33,7 +33,8 @@ extension Server {
     }
 
     /// Applies every change waiting, in order, each to the result of the one before, and
-    /// starts saving the result on the saver's thread. Changes that fail on their own
+    /// starts saving the result on the saver's thread, after the reader process has expanded
+    /// the recurring rooms the batch adds or alters. Changes that fail on their own
     /// (`not-found`, `full`) are answered with the others once the save is done.
     func startCommit() {
         guard !pendingChanges.isEmpty else { return }
@@ -53,22 +54,29 @@ extension Server {
             answer(batch, answers, saved: .ok)  // nothing to write: the file already says this
             return
         }
-        savingBatch = (batch, answers, next)
-        saver.save(next)
+        let unexpanded = responder.roomsToExpand(in: next)
+        let expanding = unexpanded.isEmpty ? nil : rooms.job(for: unexpanded, checking: true)
+        savingBatch = (batch, answers, next, expanding)
+        saver.save(next, expanding: expanding)
     }
 
     /// On the loop's thread, when the saver is done.
-    func saveFinished(_ result: Result<StateStore.SaveOutcome, SystemError>) {
-        guard let (batch, answers, next) = savingBatch else { return }
+    func saveFinished(_ outcome: StateSaver.Outcome) {
+        guard let (batch, answers, next, expanding) = savingBatch else { return }
         savingBatch = nil
+        guard let result = outcome.saved else {
+            refuseRooms(batch, answers, outcome.expansion?.refusedRooms ?? [:])
+            return
+        }
         var saved = Reply.ok
         switch result {
-        case .success(let outcome):
-            if case .savedNotSynced(let problem) = outcome {
+        case .success(let outcome2):
+            if case .savedNotSynced(let problem) = outcome2 {
                 Log.warning("the live rooms were saved to \(store.path), but \(problem); a power loss in the next seconds could undo the change. Check the disk", event: .stateProblem)
             }
             // state.json holds the new rooms from the rename on: memory follows it.
-            responder.commit(next)
+            responder.commit(next, expansions: expanding.flatMap { outcome.expansion?.expansions(of: $0) } ?? [:])
+            for problem in outcome.expansion?.problems ?? [] { Log.warning(problem) }
             events.scheduleChanged()
             watches.refresh()
             statusChanged()
@@ -79,6 +87,32 @@ extension Server {
         }
         answer(batch, answers, saved: saved)
         startCommit()  // what came in meanwhile
+    }
+
+    /// The reader refused rooms of the batch (a rule with no occurrence, or too costly):
+    /// the changes that made those rooms are answered with why; the others go round again,
+    /// ahead of what came in meanwhile, on the schedule without them.
+    private func refuseRooms(_ batch: [(request: Request, connection: Connection)], _ answers: [Reply?], _ refused: [String: String]) {
+        var again: [(request: Request, connection: Connection)] = []
+        var blamed = false
+        for (index, change) in batch.enumerated() {
+            if let answer = answers[index] {
+                change.connection.changeAnswered(answer)
+            } else if let id = change.request.changedRoomID, let why = refused[id] {
+                change.connection.changeAnswered(.error(ProtocolError(.badArgument, why)))
+                blamed = true
+            } else {
+                again.append(change)
+            }
+        }
+        if !blamed {
+            // Rooms of the state file that no change of the batch touched: they keep their
+            // first start, and the batch is saved.
+            Log.warning("recurring rooms that cannot be expanded show their first start only: \(refused.map { "\($0.key): \($0.value)" }.sorted().joined(separator: "; "))")
+            responder.keepFirstStarts(of: Set(refused.keys))
+        }
+        pendingChanges.insert(contentsOf: again, at: 0)
+        startCommit()
     }
 
     private func answer(_ batch: [(request: Request, connection: Connection)], _ answers: [Reply?], saved: Reply) {

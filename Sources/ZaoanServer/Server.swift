@@ -63,7 +63,9 @@ public final class Server {
     /// Connections whose changes were answered, to take their next lines on the next turn.
     var resumeQueue: [Connection] = []
     /// The changes being saved now, their answers so far, and the rooms they make.
-    var savingBatch: (batch: [(request: Request, connection: Connection)], answers: [Reply?], schedule: LiveSchedule)?
+    var savingBatch: (batch: [(request: Request, connection: Connection)], answers: [Reply?], schedule: LiveSchedule, expanding: ReaderJob?)?
+    /// Recurring rooms' occurrences, expanded off the loop.
+    var rooms: RoomExpander!
     var saver: StateSaver!
     var refusals: RefusalLog!
     var acceptPaused = false
@@ -100,6 +102,11 @@ public final class Server {
         self.events = try EventStream(loop: loop, responder: responder, clock: clock)
         self.refusals = try RefusalLog(loop: loop)
         self.saver = try StateSaver(store: store, loop: loop) { [unowned self] result in self.saveFinished(result) }
+        self.rooms = try RoomExpander(loop: loop, responder: responder, clock: clock) { [unowned self] in
+            self.events.scheduleChanged()
+            self.watches.refresh()
+            self.statusChanged()
+        }
     }
 
     deinit { readBuffer.deallocate() }
@@ -116,7 +123,8 @@ public final class Server {
         try loop.register(listener.fd, events: EventLoop.readable, handler: handler)
         sweeper = try MonotonicTimer(loop: loop) { [unowned self] in self.sweep() }
         try startLifecycleTimers(listener: listener)
-        try followCalendars(responder.settings, atStart: true)
+        rooms.expandAtStart()
+        try followCalendars(responder.settings)
 
         let settings = responder.settings
         listeningOn = listener.description
@@ -132,6 +140,7 @@ public final class Server {
         })
         listener.close()
         saver.stop()
+        rooms.stop()
         calendars?.stop()
         refusals.flush(all: true)
         let reason = lifecycle.stopReason
@@ -185,6 +194,7 @@ public final class Server {
         if let calendars {
             snapshot.calendarsLoaded = calendars.sourcesLoaded
             snapshot.calendarsWaiting = calendars.sourcesWaiting
+            snapshot.calendarsReading = calendars.sourcesReading
             snapshot.calendarProblems = calendars.problems
         }
         return snapshot
@@ -224,7 +234,7 @@ public final class Server {
     }
 
     /// Reads the settings' calendars now and follows their changes (inotify).
-    func followCalendars(_ settings: Settings, atStart: Bool = false) throws(SystemError) {
+    func followCalendars(_ settings: Settings) throws(SystemError) {
         if calendars == nil {
             guard !settings.calendars.isEmpty else { return }
             calendars = try CalendarFeed(loop: loop, clock: clock) { [unowned self] events in
@@ -234,8 +244,7 @@ public final class Server {
                 self.statusChanged()
             }
         }
-        calendars?.configure(paths: settings.calendars, zone: settings.zone.identifier, windowHours: settings.calendarWindowHours,
-                             now: atStart)
+        calendars?.configure(paths: settings.calendars, zone: settings.zone.identifier, windowHours: settings.calendarWindowHours)
     }
 
     /// Re-reads the config; a bad file is rejected and the settings in force are kept.
@@ -244,6 +253,7 @@ public final class Server {
         do {
             let settings = try options.config.load()
             responder.apply(settings)
+            rooms.refresh()  // a new zone moves the rooms' wall clock
             events.scheduleChanged()
             outputLimits = settings.outputLimits
             do {

@@ -8,6 +8,8 @@ enum ServerCommand: Equatable {
     case serve(ServeOptions)
     case checkConfig(path: String?)
     case version
+    /// Internal: the service's reader process (`ReaderProcess`), never run by hand.
+    case calendarReader
 }
 
 struct ServeOptions: Equatable {
@@ -30,6 +32,8 @@ enum ServerOptions {
             return .checkConfig(path: rest.first)
         case "-V", "--version", "version":
             return .version
+        case "calendar-reader" where rest.isEmpty:
+            return .calendarReader
         case let other?:
             throw UsageError("unknown command '\(other)' for zaoan-server, which runs serve and check-config; the clients are zaoan's: run zaoan --help")
         case nil:

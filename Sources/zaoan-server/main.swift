@@ -24,6 +24,8 @@ do {
 switch command {
 case .version:
     print(Version.describe(commit: buildCommit))
+case .calendarReader:
+    exit(ReaderChild.run())
 case .checkConfig(let path):
     let source = ConfigSource(path: path, environment: environment)
     do {

@@ -34,4 +34,9 @@ ssize_t zaoan_receive_with_descriptor(int fd, void *buffer, size_t length, int *
 /// without SIGPIPE. Returns bytes sent or -1 with errno set.
 ssize_t zaoan_send_with_descriptor(int fd, const void *buffer, size_t length, int passed);
 
+/// Starts `path` with `input` as its stdin, `output` as its stdout, stderr shared and every
+/// other descriptor closed (posix_spawn with closefrom, glibc 2.34+), whatever its
+/// close-on-exec flag. Returns the pid, or -1 with errno set.
+pid_t zaoan_spawn_with_pipes(const char *path, char *const argv[], char *const envp[], int input, int output);
+
 #endif

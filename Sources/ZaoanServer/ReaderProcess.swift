@@ -1,0 +1,243 @@
+import CLinux
+import Foundation
+import Glibc
+import Synchronization
+import ZaoanCalendar
+import ZaoanCore
+
+/// Runs a `ReaderJob` in a reader process (`ReaderChild`: this same executable, as
+/// `zaoan-server calendar-reader`) and supervises it from a worker thread, never from the
+/// loop. The process gets the job on stdin and only its own pipes (every other descriptor
+/// closed); it is ended with SIGKILL when
+/// - one step (a file, a series, a room — the process names each as it starts it) has used
+///   more than `Limits.cpuSecondsPerStep` of CPU: one libical call can take seconds;
+/// - it holds more than `Limits.residentBytes` of memory;
+/// - the whole job has taken `Limits.wallSeconds`, or the service is stopping.
+/// The step it was in is then reported (a file and the event's UID, or a room) and left
+/// out, and the job runs again without it, at most `Limits.attempts` times.
+enum ReaderProcess {
+    enum Limits {
+        /// A file's parse or one series (bounded inside by `CalendarLimits`' budgets: this
+        /// ends a single libical call that runs on)...
+        static let cpuSecondsPerStep = 5.0
+        /// ...and one recurring room, which its owner is waiting for (`live add`).
+        static let cpuSecondsPerRoom = 1.0
+        static let residentBytes = 192 << 20
+        static let wallSeconds = 120.0
+        static let attempts = 8
+    }
+
+    /// Set when the service stops: a job in progress ends within one poll (0.1 s).
+    final class StopFlag: Sendable {
+        private let value = Atomic<Bool>(false)
+        func set() { value.store(true, ordering: .relaxed) }
+        var isSet: Bool { value.load(ordering: .relaxed) }
+    }
+
+    /// Where the process was when it had to be ended.
+    enum Step: Equatable {
+        case file(String)
+        case series(file: String, uid: String)
+        case room(String)
+    }
+
+    /// A file left out after it ran past a limit, with what it was then (a file that
+    /// changes is read again).
+    struct Culprit: Hashable, Sendable {
+        let path: String
+        let identity: [Int64]
+
+        init?(path: String) {
+            var info = stat()
+            guard stat(path, &info) == 0 else { return nil }
+            self.path = path
+            identity = [Int64(info.st_dev), Int64(info.st_ino), Int64(info.st_size), Int64(info.st_mtim.tv_sec), Int64(info.st_mtim.tv_nsec)]
+        }
+
+        var isUnchanged: Bool { Culprit(path: path) == self }
+    }
+
+    /// The job's result, with a problem for each step left out; `culprits` gains the files.
+    static func run(_ job: ReaderJob, stop: StopFlag, culprits: inout Set<Culprit>, within seconds: Double = Limits.wallSeconds) -> ReaderResult {
+        var job = job
+        culprits = culprits.filter(\.isUnchanged)
+        job.skippedFiles = culprits.map(\.path).sorted()
+        var problems: [String] = []
+        var refused: [String: String] = [:]
+        let started = Posix.monotonicSeconds()
+        for _ in 0..<Limits.attempts {
+            switch runOnce(job, stop: stop, deadline: started + seconds) {
+            case .finished(var result):
+                result.problems = problems + result.problems
+                result.refusedRooms.merge(refused) { $1 }
+                return result
+            case .ended(let step, let why):
+                guard !stop.isSet else { return ReaderResult(problems: problems) }
+                switch step {
+                case .file(let path), .series(let path, _):
+                    let uid: String? = if case .series(_, let uid) = step { uid } else { nil }
+                    problems.append(CalendarProblem(source: path, uid: uid, message: "\(why); the file is left out until it changes").description)
+                    if let culprit = Culprit(path: path) { culprits.insert(culprit) }
+                    job.skippedFiles.append(path)
+                case .room(let id):
+                    let rule = job.rooms.first { $0.id == id }.map { RequestParser.shorten($0.series.rule) } ?? "?"
+                    refused[id] = "repeat=\(rule) \(why) to expand; choose a rule that matches more often or starts later"
+                    job.rooms.removeAll { $0.id == id }
+                case nil:
+                    problems.append("the calendar reader \(why); the rest is not shown until the next reading")
+                    return ReaderResult(problems: problems, refusedRooms: refused)
+                }
+            case .failed(let why):
+                problems.append(why)
+                return ReaderResult(problems: problems, refusedRooms: refused)
+            }
+        }
+        problems.append("the calendar reader was ended \(Limits.attempts) times; the rest is not shown until the next reading")
+        return ReaderResult(problems: problems, refusedRooms: refused)
+    }
+
+    private enum Run {
+        case finished(ReaderResult)
+        case ended(Step?, String)
+        case failed(String)
+    }
+
+    private static func runOnce(_ job: ReaderJob, stop: StopFlag, deadline: Double) -> Run {
+        var toChild: [Int32] = [-1, -1], fromChild: [Int32] = [-1, -1]
+        guard pipe(&toChild) == 0 else { return .failed("cannot start the calendar reader: \(SystemError(errno: errno, "pipe"))") }
+        guard pipe(&fromChild) == 0 else {
+            toChild.forEach(Posix.close)
+            return .failed("cannot start the calendar reader: \(SystemError(errno: errno, "pipe"))")
+        }
+        (toChild + fromChild).forEach(Posix.setCloseOnExec)  // the spawn closes all but its own two anyway
+        let pid = spawn(input: toChild[0], output: fromChild[1])
+        Posix.close(toChild[0])
+        Posix.close(fromChild[1])
+        defer { Posix.close(fromChild[0]) }
+        guard pid > 0 else {
+            Posix.close(toChild[1])
+            return .failed("cannot start the calendar reader (\(SystemError(errno: errno, "posix_spawn of /proc/self/exe"))); calendars and recurring rooms are not expanded")
+        }
+        // The reader reads its whole job before it writes anything.
+        let sent = job.encoded.withUnsafeBytes { Posix.writeAll(toChild[1], $0) }
+        Posix.close(toChild[1])
+        var supervisor = Supervisor(pid: pid)
+        let outcome = sent ? supervisor.follow(fromChild[0], stop: stop, deadline: deadline) : .ended(nil, "stopped before it read its job")
+        if case .finished = outcome {} else { kill(pid, SIGKILL) }
+        var status: Int32 = 0
+        while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
+        if case .finished = outcome, status != 0 {
+            return .ended(supervisor.step, "ended with status \(status)")
+        }
+        return outcome
+    }
+
+    /// Starts this executable as `zaoan calendar-reader` (the process is `zaoan` to `ps`).
+    private static func spawn(input: Int32, output: Int32) -> pid_t {
+        var environment = ProcessInfo.processInfo.environment
+        environment["SWIFT_BACKTRACE"] = "enable=no"  // a crash ends the reader at once
+        let copy = { (text: String) -> UnsafeMutablePointer<CChar>? in strdup(text) }
+        let argv = ["zaoan", "calendar-reader"].map(copy) + [nil]
+        let envp = environment.map { copy("\($0.key)=\($0.value)") } + [nil]
+        defer { (argv + envp).forEach { free($0) } }
+        return zaoan_spawn_with_pipes("/proc/self/exe", argv, envp, input, output)
+    }
+
+    /// Reads the reader's answers while watching its CPU time and memory.
+    private struct Supervisor {
+        let pid: pid_t
+        var step: Step?
+        var stepStartedAt = 0.0
+        var result = ReaderResult()
+        var pending: [UInt8] = []
+        var done = false
+
+        init(pid: pid_t) { self.pid = pid }
+
+        mutating func follow(_ fd: Int32, stop: StopFlag, deadline: Double) -> Run {
+            var buffer = [UInt8](repeating: 0, count: 65_536)
+            while true {
+                var entry = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+                let ready = poll(&entry, 1, 100)
+                if ready > 0 {
+                    let count = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+                    if count == 0 { return done ? .finished(result) : .ended(step, "stopped before it finished (it crashed?)") }
+                    if count > 0 { take(buffer[..<count]) }
+                }
+                if stop.isSet { return .ended(nil, "was stopped with the service") }
+                if Posix.monotonicSeconds() > deadline { return .ended(nil, "ran out of its time") }
+                let usage = ProcessUsage(pid: pid)
+                if let cpu = usage?.cpuSeconds, let step {
+                    let limit = if case .room = step { Limits.cpuSecondsPerRoom } else { Limits.cpuSecondsPerStep }
+                    if cpu - stepStartedAt > limit { return .ended(step, "took more than \(limit) s of CPU in libical") }
+                }
+                if let resident = usage?.residentBytes, resident > Limits.residentBytes {
+                    return .ended(step, "needed more than \(Limits.residentBytes >> 20) MB of memory")
+                }
+            }
+        }
+
+        private mutating func take(_ bytes: ArraySlice<UInt8>) {
+            pending += bytes
+            guard let last = pending.lastIndex(of: 0x0A) else { return }
+            for line in pending[...last].split(separator: 0x0A) { take(ReaderWire.fields(line)) }
+            pending.removeSubrange(...last)
+        }
+
+        private mutating func take(_ fields: [String]) {
+            func number(_ index: Int) -> Int64 { index < fields.count ? Int64(fields[index]) ?? 0 : 0 }
+            func text(_ index: Int) -> String? { index < fields.count && !fields[index].isEmpty ? fields[index] : nil }
+            switch fields.first {
+            case "F", "S", "R":
+                switch (fields.first, fields.count) {
+                case ("F", 2): step = .file(fields[1])
+                case ("S", 3): step = .series(file: fields[1], uid: fields[2])
+                case ("R", 2): step = .room(fields[1])
+                default: return
+                }
+                stepStartedAt = ProcessUsage(pid: pid)?.cpuSeconds ?? stepStartedAt
+            case "W": result.waiting += 1; text(1).map { result.problems.append($0) }
+            case "L": result.loaded += 1
+            case "P": text(1).map { result.problems.append($0) }
+            case "E" where fields.count == 9:
+                result.events.append(.init(uid: fields[1], source: fields[2], start: number(3), end: number(4), title: text(5),
+                                           location: text(6), description: text(7), url: text(8)))
+            case "O" where fields.count % 2 == 0:
+                let values = fields.dropFirst(2).map { Int64($0) ?? 0 }
+                result.rooms[fields[1]] = stride(from: 0, to: values.count, by: 2).map { OccurrenceSpan(start: values[$0], end: values[$0 + 1]) }
+            case "X" where fields.count == 3: result.refusedRooms[fields[1]] = fields[2]
+            case "D": done = true
+            default: break
+            }
+        }
+    }
+}
+
+/// A process's CPU time and resident memory, from /proc/PID/stat and /proc/PID/statm.
+struct ProcessUsage {
+    let cpuSeconds: Double
+    let residentBytes: Int
+
+    init?(pid: pid_t) {
+        guard let stat = Self.read("/proc/\(pid)/stat"), let close = stat.lastIndex(of: UInt8(ascii: ")")),
+              let statm = Self.read("/proc/\(pid)/statm") else { return nil }
+        // After the command's ")": state is field 3, utime 14 and stime 15 (proc(5)).
+        let fields = stat[(close + 2)...].split(separator: 0x20)
+        let pages = statm.split(separator: 0x20)
+        guard fields.count > 12, pages.count > 1, let user = Double(String(decoding: fields[11], as: UTF8.self)),
+              let system = Double(String(decoding: fields[12], as: UTF8.self)),
+              let resident = Int(String(decoding: pages[1], as: UTF8.self)) else { return nil }
+        let ticks = Double(sysconf(Int32(_SC_CLK_TCK)))
+        cpuSeconds = (user + system) / ticks
+        residentBytes = resident.multipliedReportingOverflow(by: Int(sysconf(Int32(_SC_PAGESIZE)))).partialValue
+    }
+
+    private static func read(_ path: String) -> [UInt8]? {
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { return nil }
+        defer { Posix.close(fd) }
+        var buffer = [UInt8](repeating: 0, count: 1024)
+        let count = buffer.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) }
+        return count > 0 ? Array(buffer[..<count]) : nil
+    }
+}

@@ -1,0 +1,161 @@
+import Foundation
+import ZaoanCalendar
+import ZaoanCore
+
+/// What the service asks its reader process (`ReaderProcess`) and what it answers: lines of
+/// tab-separated fields, each field escaped (`\\`, `\t`, `\n`, `\r`), a one-letter tag first.
+/// Both ends are zaoan's; the format is not a public interface.
+///
+/// The job (the reader's stdin, read whole before any work):
+/// `Z zone`, `N now`, `T window-seconds`, `A rooms-ahead-seconds`, `U default-duration`,
+/// `C calendar-path`, `K skipped-file`, `M id start end-or-empty rule skipped-days`, and `V`
+/// to check that each room's rule gives any instance at all.
+///
+/// The answers (its stdout): progress first, so a supervisor that ends it knows where it was
+/// — `F file`, `S file uid`, `R room-id` — then `W reason` (a source waiting), `L` (one
+/// loaded), `P problem`, `E uid source start end title location description url` (an
+/// event), `O room-id start end` (a room's occurrence), `X room-id reason` (a room refused),
+/// and `D` when everything was read.
+struct ReaderJob: Sendable, Equatable {
+    var zone: String
+    var now: Int64
+    var windowSeconds: Int64 = 48 * 3600
+    var calendars: [String] = []
+    /// Files left out without being read: they ran out of time or memory before.
+    var skippedFiles: [String] = []
+    var rooms: [RoomSeries] = []
+    /// How far ahead rooms are expanded (`live show` lists occurrences four weeks ahead).
+    var roomsAhead: Int64 = 28 * 86_400
+    var defaultDuration = 0
+    /// Refuse a room whose rule gives no instance at all (when it is added).
+    var checkRooms = false
+
+    /// A recurring room to expand: its ID and series (the series' zone is `zone`).
+    struct RoomSeries: Sendable, Equatable {
+        var id: String
+        var series: RoomExpansion.Series
+    }
+
+    var encoded: [UInt8] {
+        var lines: [[String]] = [["Z", zone], ["N", String(now)], ["T", String(windowSeconds)], ["A", String(roomsAhead)],
+                                 ["U", String(defaultDuration)]]
+        lines += calendars.map { ["C", $0] } + skippedFiles.map { ["K", $0] }
+        lines += rooms.map { room in
+            let series = room.series
+            return ["M", room.id, String(series.start), series.end.map { String($0) } ?? "", series.rule, series.skippedDays.joined(separator: ",")]
+        }
+        if checkRooms { lines.append(["V"]) }
+        return ReaderWire.encode(lines)
+    }
+
+    /// The job a reader read from its stdin; nil if it is not one.
+    init?(decoding bytes: [UInt8]) {
+        zone = "UTC"
+        now = 0
+        for fields in ReaderWire.lines(bytes) {
+            switch (fields.first, fields.count) {
+            case ("Z", 2): zone = fields[1]
+            case ("N", 2): guard let value = Int64(fields[1]) else { return nil }; now = value
+            case ("T", 2): guard let value = Int64(fields[1]) else { return nil }; windowSeconds = value
+            case ("A", 2): guard let value = Int64(fields[1]) else { return nil }; roomsAhead = value
+            case ("U", 2): guard let value = Int(fields[1]) else { return nil }; defaultDuration = value
+            case ("C", 2): calendars.append(fields[1])
+            case ("K", 2): skippedFiles.append(fields[1])
+            case ("M", 6):
+                guard let start = Double(fields[2]) else { return nil }
+                rooms.append(RoomSeries(id: fields[1], series: .init(start: start, end: Double(fields[3]), rule: fields[4],
+                                                                     skippedDays: fields[5].split(separator: ",").map(String.init), zone: zone)))
+            case ("V", 1): checkRooms = true
+            default: return nil
+            }
+        }
+    }
+
+    init(zone: String, now: Int64) {
+        self.zone = zone
+        self.now = now
+    }
+}
+
+/// What a reader found.
+struct ReaderResult: Sendable, Equatable {
+    var loaded = 0
+    var waiting = 0
+    var events: [Event] = []
+    var problems: [String] = []
+    /// Each room's occurrences in the window, by ID (none for a room refused).
+    var rooms: [String: [OccurrenceSpan]] = [:]
+    /// Rooms whose rule cannot be expanded, with why.
+    var refusedRooms: [String: String] = [:]
+
+    struct Event: Sendable, Equatable {
+        var uid: String
+        var source: String
+        var start: Int64
+        var end: Int64
+        var title: String?
+        var location: String?
+        var description: String?
+        var url: String?
+    }
+
+    init(problems: [String] = [], refusedRooms: [String: String] = [:]) {
+        self.problems = problems
+        self.refusedRooms = refusedRooms
+    }
+}
+
+enum ReaderWire {
+    static func encode(_ lines: [[String]]) -> [UInt8] {
+        var bytes: [UInt8] = []
+        for fields in lines { append(fields, to: &bytes) }
+        return bytes
+    }
+
+    static func append(_ fields: [String], to bytes: inout [UInt8]) {
+        for (index, field) in fields.enumerated() {
+            if index > 0 { bytes.append(0x09) }
+            for byte in field.utf8 {
+                switch byte {
+                case 0x5C: bytes += [0x5C, 0x5C]
+                case 0x09: bytes += [0x5C, UInt8(ascii: "t")]
+                case 0x0A: bytes += [0x5C, UInt8(ascii: "n")]
+                case 0x0D: bytes += [0x5C, UInt8(ascii: "r")]
+                default: bytes.append(byte)
+                }
+            }
+        }
+        bytes.append(0x0A)
+    }
+
+    /// The complete lines of `bytes`, each as its fields.
+    static func lines(_ bytes: [UInt8]) -> [[String]] {
+        bytes.split(separator: 0x0A, omittingEmptySubsequences: true).map(fields)
+    }
+
+    static func fields(_ line: ArraySlice<UInt8>) -> [String] {
+        var fields: [String] = []
+        var field: [UInt8] = []
+        var escaped = false
+        for byte in line {
+            if escaped {
+                switch byte {
+                case UInt8(ascii: "t"): field.append(0x09)
+                case UInt8(ascii: "n"): field.append(0x0A)
+                case UInt8(ascii: "r"): field.append(0x0D)
+                default: field.append(byte)
+                }
+                escaped = false
+            } else if byte == 0x5C {
+                escaped = true
+            } else if byte == 0x09 {
+                fields.append(String(decoding: field, as: UTF8.self))
+                field.removeAll(keepingCapacity: true)
+            } else {
+                field.append(byte)
+            }
+        }
+        fields.append(String(decoding: field, as: UTF8.self))
+        return fields
+    }
+}
