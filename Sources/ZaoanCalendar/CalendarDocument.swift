@@ -29,6 +29,10 @@ public struct CalendarDocument {
         guard bytes.count <= CalendarLimits.bytesPerFile else {
             throw CalendarReadError(source: source, .init(line: nil, reason: "\(bytes.count) bytes; at most \(CalendarLimits.bytesPerFile)"))
         }
+        let lines = ContentLines.count(in: bytes)
+        guard lines <= CalendarLimits.contentLinesPerFile else {
+            throw CalendarReadError(source: source, .init(line: nil, reason: "\(lines) content lines, more than \(CalendarLimits.contentLinesPerFile); the file is not read (split the calendar, or leave it out)"))
+        }
         let roots: [OpaquePointer]
         let badLines: [Int: [(line: Int, property: String)]]
         do {
@@ -83,14 +87,10 @@ public struct CalendarDocument {
         var badLines: [Int: [(line: Int, property: String)]] = [:]
         do throws(CalendarReadError.Place) {
             var lastLine: Int?
-            var lines = 0, components = 0
+            var components = 0
             try ContentLines.forEach(in: bytes) { (line: inout ContentLine) throws(CalendarReadError.Place) in
                 guard !line.isBlank else { return }
                 lastLine = line.number
-                lines += 1
-                guard lines <= CalendarLimits.contentLinesPerFile else {
-                    throw CalendarReadError.Place(line: line.number, reason: "more than \(CalendarLimits.contentLinesPerFile) content lines; the file is not read (split the calendar, or leave it out)")
-                }
                 let isBegin = line.starts(with: "BEGIN")
                 let isEnd = !isBegin && line.starts(with: "END")
                 if isBegin {

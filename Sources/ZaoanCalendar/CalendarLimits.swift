@@ -7,10 +7,11 @@ public enum CalendarLimits {
     /// Bytes of one content line after unfolding. Longer lines (a base64 attachment, a
     /// description of a novel) make the file refused, naming the line.
     public static let bytesPerLine = 1 << 20
-    /// Content lines (properties, BEGIN and END) per file, counted while scanning, before
-    /// libical builds anything: libical keeps ~270 bytes per property, so 16 MiB of `X-A:b`
-    /// lines (3.4 million) cost 900 MB. A 10,000-event export is about 70,000 lines.
-    public static let contentLinesPerFile = 250_000
+    /// Content lines (properties, BEGIN and END) per file, counted before libical builds
+    /// anything: libical keeps ~270 bytes per property, so 16 MiB of `X-A:b` lines (2.4
+    /// million) cost 900 MB. A 10,000-event export is about 70,000 lines; this allows some
+    /// 50,000 events in one file (about 110 MB in libical, in the reader process).
+    public static let contentLinesPerFile = 400_000
     /// Components (BEGIN lines) per file: VEVENTs, VALARMs, VTIMEZONEs and their parts.
     public static let componentsPerFile = 60_000
     /// Nesting of BEGIN/END (VCALENDAR > VEVENT > VALARM is 3): deeper files are refused.

@@ -22,7 +22,7 @@ enum ReaderProcess {
         static let cpuSecondsPerStep = 5.0
         /// ...and one recurring room, which its owner is waiting for (`live add`).
         static let cpuSecondsPerRoom = 1.0
-        static let residentBytes = 192 << 20
+        static let residentBytes = 224 << 20
         static let wallSeconds = 120.0
         static let attempts = 8
     }

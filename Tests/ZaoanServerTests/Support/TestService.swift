@@ -182,6 +182,17 @@ final class TestService: @unchecked Sendable {
         if wrapped { _ = pid }  // note the child while it is there
         if configuration.waitUntilReady {
             try waitUntilAnswering()
+            // The service answers before its calendars are read (they are read off the
+            // loop): a test that expects their events at start waits for the first reading.
+            if configuration.config?.contains(#""calendars""#) == true { try waitUntilCalendarsRead() }
+        }
+    }
+
+    /// Waits until `stats` says no calendar is being read.
+    func waitUntilCalendarsRead(timeout: Double = 30) throws {
+        var stats = ""
+        guard eventually(timeout: timeout, interval: 0.02, { stats = (try? ask("stats")) ?? ""; return stats.contains(", 0 reading") }) else {
+            throw TestFailure("the calendars were still being read after \(timeout) s: \(stats)")
         }
     }
 
