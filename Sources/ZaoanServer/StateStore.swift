@@ -63,6 +63,7 @@ public struct StateStore: Sendable {
             case .missing: return Loaded()
             case .notRegular(let kind): problem = "\(path) is a \(kind), not a file"
             case .tooLarge(let bytes): problem = "\(path) is \(bytes) bytes, more than the \(StateFile.maxBytes >> 20) MiB a state file may be"
+            case .untrusted(let why): problem = "\(path) is \(why)"  // not asked for: the directory is checked
             case .system(let error): problem = "cannot read \(path): \(error)"
             }
         } catch let failure as StateFile.Failure {
