@@ -113,6 +113,14 @@ public struct StateStore: Sendable {
         return .saved
     }
 
+    /// Takes the directory's lock (`StateLock`), creating the directory if it is missing.
+    /// - Throws: when the directory is unsafe or the lock file cannot be used.
+    func lock() throws(SystemError) -> StateLock.Outcome {
+        let directoryFD = try openDirectory(create: true)
+        defer { Posix.close(directoryFD) }
+        return try StateLock.take(in: directoryFD, directory: directory)
+    }
+
     /// Opens the state directory, creating it (and missing parents, mode 0700) if asked, and
     /// checks that it is ours and that no one else can write to it.
     /// - Returns: the descriptor, or -1 when it does not exist and `create` is false.
