@@ -4,7 +4,10 @@ import ZaoanSystem
 /// A configured calendar: one `.ics` file, or a folder of them as vdirsyncer and khal keep
 /// them (a vdir: one event per file). A folder is read non-recursively; dotfiles (vdirsyncer's
 /// temporary files among them) and names not ending in `.ics` are ignored. Every file is
-/// read through `RegularFile.read`: FIFOs, devices and oversized files are refused.
+/// read through `RegularFile.readTrusted`: FIFOs, devices and oversized files are refused,
+/// and so is anything another account than the service's user and root could have written
+/// (`FileTrust`): a folder they could write is not read at all, a file of theirs is skipped,
+/// and a symbolic link is followed only when it and its target are the user's or root's.
 public struct CalendarSource: Sendable {
     public let path: String
 
@@ -22,23 +25,44 @@ public struct CalendarSource: Sendable {
 
     /// Reads the file or every `.ics` file of the folder.
     public func load() -> State {
-        var info = stat()
-        guard stat(path, &info) == 0 else {
+        let trust = FileTrust()
+        let folder = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC | O_NONBLOCK)
+        if folder >= 0 {
+            defer { Posix.close(folder) }
+            if let refused = refusal(of: folder, named: path, trust: trust) { return .loaded(CalendarSet(documents: [], problems: [refused])) }
+            return .loaded(loadFolder(folder, trust: trust))
+        }
+        let code = errno
+        if code == ENOENT { return .waiting(reason: "\(SafeName.source(path)) does not exist yet") }
+        guard code == ENOTDIR else { return .loaded(CalendarSet(documents: [], problems: [problem(SystemError(errno: code, "opening \(path)").description)])) }
+        // A file: an entry of its folder, read as the entries of a configured folder are.
+        let slash = path.lastIndex(of: "/")
+        let parentPath = slash.map { $0 == path.startIndex ? "/" : String(path[..<$0]) } ?? "."
+        let parent = open(parentPath, O_RDONLY | O_DIRECTORY | O_CLOEXEC | O_NONBLOCK)
+        guard parent >= 0 else {
             let code = errno
             if code == ENOENT || code == ENOTDIR { return .waiting(reason: "\(SafeName.source(path)) does not exist yet") }
-            return .loaded(CalendarSet(documents: [], problems: [problem(SystemError(errno: code, "checking \(path)").description)]))
+            return .loaded(CalendarSet(documents: [], problems: [problem(SystemError(errno: code, "opening \(parentPath)").description)]))
         }
-        if (info.st_mode & S_IFMT) == S_IFDIR { return .loaded(loadFolder()) }
-        switch read(path, in: AT_FDCWD, source: path) {
+        defer { Posix.close(parent) }
+        if let refused = refusal(of: parent, named: parentPath, trust: trust) { return .loaded(CalendarSet(documents: [], problems: [refused])) }
+        let name = slash.map { String(path[path.index(after: $0)...]) } ?? path
+        switch read(name, in: parent, source: path, trust: trust) {
         case .success(let document): return .loaded(CalendarSet(documents: [document], problems: document.skipped))
         case .failure(let problem): return .loaded(CalendarSet(documents: [], problems: [problem]))
         }
     }
 
-    private func loadFolder() -> CalendarSet {
-        let directory = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
-        guard directory >= 0 else { return CalendarSet(documents: [], problems: [problem(SystemError(errno: errno, "opening \(path)").description)]) }
-        defer { Posix.close(directory) }
+    /// Why the open folder `fd` is not read at all: an account other than the service's user
+    /// and root could write it, so any file in it could be theirs. Nil when it is safe.
+    private func refusal(of fd: Int32, named folder: String, trust: FileTrust) -> CalendarProblem? {
+        var info = stat()
+        guard fstat(fd, &info) == 0 else { return CalendarProblem(source: folder, uid: nil, message: SystemError(errno: errno, "checking \(folder)").description) }
+        guard let why = trust.problem(info) else { return nil }
+        return CalendarProblem(source: folder, uid: nil, message: "a folder \(why): another account could plant or replace calendars in it, so none is read; make it uid \(trust.user)'s or root's and writable by no one else (chown, chmod go-w), or keep the calendars elsewhere")
+    }
+
+    private func loadFolder(_ directory: Int32, trust: FileTrust) -> CalendarSet {
         var names = Self.icsNames(in: directory)
         var set = CalendarSet(documents: [], problems: [])
         if names.count > CalendarLimits.filesPerFolder {
@@ -52,7 +76,7 @@ public struct CalendarSource: Sendable {
                 set.problems.append(problem("more than \(CalendarLimits.eventsPerSource) events; the files from \(SafeName.short(name)) on are not read"))
                 break
             }
-            switch read(name, in: directory, source: source) {
+            switch read(name, in: directory, source: source, trust: trust) {
             case .success(let document):
                 events += document.events.count
                 set.documents.append(document)
@@ -84,15 +108,16 @@ public struct CalendarSource: Sendable {
         return names.sorted()
     }
 
-    private func read(_ name: String, in directory: Int32, source: String) -> Result<CalendarDocument, CalendarProblem> {
+    private func read(_ name: String, in directory: Int32, source: String, trust: FileTrust) -> Result<CalendarDocument, CalendarProblem> {
         let bytes: [UInt8]
         do throws(RegularFile.ReadFailure) {
-            bytes = try RegularFile.read(name, in: directory, limit: CalendarLimits.bytesPerFile)
+            bytes = try RegularFile.readTrusted(name, in: directory, limit: CalendarLimits.bytesPerFile, trust: trust)
         } catch {
             let reason: String = switch error {
             case .missing: "gone before it could be read"
             case .notRegular(let kind): "a \(kind), not a file; left alone"
             case .tooLarge(let bytes): "\(bytes) bytes; at most \(CalendarLimits.bytesPerFile)"
+            case .untrusted(let why): "\(why); not read, as another account could have changed it"
             case .system(let failure): failure.description
             }
             return .failure(CalendarProblem(source: source, uid: nil, message: reason))

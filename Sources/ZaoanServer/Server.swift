@@ -58,6 +58,9 @@ public final class Server {
     /// `watch events` subscribers and the timer for the next phase change.
     private(set) var events: EventStream!
     let store: StateStore
+    /// This process's hold on the state directory (`Server.serve` takes it before the state
+    /// is read); the socket is written into it once it is open.
+    var stateLock: StateLock?
     /// Room changes read in this loop turn, saved together after it (group commit).
     var pendingChanges: [(request: Request, connection: Connection)] = []
     /// Connections whose changes were answered, to take their next lines on the next turn.
@@ -128,6 +131,7 @@ public final class Server {
 
         let settings = responder.settings
         listeningOn = listener.description
+        stateLock?.record(socket: listener.description)
         lifecycle = .serving
         Log.info("serving on \(listener.description); city \(settings.city), zone \(settings.zone.identifier), language \(settings.language.rawValue), \(responder.schedule.count) live rooms",
                  event: .started)

@@ -63,6 +63,7 @@ public struct StateStore: Sendable {
             case .missing: return Loaded()
             case .notRegular(let kind): problem = "\(path) is a \(kind), not a file"
             case .tooLarge(let bytes): problem = "\(path) is \(bytes) bytes, more than the \(StateFile.maxBytes >> 20) MiB a state file may be"
+            case .untrusted(let why): problem = "\(path) is \(why)"  // not asked for: the directory is checked
             case .system(let error): problem = "cannot read \(path): \(error)"
             }
         } catch let failure as StateFile.Failure {
@@ -110,6 +111,14 @@ public struct StateStore: Sendable {
             return .savedNotSynced(SystemError(errno: errno, "syncing \(directory)").description)
         }
         return .saved
+    }
+
+    /// Takes the directory's lock (`StateLock`), creating the directory if it is missing.
+    /// - Throws: when the directory is unsafe or the lock file cannot be used.
+    func lock() throws(SystemError) -> StateLock.Outcome {
+        let directoryFD = try openDirectory(create: true)
+        defer { Posix.close(directoryFD) }
+        return try StateLock.take(in: directoryFD, directory: directory)
     }
 
     /// Opens the state directory, creating it (and missing parents, mode 0700) if asked, and

@@ -40,6 +40,8 @@ public enum ConfigPath {
             return "\(path) is a \(kind), not a file; point --config at a JSON file"
         case .tooLarge(let bytes):
             return "\(path) is \(bytes) bytes, larger than the 1 MiB a config may be; is it the right file?"
+        case .untrusted(let why):
+            return "\(path) is \(why); fix its owner and mode (chown, chmod go-w)"
         case .system(let error):
             return "cannot read \(path) (\(error)); check its permissions"
         }

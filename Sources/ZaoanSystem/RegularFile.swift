@@ -9,6 +9,9 @@ public enum RegularFile {
         /// A FIFO, a device, a directory: refused without opening it for long or reading it.
         case notRegular(kind: String)
         case tooLarge(bytes: Int)
+        /// Someone other than the service's user and root could have written it (`FileTrust`):
+        /// what it is and why, e.g. "a file owned by uid 65534 (...)".
+        case untrusted(String)
         case system(SystemError)
     }
 
@@ -20,8 +23,10 @@ public enum RegularFile {
     /// - Parameters:
     ///   - directory: a directory descriptor for `name`, or `AT_FDCWD`.
     ///   - followLinks: false refuses a symbolic link as the last component (`O_NOFOLLOW`).
+    ///   - trust: when given, a file another account could have written is refused
+    ///     (`.untrusted`), checked on the open file before anything is read.
     public static func read(_ name: String, in directory: Int32 = AT_FDCWD, limit: Int,
-                            followLinks: Bool = true) throws(ReadFailure) -> [UInt8] {
+                            followLinks: Bool = true, trust: FileTrust? = nil) throws(ReadFailure) -> [UInt8] {
         let flags = O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY | (followLinks ? 0 : O_NOFOLLOW)
         let fd = openat(directory, name, flags)
         guard fd >= 0 else {
@@ -33,6 +38,7 @@ public enum RegularFile {
         var info = stat()
         guard fstat(fd, &info) == 0 else { throw .system(SystemError(errno: errno, "checking \(name)")) }
         guard (info.st_mode & S_IFMT) == S_IFREG else { throw .notRegular(kind: kind(of: info.st_mode)) }
+        if let trust, let why = trust.problem(info) { throw .untrusted("a file \(why)") }
         guard info.st_size <= limit else { throw .tooLarge(bytes: Int(info.st_size)) }
         // Sized from fstat (plus one byte to notice growth), not from the limit: a 200-byte
         // config costs a 201-byte buffer, not a megabyte.

@@ -10,6 +10,12 @@ public enum Signals {
         pthread_sigmask(SIG_BLOCK, &set, nil)
     }
 
+    /// Unblocks `signals` for the calling thread: their default actions apply again.
+    public static func unblock(_ signals: [Int32]) {
+        var set = mask(signals)
+        pthread_sigmask(SIG_UNBLOCK, &set, nil)
+    }
+
     /// Blocks `signals` and returns a non-blocking signalfd that receives them.
     public static func descriptor(for signals: [Int32]) throws(SystemError) -> Int32 {
         block(signals)

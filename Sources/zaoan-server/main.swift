@@ -53,8 +53,7 @@ case .serve(let options):
         var serverOptions = Server.Options(socketPath: options.socket, config: source, environment: environment,
                                            exitIdleTime: options.exitIdleTime)
         serverOptions.versionText = Version.describe(commit: buildCommit)
-        let server = try Server(options: serverOptions, settings: settings)
-        exit(try server.run())
+        exit(try Server.serve(options: serverOptions, settings: settings))
     } catch {
         Log.error("\(error)")
         exit(1)

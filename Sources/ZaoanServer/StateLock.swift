@@ -1,0 +1,107 @@
+import Glibc
+
+/// One service per state directory: an exclusive `flock` on `state.lock` beside
+/// `state.json`, held for the life of the process. Two services saving the same rooms would
+/// each overwrite the other's file, and a room one of them acknowledged would vanish.
+///
+/// The lock file is opened relative to the state directory `StateStore` has checked
+/// (ours, written by no one else), with `O_NOFOLLOW`, so no one can point it elsewhere. The
+/// holder writes its pid and socket into it, for the refusal message of the next one. The
+/// kernel drops the lock when the process ends, however it ends: there is no stale lock.
+final class StateLock {
+    static let fileName = "state.lock"
+    private let fd: Int32
+    let directory: String
+
+    /// Another zaoan holds the lock: what it wrote about itself.
+    struct Holder: Sendable, CustomStringConvertible {
+        let directory: String
+        let pid: pid_t?
+        let socket: String?
+
+        /// "another zaoan (pid 1234, serving on /run/user/1000/zaoan.sock)"
+        var description: String {
+            var parts = [pid.map { "pid \($0)" } ?? "pid not yet written"]
+            if let socket { parts.append("serving on \(socket)") }
+            return "another zaoan (\(parts.joined(separator: ", ")))"
+        }
+    }
+
+    enum Outcome {
+        case locked(StateLock)
+        case heldBy(Holder)
+    }
+
+    private init(fd: Int32, directory: String) {
+        self.fd = fd
+        self.directory = directory
+    }
+
+    /// Takes the lock without waiting, in the open and checked state directory.
+    /// - Throws: when the lock file cannot be opened or locked for another reason than
+    ///   another process holding it.
+    static func take(in directoryFD: Int32, directory: String) throws(SystemError) -> Outcome {
+        let path = directory + "/" + fileName
+        let fd = openat(directoryFD, fileName, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK | O_NOCTTY, 0o600)
+        guard fd >= 0 else {
+            if errno == ELOOP { throw SystemError(errno: ELOOP, "\(path) is a symbolic link; remove it (zaoan makes the lock file itself)") }
+            throw SystemError(errno: errno, "opening the lock file \(path)")
+        }
+        var info = stat()
+        guard fstat(fd, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else {
+            let code = errno
+            Posix.close(fd)
+            throw SystemError(errno: code == 0 ? EINVAL : code, "\(path) is not a regular file; remove it (zaoan makes the lock file itself)")
+        }
+        while flock(fd, LOCK_EX | LOCK_NB) != 0 {
+            if errno == EINTR { continue }
+            let code = errno
+            defer { Posix.close(fd) }
+            guard code == EWOULDBLOCK else { throw SystemError(errno: code, "locking \(path)") }
+            return .heldBy(holder(readingFrom: fd, directory: directory))
+        }
+        let lock = StateLock(fd: fd, directory: directory)
+        lock.record(socket: nil)
+        return .locked(lock)
+    }
+
+    /// Whether the lock is free now (its holder stopped): taken for a moment and let go, for
+    /// a refusing instance that only needs to know when to stop refusing.
+    static func isFree(in directory: String) -> Bool {
+        let fd = open(directory + "/" + fileName, O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK | O_NOCTTY)
+        guard fd >= 0 else { return errno == ENOENT }
+        defer { Posix.close(fd) }  // releases the lock at once if it was taken
+        return flock(fd, LOCK_EX | LOCK_NB) == 0
+    }
+
+    /// Writes `pid N` and, once it is known, `socket PATH` into the lock file.
+    func record(socket: String?) {
+        var text = "pid \(getpid())\n"
+        if let socket { text += "socket \(socket.filter { $0 != "\n" })\n" }
+        guard ftruncate(fd, 0) == 0 else {
+            Log.warning("cannot write the pid into \(directory)/\(Self.fileName): \(SystemError(errno: errno, "ftruncate")); a second zaoan will still be refused, without naming this one")
+            return
+        }
+        let written = text.utf8CString.withUnsafeBytes { raw in pwrite(fd, raw.baseAddress, raw.count - 1, 0) }
+        if written != text.utf8.count {
+            Log.warning("cannot write the pid into \(directory)/\(Self.fileName): \(SystemError(errno: errno, "pwrite")); a second zaoan will still be refused, without naming this one")
+        }
+    }
+
+    /// What the holder wrote; it may not have written yet (it writes right after locking).
+    private static func holder(readingFrom fd: Int32, directory: String) -> Holder {
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        let count = buffer.withUnsafeMutableBytes { pread(fd, $0.baseAddress, $0.count, 0) }
+        let text = count > 0 ? String(decoding: buffer[0..<count], as: UTF8.self) : ""
+        var pid: pid_t?
+        var socket: String?
+        for line in text.split(separator: "\n") {
+            if line.hasPrefix("pid ") { pid = pid_t(line.dropFirst(4)) }
+            if line.hasPrefix("socket ") {
+                // Visible characters only: it goes into a log line and a client's answer.
+                socket = String(line.dropFirst(7).unicodeScalars.filter { $0.value >= 0x20 && $0.value != 0x7F }.prefix(300))
+            }
+        }
+        return Holder(directory: directory, pid: pid, socket: socket)
+    }
+}

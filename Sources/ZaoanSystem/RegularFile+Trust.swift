@@ -1,0 +1,62 @@
+import Glibc
+
+extension RegularFile {
+    /// The bytes of `name` in `directory` (a folder the caller has checked with `trust`), read
+    /// only if no account but the service's user and root could have written it.
+    ///
+    /// A symbolic link is followed only when the link belongs to the user or root and leads
+    /// to a regular file of theirs, writable by no one else, in a folder no one else can
+    /// write (so the user's own linked collections work, and a link planted by someone else
+    /// never reads the user's private files for them). One link, not a chain (`.notRegular`). The target's
+    /// folder is opened relative to `directory` and checked as opened; the file is then
+    /// opened relative to it with `O_NOFOLLOW`, so nothing swapped meanwhile is followed.
+    /// - Throws: `.untrusted` saying what is refused and why; the other failures as `read`.
+    public static func readTrusted(_ name: String, in directory: Int32, limit: Int, trust: FileTrust) throws(ReadFailure) -> [UInt8] {
+        var link = stat()
+        guard fstatat(directory, name, &link, AT_SYMLINK_NOFOLLOW) == 0 else {
+            if errno == ENOENT { throw .missing }
+            throw .system(SystemError(errno: errno, "checking \(name)"))
+        }
+        guard (link.st_mode & S_IFMT) == S_IFLNK else {
+            // Not a link now; one put there meanwhile is refused by O_NOFOLLOW.
+            return try read(name, in: directory, limit: limit, followLinks: false, trust: trust)
+        }
+        if let owner = trust.ownerProblem(link) { throw .untrusted("a symbolic link \(owner)") }
+        let target = try linkTarget(name, in: directory)
+        let slash = target.lastIndex(of: "/")
+        let folderPath = slash.map { $0 == target.startIndex ? "/" : String(target[..<$0]) } ?? "."
+        let file = slash.map { String(target[target.index(after: $0)...]) } ?? target
+        let folder = openat(directory, folderPath, O_RDONLY | O_DIRECTORY | O_CLOEXEC | O_NONBLOCK)
+        guard folder >= 0 else {
+            if errno == ENOENT || errno == ENOTDIR { throw .missing }
+            throw .system(SystemError(errno: errno, "opening \(folderPath), where the link \(name) leads"))
+        }
+        defer { Posix.close(folder) }
+        var info = stat()
+        guard fstat(folder, &info) == 0 else { throw .system(SystemError(errno: errno, "checking \(folderPath)")) }
+        if let why = trust.problem(info) { throw .untrusted("a symbolic link to \(target), whose folder is \(why)") }
+        do throws(ReadFailure) {
+            return try read(file, in: folder, limit: limit, followLinks: false, trust: trust)
+        } catch {
+            switch error {
+            case .untrusted(let why): throw .untrusted("a symbolic link to \(target), \(why)")
+            case .notRegular(kind: "symbolic link"): throw .notRegular(kind: "symbolic link to another link (\(target)); one link is followed, not a chain")
+            default: throw error
+            }
+        }
+    }
+
+    /// Where the symbolic link `name` in `directory` points (at most PATH_MAX bytes).
+    private static func linkTarget(_ name: String, in directory: Int32) throws(ReadFailure) -> String {
+        var buffer = [UInt8](repeating: 0, count: Int(PATH_MAX) + 1)
+        let count = buffer.withUnsafeMutableBytes { raw in
+            readlinkat(directory, name, raw.baseAddress!.assumingMemoryBound(to: CChar.self), raw.count)
+        }
+        guard count >= 0 else {
+            if errno == ENOENT { throw .missing }
+            throw .system(SystemError(errno: errno, "reading the link \(name)"))
+        }
+        guard count < buffer.count else { throw .system(SystemError(errno: ENAMETOOLONG, "reading the link \(name)")) }
+        return String(decoding: buffer[0..<count], as: UTF8.self)
+    }
+}

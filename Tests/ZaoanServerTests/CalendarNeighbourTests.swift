@@ -1,0 +1,56 @@
+import Foundation
+import Glibc
+import Testing
+
+/// A calendar folder another account can write, through the real service: `nobody` (uid
+/// 65534, through setpriv) plants `mine.ics` → the service's own private calendar (mode
+/// 0600). Its titles and links must never reach `schedule` or `url ticker`, and `stats`
+/// names the refused folder.
+@Suite("Hostile neighbours: calendar folders")
+struct CalendarNeighbourTests {
+    @Test("a link nobody plants in a folder it can write shows none of the service's private titles; stats names the refusal")
+    func plantedLink() throws {
+        if let reason = Neighbour.unavailable {
+            print("planted calendar link test skipped: \(reason)")
+            try Test.cancel("skipped: \(reason)")
+        }
+        let base = try TemporaryDirectory()
+        defer { base.remove() }
+        chmod(base.path, 0o755)  // nobody may reach the shared folder, not the private file
+        let shared = try base.makeDirectory("shared", mode: 0o777)
+        let mine = try base.makeDirectory("mine", mode: 0o755)
+        let secret = try base.makeDirectory("secret", mode: 0o700)
+        let start = Date().addingTimeInterval(10 * 60)
+        try CalendarFeedTests.event(uid: "private", title: "Private title", start: start, url: "https://private.example/secret")
+            .write(toFile: secret + "/private.ics", atomically: false, encoding: .utf8)
+        chmod(secret + "/private.ics", 0o600)
+        try CalendarFeedTests.event(uid: "shared", title: "Shared event", minutes: 40).write(toFile: shared + "/shared.ics", atomically: true, encoding: .utf8)
+        try CalendarFeedTests.event(uid: "own", title: "Own event", minutes: 50).write(toFile: mine + "/own.ics", atomically: true, encoding: .utf8)
+
+        let service = try TestService.start(arguments: ["--language", "en", "--timezone", "UTC"],
+                                            config: #"{"calendars": ["\#(shared)", "\#(mine)"]}"#)
+        defer { try? service.stop() }  // the checks are made; a failed stop is reported by its own test
+        let before = try service.stats()
+        #expect(before["calendar_problems"]?.hasPrefix("1 (\(shared): a folder writable") == true, "\(before)")
+
+        let planted = try Tool.run(Locations.tool("setpriv")!, ["--reuid=65534", "--regid=65534", "--clear-groups", "/bin/ln", "-s", secret + "/private.ics", shared + "/mine.ics"],
+                                   environment: Tool.baseEnvironment(home: "/"), scratch: base)
+        try #require(planted.status == 0, "nobody could not plant the link: \(planted)")
+        var owner = stat()
+        #expect(lstat(shared + "/mine.ics", &owner) == 0 && owner.st_uid == 65534)
+        // A change after the plant: once it shows, every calendar has been read again since.
+        try CalendarFeedTests.event(uid: "later", title: "Marker", minutes: 60).write(toFile: mine + "/marker.ics", atomically: true, encoding: .utf8)
+        var schedule = ""
+        #expect(try eventually(timeout: 20, interval: 0.1) {
+            schedule = try service.ask("schedule")
+            return schedule.contains("Marker")
+        }, "the calendars were not read again after the change: \(schedule)")
+        #expect(!schedule.contains("Private title"), "the private calendar reached schedule: \(schedule)")
+        #expect(schedule.contains("Own event") && !schedule.contains("Shared event"), "\(schedule)")
+        let link = try service.ask("url ticker")
+        #expect(!link.contains("private.example"), "the private link reached url ticker: \(link)")
+        let after = try service.stats()
+        #expect(after["calendar_problems"]?.hasPrefix("1 (\(shared): a folder writable") == true, "\(after)")
+        #expect(service.stderrText.contains("\(shared): a folder writable by every account (mode 777)"), "the log names it in full: \(service.stderrText)")
+    }
+}
