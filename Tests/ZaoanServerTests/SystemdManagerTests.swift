@@ -104,6 +104,13 @@ struct SystemdManagerTests {
         #expect(statusText.contains(": 1 connections"), "\(label): StatusText=\(statusText)")
         try session.send("ping\n")
         #expect(try session.readLine() == "pong")
+        // Recurring rooms are expanded by the reader process (`zaoan calendar-reader`): it
+        // must start, be watched and answer inside the sandbox.
+        let added = try ask(socketPath, "live add sandboxed 2026-12-01T07:00Z Sandboxed repeat=daily")
+        #expect(added == "ok\n", "\(label): \(added); log: \(logText(logPath))")
+        let shown = try ask(socketPath, "live show sandboxed")
+        #expect(shown.contains("next: ") && shown.split(separator: ",").count == 5, "\(label): the room was not expanded: \(shown); log: \(logText(logPath))")
+        #expect(try ask(socketPath, "live rm sandboxed") == "ok\n")
         session.close()
 
         // Idle exit: the service stops on its own, cleanly; the socket keeps listening.
