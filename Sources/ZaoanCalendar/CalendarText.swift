@@ -19,16 +19,13 @@ public enum CalendarText {
         return safe.isEmpty ? nil : bounded(safe, maxBytes: maxBytes, maxCharacters: maxBytes)
     }
 
-    /// A URL as written, if it is no longer than `CalendarLimits.urlBytes` and has no
-    /// space, control or bidirectional control (no URL has them; the consumer checks schemes).
+    /// A URL as written, if it is no longer than `CalendarLimits.urlBytes` and holds no
+    /// space, control or format character (`LinkText`, the rule `zaoan bar` opens links by;
+    /// no URL has them). The consumer checks schemes.
     public static func url(_ raw: String) -> String? {
         let text = trimmed(raw)
-        guard !text.isEmpty, text.utf8.count <= CalendarLimits.urlBytes else { return nil }
-        let clean = text.unicodeScalars.allSatisfy { scalar in
-            scalar.value > 0x20 && scalar.value != 0x7F && !(0x80...0x9F).contains(scalar.value)
-                && SafeText.visible(String(scalar)) == String(scalar)
-        }
-        return clean ? text : nil
+        guard !text.isEmpty, text.utf8.count <= CalendarLimits.urlBytes, LinkText.firstRefused(in: text) == nil else { return nil }
+        return text
     }
 
     /// At most `maxBytes` of UTF-8 and `maxCharacters` Characters; a cut text ends in `…`.

@@ -7,12 +7,16 @@ import ZaoanCore
 /// (`[...],` and LF), so the bar process sleeps instead of waking every second to relay:
 /// ten bars cost one render and ten writes.
 ///
-/// Only the write end of a pipe is taken: a regular file (on NFS or FUSE) could block the
-/// loop, and a terminal or a socket is not what a bar gives its status command. It is made
-/// non-blocking — the bar does not write to it while it is handed over. A line of at most
-/// `PIPE_BUF` bytes goes in one write or not at all, so the pipe only ever holds whole
-/// lines; the rest of a longer one is finished first. While the pipe is full only the newest
-/// line waits, as for a watcher on a socket: a bar that catches up sees the present.
+/// Only the write end of an anonymous pipe is taken: a regular file (on NFS or FUSE) could
+/// block the loop, a named FIFO's checks can reach its file system, and a terminal or a
+/// socket is not what a bar gives its status command. The handed descriptor is never written
+/// to: its open file description, and so its O_NONBLOCK flag, is shared with the sender,
+/// who could clear the flag and fill the pipe to block the loop's one thread. The pipe is
+/// opened anew through /proc/self/fd (`O_NONBLOCK` on a description only the service
+/// holds) and the handed descriptor closed. A line of at most `PIPE_BUF` bytes goes in one
+/// write or not at all, so the pipe only ever holds whole lines; the rest of a longer one is
+/// finished first. While the pipe is full only the newest line waits, as for a watcher on a
+/// socket: a bar that catches up sees the present.
 final class BarOutput: EventHandler {
     let fd: Int32
     private unowned(unsafe) let connection: Connection
@@ -26,25 +30,33 @@ final class BarOutput: EventHandler {
     /// What ends each line: the array's comma, then LF.
     private static let separator: [UInt8] = [UInt8(ascii: ","), 0x0A]
 
-    /// Takes `fd` if it is the write end of a pipe; else closes it and says why.
-    static func adopt(_ fd: Int32, for connection: Connection, loop: EventLoop) -> Result<BarOutput, SystemError> {
-        var info = stat()
-        let flags = fcntl(fd, F_GETFL)
-        guard fstat(fd, &info) == 0, flags >= 0 else {
-            let failure = SystemError(errno: errno, "checking the bar's output")
-            Posix.close(fd)
-            return .failure(failure)
+    /// Takes the pipe `handed` is the write end of, through a description of the service's
+    /// own; closes `handed` in every case, and says why if the pipe is not taken.
+    static func adopt(_ handed: Int32, for connection: Connection, loop: EventLoop) -> Result<BarOutput, SystemError> {
+        defer { Posix.close(handed) }
+        // Neither check reaches a file system: the link's text and the access mode are the kernel's.
+        guard isAnonymousPipe(handed) else {
+            return .failure(SystemError(errno: EINVAL, "the bar's output is not an anonymous pipe (a file, a named FIFO, a terminal or a socket)"))
         }
-        guard (info.st_mode & S_IFMT) == S_IFIFO, flags & O_ACCMODE != O_RDONLY else {
-            Posix.close(fd)
-            return .failure(SystemError(errno: EINVAL, "the bar's output is not the write end of a pipe"))
+        let flags = fcntl(handed, F_GETFL)
+        guard flags >= 0 else { return .failure(SystemError(errno: errno, "checking the bar's output")) }
+        guard flags & O_ACCMODE != O_RDONLY else {
+            return .failure(SystemError(errno: EINVAL, "the bar's output is the read end of its pipe, not the write end"))
         }
-        guard fcntl(fd, F_SETFL, flags | O_NONBLOCK) == 0 else {
-            let failure = SystemError(errno: errno, "making the bar's output non-blocking")
-            Posix.close(fd)
-            return .failure(failure)
+        let own = open("/proc/self/fd/\(handed)", O_WRONLY | O_NONBLOCK | O_CLOEXEC)
+        guard own >= 0 else {
+            // ENXIO: nobody reads the pipe any more; EACCES: it belongs to another user.
+            return .failure(SystemError(errno: errno, "opening the bar's pipe for the service alone (/proc/self/fd)"))
         }
-        return .success(BarOutput(fd: fd, connection: connection, loop: loop))
+        return .success(BarOutput(fd: own, connection: connection, loop: loop))
+    }
+
+    /// Whether `fd` is an anonymous pipe (`pipe(2)`): its /proc link reads `pipe:[inode]`.
+    private static func isAnonymousPipe(_ fd: Int32) -> Bool {
+        var link = [CChar](repeating: 0, count: 64)
+        let length = readlink("/proc/self/fd/\(fd)", &link, link.count - 1)
+        guard length > 0 else { return false }
+        return String(decoding: link[0..<length].map { UInt8(bitPattern: $0) }, as: UTF8.self).hasPrefix("pipe:[")
     }
 
     private init(fd: Int32, connection: Connection, loop: EventLoop) {

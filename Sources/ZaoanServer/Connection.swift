@@ -346,6 +346,11 @@ final class Connection: EventHandler {
     private func adoptBarOutput() -> BarOutput? {
         guard let passed = passedDescriptor else { return nil }
         passedDescriptor = nil
+        guard peer?.mayHandOver == true else {
+            Posix.close(passed)  // untouched: not even fstat, which can reach a hostile file system
+            Log.debug("\(who): only the service's own user or root may hand over a bar's output; answering on the socket")
+            return nil
+        }
         switch BarOutput.adopt(passed, for: self, loop: server.loop) {
         case .success(let bar):
             return bar

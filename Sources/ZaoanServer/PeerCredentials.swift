@@ -20,6 +20,10 @@ struct PeerCredentials: Equatable {
         self.fd = fd
     }
 
+    /// A bar's pipe may be handed over only by the service's own user or root: they could
+    /// write to the service's own pipes anyway. Anyone else is answered on the socket.
+    var mayHandOver: Bool { uid == 0 || uid == geteuid() }
+
     /// Changes are for the service's own user, root, and members of `adminGroup`
     /// (primary or supplementary group, as the kernel reports them for the peer).
     func mayChange(adminGroup: gid_t?) -> Bool {

@@ -147,6 +147,9 @@ final class BarCommand {
     private var paused = false
     /// The service writes the status lines into the bar's pipe itself (see `handOver`).
     private var handedOver = false
+    /// The pipe was passed with the current connection's request: only then may the service
+    /// answer that it took it.
+    private var passedPipe = false
     private var stdinOpen = true
     private var clickBuffer: [UInt8] = []
     /// The one watch connection, and its state.
@@ -238,11 +241,13 @@ final class BarCommand {
         answered = false
         refused = false
         handedOver = false
+        passedPipe = false
         retryAt = nil
         let deadline = Deadline(after: ClientLimits.defaultTimeout)
         do {
             let connection = try ServiceConnection(path: socketPath, deadline: deadline)
-            try connection.send(requestLine, passing: handOver(connection) ? 1 : nil, deadline: deadline)
+            passedPipe = handOver(connection)
+            try connection.send(requestLine, passing: passedPipe ? 1 : nil, deadline: deadline)
             stream = connection
             answerBy = deadline
         } catch {
@@ -276,6 +281,13 @@ final class BarCommand {
         }
         // Only the newest status line of a read matters.
         if let line = lines.last {
+            if let misfit = misfit(line) {
+                printError("protocol error: \(misfit); reconnecting. Is \(socketPath) a zaoan service of the same version?")
+                stream.close()
+                self.stream = nil
+                serviceDown(now: Posix.monotonicSeconds(), text: "zaoan: protocol error, reconnecting")
+                return
+            }
             if !answered && line == BarProtocol.handedOverAnswer {
                 // The service writes to the pipe from now on; the socket stays quiet.
                 handedOver = true
@@ -283,8 +295,6 @@ final class BarCommand {
                 answerBy = nil
                 backoff.reset()
                 shown = []
-            } else if handedOver {
-                // Nothing else comes on a handed-over watch; ignore it rather than interleave.
             } else if line.hasPrefix("ERR ") {
                 if !answered && line.hasPrefix("ERR busy ") {
                     stream.close()
@@ -312,6 +322,16 @@ final class BarCommand {
         } else {
             serviceDown(now: now)
         }
+    }
+
+    /// Why `line` does not fit what this bar sent on the current connection, or nil. A
+    /// service that claims a pipe it was not given would leave the bar blank for ever.
+    private func misfit(_ line: String) -> String? {
+        if handedOver { return "the service sent a line after taking the bar's pipe, where it sends none" }
+        guard line == BarProtocol.handedOverAnswer else { return nil }
+        if !passedPipe { return "the service answered \"\(line)\", but this bar passed it no pipe" }
+        if answered { return "the service answered \"\(line)\" after sending status lines on the socket" }
+        return nil
     }
 
     /// The blocks as they should be shown (nil: left out); written at once if they changed.

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import ZaoanCalendar
 import ZaoanProtocol
 
 /// A click on a countdown opens the shown calendar event's URL, as i3status-rust's calendar
@@ -15,6 +16,30 @@ struct BarLinkTests {
     func allowed(url: String, opens: Bool) {
         let result = BarURL.check(url, schemes: BarConfig.defaultURLSchemes)
         if case .success = result { #expect(opens, "\(url.debugDescription) should be refused") } else { #expect(!opens, "\(url.debugDescription): \(result)") }
+    }
+
+    /// Scalars at the edges of the refused classes (Unicode general categories Zs, Zl, Zp,
+    /// Cc, Cf) and their neighbours that are plain text.
+    @Test("every space, control and format character is refused; the scalars beside them pass", arguments: [
+        (0x1F, false), (0x20, false), (0x21, true), (0x7E, true), (0x7F, false), (0x85, false), (0x9F, false),
+        (0xA0, false), (0xA1, true), (0xAC, true), (0xAD, false), (0xAE, true), (0x600, false), (0x61C, false),
+        (0x1680, false), (0x180E, false), (0x1681, true), (0x2000, false), (0x200A, false), (0x200B, false),
+        (0x200D, false), (0x200E, false), (0x200F, false), (0x2010, true), (0x2027, true), (0x2028, false),
+        (0x2029, false), (0x202A, false), (0x202E, false), (0x202F, false), (0x2030, true), (0x205F, false),
+        (0x2060, false), (0x2066, false), (0x2069, false), (0x2070, true), (0x3000, false), (0x3001, true),
+        (0xFEFF, false), (0xFFF9, false), (0xFFFB, false), (0xFFFC, true), (0x110BD, false), (0x1D173, false),
+        (0xE0001, false), (0xE007F, false), (0x4F8B, true), (0x1F600, true),
+    ] as [(UInt32, Bool)])
+    func invisibleScalars(value: UInt32, opens: Bool) throws {
+        let scalar = try #require(Unicode.Scalar(value))
+        let url = "https://example.org/a" + String(scalar) + "b"
+        let said = String(format: "U+%04X", value)
+        switch BarURL.check(url, schemes: BarConfig.defaultURLSchemes) {
+        case .success: #expect(opens, "\(said) should be refused")
+        case .failure(let refusal): #expect(!opens && refusal.description.contains(said), "\(said): \(refusal)")
+        }
+        // The service keeps a calendar's URL by the same rule.
+        #expect((CalendarText.url(url) != nil) == opens, "\(said) in a calendar's URL")
     }
 
     @Test("bar_url_schemes can add a scheme; check-config refuses a bad one")
@@ -70,5 +95,35 @@ struct BarLinkTests {
                     "\(hostile): \(bar.errorText)")
         }
         #expect(log() == "https://meet.example.org/r/42?x=1&y=2\n---\n", "nothing else was opened: \(log().debugDescription)")
+    }
+
+    @Test("a link with a no-break space in a calendar is not served; a server's link with a bidi override is not opened")
+    func invisibleLinks() throws {
+        let folder = try TemporaryDirectory()
+        defer { folder.remove() }
+        let calendar = try folder.makeDirectory("cal")
+        let opened = folder.file("opened.log")
+        try folder.write("opener.sh", "#!/bin/sh\nfor a in \"$@\"; do printf '%s\\n' \"$a\"; done >> '\(opened)'\necho --- >> '\(opened)'\n")
+        chmod(folder.file("opener.sh"), 0o755)
+        func log() -> String { (try? String(contentsOfFile: opened, encoding: .utf8)) ?? "" }
+        let config = #"{"calendars": ["\#(calendar)"], "bar_blocks": ["countdown"], "bar_url_opener": ["\#(folder.file("opener.sh"))"]}"#
+
+        // Through the service: an event's URL with U+00A0 is dropped when the calendar is read.
+        try event(url: "https://meet.example.org/r/42\u{00A0}x").write(toFile: calendar + "/meet.ics", atomically: true, encoding: .utf8)
+        let service = try TestService.start(arguments: ["--language", "en", "--timezone", "UTC"], config: config)
+        defer { try? service.stop() }
+        #expect(eventually(timeout: 10, interval: 0.1) { (try? service.ask("countdown"))?.contains("Meeting") == true }, "the event is shown")
+        #expect(try service.ask("url countdown") == "\n", "no link is served for it")
+
+        // From a hostile server: `url countdown` answers https://example.org/<U+202E>gpj.exe.
+        let server = try ClientHardeningTests.FakeServer("link", in: folder)
+        let bar = try RunningZaoan(["bar", "--socket", server.path], environment: service.environment, scratch: service.directory)
+        defer { _ = bar.terminate() }
+        #expect(bar.line(within: 10) { $0.contains("Meeting") } != nil, "\(bar.lines.suffix(3)) \(bar.errorText)")
+        bar.write("[\n" + #"{"name":"zaoan","instance":"0-countdown","button":1}"# + "\n")
+        let refusal = "not opening the event's link: it holds U+202E"
+        #expect(eventually(timeout: 10, interval: 0.1) { bar.errorText.contains(refusal) || log().contains("---") },
+                "stderr: \(bar.errorText); opened: \(log().debugDescription)")
+        #expect(bar.errorText.contains(refusal) && log().isEmpty, "stderr: \(bar.errorText); opened: \(log().debugDescription)")
     }
 }

@@ -8,6 +8,8 @@ final class Neighbour {
     struct Report: Decodable {
         var answers: [String: Int]
         var busy: [String]?
+        /// `fill-pipe`: bytes written into the handed-over pipe until it was full.
+        var filled: Int?
     }
 
     static let script = Locations.packageRoot + "/Tests/ZaoanServerTests/Support/neighbour.py"
@@ -51,6 +53,8 @@ final class Neighbour {
         }
         return try JSONDecoder().decode(Report.self, from: line.prefix(while: { $0 != 0x0A }))
     }
+
+    var isRunning: Bool { process.isRunning }
 
     /// Closes the script's stdin: a `hold` lets its connections go and exits.
     func release() {

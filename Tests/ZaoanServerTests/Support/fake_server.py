@@ -10,6 +10,10 @@ connection, reads the request line and then misbehaves as MODE says. Standard li
     flood      line after line, as fast as the client reads
     controls   ESC, OSC, BEL, 8-bit CSI and a raw Pango tag in an answer, then closes
     blocks     i3bar blocks and waybar objects with extra fields and raw markup, then waits
+    handover   "ok writing to the bar's output" (taking a bar's pipe), whether or not a
+               descriptor came with the request, then waits
+    link       a bar's one countdown block; to `url ...`, a URL with a right-to-left
+               override (U+202E), then closes
 """
 import os
 import socket
@@ -21,6 +25,9 @@ CONTROLS = (b"\x1b]0;pwned\x07\x1b[2J\x9b31mred\x1b[0m \xc2\x9b32m bell\x07 <b>b
             b" \xe2\x80\xae reversed \x1b]52;c;cHduZWQ=\x07\n")
 BLOCK = (b'{"name":"evil","instance":"x","full_text":"<span color=\\"red\\">x</span> \\u001b[2J",'
          b'"color":"#ff0000","markup":"pango","separator_block_width":900}\n')
+HANDED_OVER = b"ok writing to the bar's output\n"
+LINK_BLOCK = b'[{"name":"zaoan","instance":"0-countdown","full_text":"Meeting in 10 min"}]\n'
+LINK = "https://example.org/\u202egpj.exe\n".encode()
 WAYBAR = b'{"text":"<b>big</b> &bogus; \\u001b]0;t\\u0007","tooltip":"<i>t</i>","class":"x y;z","percentage":5}\n'
 
 
@@ -53,6 +60,15 @@ def serve(conn, mode):
             request = data.decode("utf-8", "replace")
             conn.sendall(WAYBAR if "json" in request else BLOCK)
             time.sleep(60)
+        elif mode == "handover":
+            conn.sendall(HANDED_OVER)
+            time.sleep(60)
+        elif mode == "link":
+            if data.startswith(b"url "):
+                conn.sendall(LINK)
+            else:
+                conn.sendall(LINK_BLOCK)
+                time.sleep(60)
     except OSError:
         pass
     finally:

@@ -5,10 +5,17 @@
                                            all until stdin closes
     neighbour.py refused PATH COUNT        send COUNT one-shot `live add` requests (refused:
                                            not the owner) and count the answers by code
+    neighbour.py fill-pipe PATH SECONDS    hand a pipe over with a bar's watch, clear
+                                           O_NONBLOCK on it, fill it, never read it; print
+                                           the answer, then hold it SECONDS or until stdin
+                                           closes
 
 Prints one JSON object on stdout. Standard library only (Debian's /usr/bin/python3).
 """
+import fcntl
 import json
+import os
+import select
 import socket
 import sys
 
@@ -62,11 +69,36 @@ def refused(path, count):
     print(json.dumps({"answers": answers}), flush=True)
 
 
+def fill_pipe(path, seconds):
+    read_end, write_end = os.pipe()
+    fcntl.fcntl(write_end, 1031, 4096)  # F_SETPIPE_SZ: one page
+    sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    sock.connect(path)
+    socket.send_fds(sock, [b"watch --format=i3bar blocks time HH:mm:ss\n"], [write_end])
+    line = first_line(sock)
+    kind = "handed-over" if line == "ok writing to the bar's output" else ("answer" if line else "closed")
+    # Fill it on our copy, a byte at a time (a line the service wrote may share the page),
+    # then clear O_NONBLOCK: on a shared open file description the service's write blocks.
+    os.set_blocking(write_end, False)
+    filled = 0
+    try:
+        while True:
+            filled += os.write(write_end, b"x")
+    except BlockingIOError:
+        pass
+    os.set_blocking(write_end, True)
+    print(json.dumps({"answers": {kind: 1}, "filled": filled}), flush=True)
+    select.select([sys.stdin], [], [], seconds)
+    sock.close()
+
+
 if __name__ == "__main__":
     command, path = sys.argv[1], sys.argv[2]
     if command == "hold":
         hold(path, int(sys.argv[3]), sys.argv[4])
     elif command == "refused":
         refused(path, int(sys.argv[3]))
+    elif command == "fill-pipe":
+        fill_pipe(path, float(sys.argv[3]))
     else:
         sys.exit("unknown command " + command)
