@@ -57,7 +57,15 @@ enum ReaderProcess {
         var isUnchanged: Bool { Culprit(path: path) == self }
     }
 
-    /// The job's result, with a problem for each step left out; `culprits` gains the files.
+    /// The job's result, with a problem for each step left out (rooms alone: no file to
+    /// remember).
+    static func run(_ job: ReaderJob, stop: StopFlag, within seconds: Double = Limits.wallSeconds) -> ReaderResult {
+        var culprits = Set<Culprit>()
+        return run(job, stop: stop, culprits: &culprits, within: seconds)
+    }
+
+    /// The same, leaving out the files of `culprits` that have not changed since; the files
+    /// that run past a limit now join them.
     static func run(_ job: ReaderJob, stop: StopFlag, culprits: inout Set<Culprit>, within seconds: Double = Limits.wallSeconds) -> ReaderResult {
         var job = job
         culprits = culprits.filter(\.isUnchanged)

@@ -10,7 +10,7 @@ import ZaoanCore
 final class RoomExpander {
     private let responder: Responder
     private let clock: TimeSource
-    private var worker: BackgroundWorker<ReaderJob, ReaderResult>!
+    private var worker: BackgroundWorker<ReaderJob, ([String: RoomExpansion], [String])>!
     private var timer: MonotonicTimer!
     private let stopping = ReaderProcess.StopFlag()
     /// How long start-up waits for the rooms of the state file.
@@ -19,18 +19,17 @@ final class RoomExpander {
     init(loop: EventLoop, responder: Responder, clock: TimeSource, expanded: @escaping () -> Void) throws(SystemError) {
         self.responder = responder
         self.clock = clock
+        // Each result is paired with the job it answers (a newer job may be waiting).
         worker = try BackgroundWorker(loop: loop, purpose: "expanding recurring rooms", perform: { [stopping] job in
-            var culprits = Set<ReaderProcess.Culprit>()  // rooms only: no files
-            return ReaderProcess.run(job, stop: stopping, culprits: &culprits)
-        }) { [unowned self] result in
-            self.responder.replaceRoomExpansions(result.expansions(of: self.lastJob))
-            for problem in result.problems { Log.warning(problem) }
+            let result = ReaderProcess.run(job, stop: stopping)
+            return (result.expansions(of: job), result.problems)
+        }) { [unowned self] expansions, problems in
+            self.responder.replaceRoomExpansions(expansions)
+            for problem in problems { Log.warning(problem) }
             expanded()
         }
         timer = try MonotonicTimer(loop: loop) { [unowned self] in self.refresh() }
     }
-
-    private var lastJob = ReaderJob(zone: "UTC", now: 0)
 
     /// The job that expands `rooms` now, in the configured zone.
     func job(for rooms: [LiveRoom], checking: Bool = false) -> ReaderJob {
@@ -48,9 +47,8 @@ final class RoomExpander {
         let rooms = responder.recurringRooms
         timer.arm(after: Double(RoomRecurrence.refreshSeconds), repeating: true)
         guard !rooms.isEmpty else { return }
-        var culprits = Set<ReaderProcess.Culprit>()
         let job = job(for: rooms)
-        let result = ReaderProcess.run(job, stop: stopping, culprits: &culprits, within: Self.startSeconds)
+        let result = ReaderProcess.run(job, stop: stopping, within: Self.startSeconds)
         responder.replaceRoomExpansions(result.expansions(of: job))
         for problem in result.problems { Log.warning(problem) }
     }
@@ -59,8 +57,7 @@ final class RoomExpander {
     func refresh() {
         let rooms = responder.recurringRooms
         guard !rooms.isEmpty else { return }
-        lastJob = job(for: rooms)
-        worker.submit(lastJob)
+        worker.submit(job(for: rooms))
     }
 
     func stop() {

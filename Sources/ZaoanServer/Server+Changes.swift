@@ -70,8 +70,8 @@ extension Server {
         }
         var saved = Reply.ok
         switch result {
-        case .success(let outcome2):
-            if case .savedNotSynced(let problem) = outcome2 {
+        case .success(let written):
+            if case .savedNotSynced(let problem) = written {
                 Log.warning("the live rooms were saved to \(store.path), but \(problem); a power loss in the next seconds could undo the change. Check the disk", event: .stateProblem)
             }
             // state.json holds the new rooms from the rename on: memory follows it.

@@ -31,8 +31,7 @@ final class StateSaver {
         worker = try BackgroundWorker(loop: loop, purpose: "saving the live rooms", perform: { [stopping] job in
             var outcome = Outcome()
             if let expanding = job.expanding {
-                var culprits = Set<ReaderProcess.Culprit>()
-                let expansion = ReaderProcess.run(expanding, stop: stopping, culprits: &culprits)
+                let expansion = ReaderProcess.run(expanding, stop: stopping)
                 outcome.expansion = expansion
                 guard expansion.refusedRooms.isEmpty else { return outcome }
             }
