@@ -14,6 +14,20 @@ public struct CalendarOccurrence: Equatable, Sendable {
     public let url: String?
     public let status: CalendarEventStatus?
 
+    public init(uid: String, source: String, start: Int64, end: Int64, isAllDay: Bool, title: String?, location: String?,
+                description: String?, url: String?, status: CalendarEventStatus?) {
+        self.uid = uid
+        self.source = source
+        self.start = start
+        self.end = end
+        self.isAllDay = isAllDay
+        self.title = title
+        self.location = location
+        self.description = description
+        self.url = url
+        self.status = status
+    }
+
     /// Order of a list: by start, then end, then uid.
     static func ordered(_ a: CalendarOccurrence, _ b: CalendarOccurrence) -> Bool {
         (a.start, a.end, a.uid, a.source) < (b.start, b.end, b.uid, b.source)

@@ -147,7 +147,7 @@ final class CalendarFeed: EventHandler {
 
     /// An occurrence as the Responder's rooms are: title (or the file's name), start, end,
     /// description; the ID names its source and UID.
-    static func room(_ occurrence: ReaderResult.Event) -> LiveRoom {
+    static func room(_ occurrence: CalendarOccurrence) -> LiveRoom {
         let name = (occurrence.source as NSString).lastPathComponent
         let title = occurrence.title.flatMap { $0.isEmpty ? nil : $0 } ?? name
         var room = LiveRoom(id: "calendar:" + String(occurrence.uid.prefix(48)), title: title,

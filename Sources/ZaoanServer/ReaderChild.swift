@@ -73,8 +73,9 @@ public enum ReaderChild {
                     output.line(["L"])
                     for problem in set.problems + expansion.problems { output.line(["P", problem.description]) }
                     for event in expansion.occurrences {
-                        output.line(["E", event.uid, event.source, String(event.start), String(event.end), event.title ?? "",
-                                     event.location ?? "", event.description ?? "", event.url ?? ""])
+                        output.line(["E", event.uid, event.source, String(event.start), String(event.end), event.isAllDay ? "1" : "0",
+                                     event.title ?? "", event.location ?? "", event.description ?? "", event.url ?? "",
+                                     event.status?.rawValue ?? ""])
                     }
                 }
             }

@@ -207,9 +207,10 @@ enum ReaderProcess {
             case "W": result.waiting += 1; text(1).map { result.problems.append($0) }
             case "L": result.loaded += 1
             case "P": text(1).map { result.problems.append($0) }
-            case "E" where fields.count == 9:
-                result.events.append(.init(uid: fields[1], source: fields[2], start: number(3), end: number(4), title: text(5),
-                                           location: text(6), description: text(7), url: text(8)))
+            case "E" where fields.count == 11:
+                result.events.append(CalendarOccurrence(uid: fields[1], source: fields[2], start: number(3), end: number(4), isAllDay: fields[5] == "1",
+                                                        title: text(6), location: text(7), description: text(8), url: text(9),
+                                                        status: CalendarEventStatus(rawValue: fields[10])))
             case "O" where fields.count % 2 == 0:
                 let values = fields.dropFirst(2).map { Int64($0) ?? 0 }
                 result.rooms[fields[1]] = stride(from: 0, to: values.count, by: 2).map { OccurrenceSpan(start: values[$0], end: values[$0 + 1]) }

@@ -13,8 +13,8 @@ import ZaoanCore
 ///
 /// The answers (its stdout): progress first, so a supervisor that ends it knows where it was
 /// — `F file`, `S file uid`, `R room-id` — then `W reason` (a source waiting), `L` (one
-/// loaded), `P problem`, `E uid source start end title location description url` (an
-/// event), `O room-id start end` (a room's occurrence), `X room-id reason` (a room refused),
+/// loaded), `P problem`, `E uid source start end all-day title location description url
+/// status` (an occurrence; all-day `1` or `0`, an absent text empty), `O room-id start end` (a room's occurrence), `X room-id reason` (a room refused),
 /// and `D` when everything was read.
 struct ReaderJob: Sendable, Equatable {
     var zone: String
@@ -81,23 +81,12 @@ struct ReaderJob: Sendable, Equatable {
 struct ReaderResult: Sendable, Equatable {
     var loaded = 0
     var waiting = 0
-    var events: [Event] = []
+    var events: [CalendarOccurrence] = []
     var problems: [String] = []
     /// Each room's occurrences in the window, by ID (none for a room refused).
     var rooms: [String: [OccurrenceSpan]] = [:]
     /// Rooms whose rule cannot be expanded, with why.
     var refusedRooms: [String: String] = [:]
-
-    struct Event: Sendable, Equatable {
-        var uid: String
-        var source: String
-        var start: Int64
-        var end: Int64
-        var title: String?
-        var location: String?
-        var description: String?
-        var url: String?
-    }
 
     init(problems: [String] = [], refusedRooms: [String: String] = [:]) {
         self.problems = problems
