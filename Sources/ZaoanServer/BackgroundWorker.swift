@@ -20,11 +20,14 @@ final class BackgroundWorker<Work: Sendable, Outcome: Sendable>: EventHandler {
         var next: Work?
         var quit = false
         var outcome: Outcome?
+        /// The thread took work and has not set its outcome yet.
+        var running = false
 
         func takeWork() -> (Work?, Bool) {
             lock.lock()
             defer { lock.unlock() }
             let taken = (next, quit)
+            running = next != nil
             next = nil
             return taken
         }
@@ -32,6 +35,7 @@ final class BackgroundWorker<Work: Sendable, Outcome: Sendable>: EventHandler {
         func setOutcome(_ result: Outcome?) {
             lock.lock()
             outcome = result
+            running = false
             lock.unlock()
         }
 
@@ -96,6 +100,14 @@ final class BackgroundWorker<Work: Sendable, Outcome: Sendable>: EventHandler {
         shared.next = work
         shared.lock.unlock()
         signal(shared.go)
+    }
+
+    /// Work handed over is waiting, being done, or done and not yet handed to `finished`
+    /// (inside `finished`: newer work than the outcome being handed over).
+    var isBusy: Bool {
+        shared.lock.lock()
+        defer { shared.lock.unlock() }
+        return shared.next != nil || shared.running || shared.outcome != nil
     }
 
     /// On the loop's thread: work is done.

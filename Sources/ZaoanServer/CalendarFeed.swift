@@ -34,8 +34,8 @@ final class CalendarFeed: EventHandler {
     private(set) var sourcesLoaded = 0
     private(set) var sourcesWaiting = 0
     private(set) var problems: [String] = []
-    /// Calendars of the reading in progress (0 when none is).
-    private(set) var sourcesReading = 0
+    /// Calendars being read now: all of them while a reading is waiting or in progress.
+    var sourcesReading: Int { reader.isBusy ? paths.count : 0 }
     /// When the first change of the burst being waited out came (monotonic seconds).
     private var burstStartedAt: Double?
     /// Paths whose folder could not be watched (not there yet): looked for every minute.
@@ -103,7 +103,6 @@ final class CalendarFeed: EventHandler {
         var job = ReaderJob(zone: zoneName, now: Int64(clock.unixSeconds))
         job.windowSeconds = windowSeconds
         job.calendars = paths
-        sourcesReading = paths.count
         reader.submit(job)
     }
 
@@ -115,7 +114,6 @@ final class CalendarFeed: EventHandler {
         problems = reading.problems
         sourcesLoaded = reading.loaded
         sourcesWaiting = reading.waiting
-        sourcesReading = 0
         onChange(reading.events.map(Self.room))
         if paths.isEmpty {
             slide.disarm()
