@@ -1,3 +1,4 @@
+import ZaoanText
 /// Turns the words a user gave into one request line, refusing what would change its
 /// meaning on the wire: a line break would end the request and start another with the
 /// caller's rights (`zaoan ask greeting $'Tokyo\nlive add x +1h'`), and other control
@@ -8,7 +9,7 @@ public enum RequestWords {
     public static func line(_ words: [String]) throws(ClientError) -> String {
         for word in words {
             if let bad = word.unicodeScalars.first(where: isForbidden) {
-                throw .badArgument("the request must not hold control characters or line breaks (found U+\(hex(bad.value)) in '\(display(word))')")
+                throw .badArgument("the request must not hold control characters or line breaks (found \(bad.codePoint) in '\(display(word))')")
             }
         }
         if words.count == 1 { return words[0] }
@@ -27,11 +28,6 @@ public enum RequestWords {
     public static func isForbidden(_ scalar: Unicode.Scalar) -> Bool {
         let value = scalar.value
         return (value < 0x20 && value != 0x09) || (value >= 0x7F && value <= 0x9F) || value == 0x2028 || value == 0x2029
-    }
-
-    private static func hex(_ value: UInt32) -> String {
-        let digits = String(value, radix: 16, uppercase: true)
-        return String(repeating: "0", count: max(0, 4 - digits.count)) + digits
     }
 
     private static func display(_ word: String) -> String {

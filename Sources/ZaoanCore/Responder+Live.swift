@@ -261,9 +261,10 @@ extension Responder {
         return expansion
     }
 
-    /// A recurring room's occurrences ahead; its first start alone while none is known.
-    private func occurrences(of room: LiveRoom) -> [LiveRoom] {
-        expansion(of: room)?.rooms(of: room) ?? [room]
+    /// A recurring room's occurrences ahead (up to `until`); its first start alone while
+    /// none is known.
+    private func occurrences(of room: LiveRoom, until horizon: Date = .distantFuture) -> [LiveRoom] {
+        expansion(of: room).map { $0.rooms(of: room).filter { $0.start <= horizon } } ?? [room]
     }
 
     private func dropUnusedExpansions() {
@@ -293,7 +294,7 @@ extension Responder {
         if expanded.contains(where: { $0.repeatRule != nil }) {
             let horizon = Date(timeIntervalSince1970: Double(now + RoomRecurrence.windowSeconds))
             expanded = expanded.flatMap { room in
-                room.repeatRule == nil ? [room] : occurrences(of: room).filter { $0.start <= horizon || $0.start == room.start }
+                room.repeatRule == nil ? [room] : occurrences(of: room, until: horizon)
             }.sorted(by: LiveSchedule.inOrder)
         }
         guard !calendarEvents.isEmpty else {

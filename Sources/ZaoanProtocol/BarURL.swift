@@ -13,7 +13,7 @@ public enum BarURL {
     public static func check(_ url: String, schemes: [String]) -> Result<String, Refusal> {
         guard !url.isEmpty, url.utf8.count <= maxBytes else { return .failure(Refusal("it is empty or longer than \(maxBytes) bytes")) }
         if let refused = LinkText.firstRefused(in: url) {
-            return .failure(Refusal("it holds \(LinkText.codePoint(refused)), a space, control or format character, which no link needs"))
+            return .failure(Refusal("it holds \(refused.codePoint), a space, control or format character, which no link needs"))
         }
         guard let colon = url.utf8.firstIndex(of: UInt8(ascii: ":")) else { return .failure(Refusal("it has no scheme (https:)")) }
         let scheme = String(decoding: url.utf8[..<colon], as: UTF8.self).lowercased()

@@ -17,10 +17,4 @@ public enum LinkText {
         default: return false
         }
     }
-
-    /// `U+202E`: a scalar named so a reader can look it up, never shown raw.
-    public static func codePoint(_ scalar: Unicode.Scalar) -> String {
-        let hex = String(scalar.value, radix: 16, uppercase: true)
-        return "U+" + String(repeating: "0", count: max(0, 4 - hex.count)) + hex
-    }
 }

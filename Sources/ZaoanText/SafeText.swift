@@ -277,3 +277,12 @@ public enum SafeText {
         return out
     }
 }
+
+extension Unicode.Scalar {
+    /// `U+202E`: the scalar named so a reader can look it up, never shown raw (in errors
+    /// about a control or format character).
+    public var codePoint: String {
+        let hex = String(value, radix: 16, uppercase: true)
+        return "U+" + String(repeating: "0", count: max(0, 4 - hex.count)) + hex
+    }
+}
