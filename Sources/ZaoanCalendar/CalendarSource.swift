@@ -36,8 +36,7 @@ public struct CalendarSource: Sendable {
         if code == ENOENT { return .waiting(reason: "\(SafeName.source(path)) does not exist yet") }
         guard code == ENOTDIR else { return .loaded(CalendarSet(documents: [], problems: [problem(SystemError(errno: code, "opening \(path)").description)])) }
         // A file: an entry of its folder, read as the entries of a configured folder are.
-        let slash = path.lastIndex(of: "/")
-        let parentPath = slash.map { $0 == path.startIndex ? "/" : String(path[..<$0]) } ?? "."
+        let (parentPath, name) = Posix.splitPath(path)
         let parent = open(parentPath, O_RDONLY | O_DIRECTORY | O_CLOEXEC | O_NONBLOCK)
         guard parent >= 0 else {
             let code = errno
@@ -46,7 +45,6 @@ public struct CalendarSource: Sendable {
         }
         defer { Posix.close(parent) }
         if let refused = refusal(of: parent, named: parentPath, trust: trust) { return .loaded(CalendarSet(documents: [], problems: [refused])) }
-        let name = slash.map { String(path[path.index(after: $0)...]) } ?? path
         switch read(name, in: parent, source: path, trust: trust) {
         case .success(let document): return .loaded(CalendarSet(documents: [document], problems: document.skipped))
         case .failure(let problem): return .loaded(CalendarSet(documents: [], problems: [problem]))

@@ -53,10 +53,7 @@ final class BarOutput: EventHandler {
 
     /// Whether `fd` is an anonymous pipe (`pipe(2)`): its /proc link reads `pipe:[inode]`.
     private static func isAnonymousPipe(_ fd: Int32) -> Bool {
-        var link = [CChar](repeating: 0, count: 64)
-        let length = readlink("/proc/self/fd/\(fd)", &link, link.count - 1)
-        guard length > 0 else { return false }
-        return String(decoding: link[0..<length].map { UInt8(bitPattern: $0) }, as: UTF8.self).hasPrefix("pipe:[")
+        (try? Posix.readLink("/proc/self/fd/\(fd)"))?.hasPrefix("pipe:[") == true  // unreadable: not taken
     }
 
     private init(fd: Int32, connection: Connection, loop: EventLoop) {

@@ -53,6 +53,26 @@ public enum Posix {
         return copy.withUTF8 { writeAll(fd, UnsafeRawBufferPointer($0)) }
     }
 
+    /// Where the symbolic link `name` (relative to `directory`) points: at most PATH_MAX
+    /// bytes, else ENAMETOOLONG. Also reads the kernel's links in /proc (`/proc/self/exe`,
+    /// `/proc/self/fd/N`).
+    public static func readLink(_ name: String, in directory: Int32 = AT_FDCWD) throws(SystemError) -> String {
+        var buffer = [UInt8](repeating: 0, count: Int(PATH_MAX) + 1)
+        let count = buffer.withUnsafeMutableBytes { raw in
+            readlinkat(directory, name, raw.baseAddress!.assumingMemoryBound(to: CChar.self), raw.count)
+        }
+        guard count >= 0 else { throw SystemError(errno: Glibc.errno, "reading the link \(name)") }
+        guard count < buffer.count else { throw SystemError(errno: ENAMETOOLONG, "reading the link \(name)") }
+        return String(decoding: buffer[0..<count], as: UTF8.self)
+    }
+
+    /// A path's folder and last component: `/a/b.ics` → (`/a`, `b.ics`), `/b` → (`/`, `b`),
+    /// `b` → (`.`, `b`).
+    public static func splitPath(_ path: String) -> (folder: String, name: String) {
+        guard let slash = path.lastIndex(of: "/") else { return (".", path) }
+        return (slash == path.startIndex ? "/" : String(path[..<slash]), String(path[path.index(after: slash)...]))
+    }
+
     /// The current time on the monotonic clock, in seconds.
     public static func monotonicSeconds() -> Double {
         var now = timespec()

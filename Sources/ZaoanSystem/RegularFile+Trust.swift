@@ -22,10 +22,12 @@ extension RegularFile {
             return try read(name, in: directory, limit: limit, followLinks: false, trust: trust)
         }
         if let owner = trust.ownerProblem(link) { throw .untrusted("a symbolic link \(owner)") }
-        let target = try linkTarget(name, in: directory)
-        let slash = target.lastIndex(of: "/")
-        let folderPath = slash.map { $0 == target.startIndex ? "/" : String(target[..<$0]) } ?? "."
-        let file = slash.map { String(target[target.index(after: $0)...]) } ?? target
+        let target: String
+        do throws(SystemError) { target = try Posix.readLink(name, in: directory) } catch {
+            if error.errno == ENOENT { throw .missing }
+            throw .system(error)
+        }
+        let (folderPath, file) = Posix.splitPath(target)
         let folder = openat(directory, folderPath, O_RDONLY | O_DIRECTORY | O_CLOEXEC | O_NONBLOCK)
         guard folder >= 0 else {
             if errno == ENOENT || errno == ENOTDIR { throw .missing }
@@ -44,19 +46,5 @@ extension RegularFile {
             default: throw error
             }
         }
-    }
-
-    /// Where the symbolic link `name` in `directory` points (at most PATH_MAX bytes).
-    private static func linkTarget(_ name: String, in directory: Int32) throws(ReadFailure) -> String {
-        var buffer = [UInt8](repeating: 0, count: Int(PATH_MAX) + 1)
-        let count = buffer.withUnsafeMutableBytes { raw in
-            readlinkat(directory, name, raw.baseAddress!.assumingMemoryBound(to: CChar.self), raw.count)
-        }
-        guard count >= 0 else {
-            if errno == ENOENT { throw .missing }
-            throw .system(SystemError(errno: errno, "reading the link \(name)"))
-        }
-        guard count < buffer.count else { throw .system(SystemError(errno: ENAMETOOLONG, "reading the link \(name)")) }
-        return String(decoding: buffer[0..<count], as: UTF8.self)
     }
 }

@@ -1,5 +1,6 @@
 import Glibc
 import ZaoanCommandLine
+import ZaoanSystem
 
 /// `zaoan serve` and `zaoan check-config` belong to the service, which needs Foundation;
 /// the `zaoan` that prompts and bars run dozens of times a minute does not load it. So
@@ -13,26 +14,20 @@ enum ServerHandOff {
     static let binaryName = "zaoan-server"
 
     /// `zaoan-server` beside the running binary (`/proc/self/exe`, so a symbolic link to
-    /// `zaoan` finds the server beside the real file); nil if that cannot be read.
-    static func serverPath() -> String? {
-        var buffer = [UInt8](repeating: 0, count: Int(PATH_MAX) + 1)
-        let count = buffer.withUnsafeMutableBufferPointer { bytes in
-            bytes.baseAddress!.withMemoryRebound(to: CChar.self, capacity: bytes.count) {
-                readlink("/proc/self/exe", $0, bytes.count - 1)
-            }
-        }
-        guard count > 0 else { return nil }
-        var path = String(decoding: buffer[..<count], as: UTF8.self)
+    /// `zaoan` finds the server beside the real file).
+    static func serverPath() throws(SystemError) -> String {
+        var path = try Posix.readLink("/proc/self/exe")
         // Replaced on disk while running (an upgrade): the server beside the new one is right.
         if path.hasSuffix(" (deleted)") { path.removeLast(" (deleted)".count) }
-        guard let slash = path.lastIndex(of: "/") else { return nil }
-        return path[..<slash] + "/" + binaryName
+        let folder = Posix.splitPath(path).folder
+        return (folder == "/" ? "" : folder) + "/" + binaryName
     }
 
     /// Becomes `zaoan-server`, or exits 69 (`EX_UNAVAILABLE`) saying where it looked.
     static func exec() -> Never {
-        guard let path = serverPath() else {
-            fail("cannot tell where zaoan runs from (/proc/self/exe: \(String(cString: strerror(errno)))), so cannot find \(binaryName); is /proc mounted?", status: 69)
+        let path: String
+        do throws(SystemError) { path = try serverPath() } catch {
+            fail("cannot tell where zaoan runs from (\(error)), so cannot find \(binaryName); is /proc mounted?", status: 69)
         }
         execv(path, CommandLine.unsafeArgv)
         let reason = String(cString: strerror(errno))
