@@ -49,6 +49,15 @@ struct BarLinkTests {
         #expect(throws: ConfigError.self) { _ = try BarConfig.check(blocks: nil, clockFormats: nil, clockZones: nil, markup: nil, urlOpener: ["bin/open"]) }
     }
 
+    /// An opener script in `folder` that records each argument on a line of its own, then a
+    /// separator; and what it has recorded so far.
+    private func recordingOpener(in folder: TemporaryDirectory) throws -> (path: String, log: () -> String) {
+        let opened = folder.file("opened.log")
+        try folder.write("opener.sh", "#!/bin/sh\nfor a in \"$@\"; do printf '%s\\n' \"$a\"; done >> '\(opened)'\necho --- >> '\(opened)'\n")
+        chmod(folder.file("opener.sh"), 0o755)
+        return (folder.file("opener.sh"), { (try? String(contentsOfFile: opened, encoding: .utf8)) ?? "" })
+    }
+
     /// An event with URL `url` starting in 10 minutes, as one vdir file.
     private func event(url: String) -> String {
         CalendarFeedTests.event(uid: "meet", title: "Meeting", start: Date().addingTimeInterval(600), length: 1800, url: url)
@@ -59,14 +68,11 @@ struct BarLinkTests {
         let folder = try TemporaryDirectory()
         defer { folder.remove() }
         let calendar = try folder.makeDirectory("cal")
-        let opened = folder.file("opened.log")
-        // The opener records each argument on a line of its own, then a separator.
-        try folder.write("opener.sh", "#!/bin/sh\nfor a in \"$@\"; do printf '%s\\n' \"$a\"; done >> '\(opened)'\necho --- >> '\(opened)'\n")
-        chmod(folder.file("opener.sh"), 0o755)
+        let (opener, log) = try recordingOpener(in: folder)
         try event(url: "https://meet.example.org/r/42?x=1&y=2").write(toFile: calendar + "/meet.ics", atomically: true, encoding: .utf8)
         let service = try TestService.start(
             arguments: ["--language", "en", "--timezone", "UTC"],
-            config: #"{"calendars": ["\#(calendar)"], "bar_blocks": ["countdown"], "bar_url_opener": ["\#(folder.file("opener.sh"))"]}"#)
+            config: #"{"calendars": ["\#(calendar)"], "bar_blocks": ["countdown"], "bar_url_opener": ["\#(opener)"]}"#)
         defer { try? service.stop() }
         #expect(try service.ask("url countdown") == "https://meet.example.org/r/42?x=1&y=2\n")
         #expect(try service.ask("url countdown nosuch").hasPrefix("ERR not-found"), "an unknown room, as for countdown ID")
@@ -75,7 +81,6 @@ struct BarLinkTests {
         #expect(bar.line(within: 5) { $0.contains("Meeting") } != nil, "\(bar.lines.suffix(3)) \(bar.errorText)")
 
         func click() { bar.write(#"{"name":"zaoan","instance":"0-countdown","button":1}"# + "\n") }
-        func log() -> String { (try? String(contentsOfFile: opened, encoding: .utf8)) ?? "" }
         bar.write("[\n")
         click()
         let deadline = Date().addingTimeInterval(10)
@@ -102,11 +107,8 @@ struct BarLinkTests {
         let folder = try TemporaryDirectory()
         defer { folder.remove() }
         let calendar = try folder.makeDirectory("cal")
-        let opened = folder.file("opened.log")
-        try folder.write("opener.sh", "#!/bin/sh\nfor a in \"$@\"; do printf '%s\\n' \"$a\"; done >> '\(opened)'\necho --- >> '\(opened)'\n")
-        chmod(folder.file("opener.sh"), 0o755)
-        func log() -> String { (try? String(contentsOfFile: opened, encoding: .utf8)) ?? "" }
-        let config = #"{"calendars": ["\#(calendar)"], "bar_blocks": ["countdown"], "bar_url_opener": ["\#(folder.file("opener.sh"))"]}"#
+        let (opener, log) = try recordingOpener(in: folder)
+        let config = #"{"calendars": ["\#(calendar)"], "bar_blocks": ["countdown"], "bar_url_opener": ["\#(opener)"]}"#
 
         // Through the service: an event's URL with U+00A0 is dropped when the calendar is read.
         try event(url: "https://meet.example.org/r/42\u{00A0}x").write(toFile: calendar + "/meet.ics", atomically: true, encoding: .utf8)

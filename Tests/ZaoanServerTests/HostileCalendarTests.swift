@@ -37,9 +37,8 @@ struct HostileCalendarTests {
         return (slowest, failed)
     }
 
-    private func service(calendar folder: String, extra: String = "") throws -> TestService {
-        try TestService.start(arguments: ["--language", "en", "--timezone", "UTC"],
-                              config: #"{"calendars": ["\#(folder)"]\#(extra)}"#)
+    private func service(calendar folder: String) throws -> TestService {
+        try TestService.start(arguments: ["--language", "en", "--timezone", "UTC"], config: #"{"calendars": ["\#(folder)"]}"#)
     }
 
     @Test("a file of costly series: each is cut at its CPU budget and named, the file at 2 s, and the loop answers throughout")
