@@ -155,7 +155,13 @@ enum ReaderProcess {
     private struct Supervisor {
         let pid: pid_t
         var step: Step?
+        /// The reader's CPU time when `step` began, as last sampled.
         var stepStartedAt = 0.0
+        /// Its CPU time and memory, sampled at most every `sampleSeconds` (a reading of
+        /// 10,000 series starts 10,000 steps: two /proc reads each would be most of the cost).
+        var usage: ProcessUsage?
+        var sampledAt = -Double.infinity
+        static let sampleSeconds = 0.05
         var result = ReaderResult()
         var pending: [UInt8] = []
         var done = false
@@ -173,8 +179,11 @@ enum ReaderProcess {
                     if count > 0 { take(buffer[..<count]) }
                 }
                 if stop.isSet { return .ended(nil, "was stopped with the service") }
-                if Posix.monotonicSeconds() > deadline { return .ended(nil, "ran out of its time") }
-                let usage = ProcessUsage(pid: pid)
+                if Posix.monotonicSeconds() > deadline { return .ended(nil, "ran past its time") }
+                let now = Posix.monotonicSeconds()
+                guard now - sampledAt >= Self.sampleSeconds else { continue }
+                sampledAt = now
+                usage = ProcessUsage(pid: pid)
                 if let cpu = usage?.cpuSeconds, let step {
                     let limit = if case .room = step { Limits.cpuSecondsPerRoom } else { Limits.cpuSecondsPerStep }
                     if cpu - stepStartedAt > limit { return .ended(step, "took more than \(limit) s of CPU in libical") }
@@ -203,7 +212,7 @@ enum ReaderProcess {
                 case ("R", 2): step = .room(fields[1])
                 default: return
                 }
-                stepStartedAt = ProcessUsage(pid: pid)?.cpuSeconds ?? stepStartedAt
+                stepStartedAt = usage?.cpuSeconds ?? 0
             case "W": result.waiting += 1; text(1).map { result.problems.append($0) }
             case "L": result.loaded += 1
             case "P": text(1).map { result.problems.append($0) }
