@@ -220,18 +220,27 @@ extension Responder {
     /// Puts a saved schedule in force, with the expansions of its recurring rooms that
     /// were made for it.
     public func commit(_ schedule: LiveSchedule, expansions: [String: RoomExpansion] = [:]) {
-        roomExpansions.merge(expansions) { $1 }
         self.schedule = schedule  // and with it the rotation
-        dropUnusedExpansions()
+        take(expansions)
         forgetRendered()
     }
 
     /// New expansions of recurring rooms (the hour moved on, or the zone changed).
     public func replaceRoomExpansions(_ expansions: [String: RoomExpansion]) {
-        roomExpansions.merge(expansions) { $1 }
-        dropUnusedExpansions()
+        take(expansions)
         rotationBuiltAt = nil
         forgetRendered()
+    }
+
+    /// Keeps the expansions that fit their room as it is now (one that started before a
+    /// change to its room arrives after it, and must not replace the newer one), and drops
+    /// those of rooms gone or no longer recurring.
+    private func take(_ expansions: [String: RoomExpansion]) {
+        for (id, expansion) in expansions {
+            guard let room = schedule.rooms[id], expansion.series == .init(room, zone: settings.zone.identifier) else { continue }
+            roomExpansions[id] = expansion
+        }
+        roomExpansions = roomExpansions.filter { schedule.rooms[$0.key]?.repeatRule != nil }
     }
 
     /// Recurring rooms the reader could not expand: shown at their first start only, and
@@ -265,10 +274,6 @@ extension Responder {
     /// none is known.
     private func occurrences(of room: LiveRoom, until horizon: Date = .distantFuture) -> [LiveRoom] {
         expansion(of: room).map { $0.rooms(of: room).filter { $0.start <= horizon } } ?? [room]
-    }
-
-    private func dropUnusedExpansions() {
-        roomExpansions = roomExpansions.filter { schedule.rooms[$0.key]?.repeatRule != nil }
     }
 
     /// New calendar events (the files changed, or the window moved on).

@@ -19,13 +19,13 @@ import ZaoanCore
 struct ReaderJob: Sendable, Equatable {
     var zone: String
     var now: Int64
-    var windowSeconds: Int64 = 48 * 3600
+    var windowSeconds = CalendarLimits.defaultWindowSeconds
     var calendars: [String] = []
     /// Files left out without being read: they ran out of time or memory before.
     var skippedFiles: [String] = []
     var rooms: [RoomSeries] = []
     /// How far ahead rooms are expanded (`live show` lists occurrences four weeks ahead).
-    var roomsAhead: Int64 = 28 * 86_400
+    var roomsAhead = RoomRecurrence.showSeconds
     var defaultDuration = 0
     /// Refuse a room whose rule gives no instance at all (when it is added).
     var checkRooms = false
