@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # fuzz/run.sh — runs zaoan's libFuzzer targets, each for a fixed time (not part of CI).
 #
-#   fuzz/run.sh                      every target, 600 s each (about 45 minutes with builds)
+#   fuzz/run.sh                      every target, 600 s each (about 55 minutes with builds)
 #   DURATION=60 fuzz/run.sh request  one target for a minute
 #
 # Targets (fuzz/<name>/Fuzz*.swift, products fuzz-<name>):
@@ -9,6 +9,8 @@
 #   framer     LineFramer under random chunking and backpressure, against a model
 #   statefile  StateFile.decode, then every answer that shows rooms, then a save round trip
 #   config     ConfigFile.decode, duplicate keys, Settings.resolve, the answers that read them
+#   calendar   a calendar file through libical into a CalendarDocument, then 48 hours of it
+#              expanded under the reader's budgets (first byte: clock and zone); -timeout=20
 #
 # Each is built as its own product with coverage and AddressSanitizer:
 #   swift build -c release --product fuzz-NAME -Xswiftc -sanitize=fuzzer,address
@@ -27,7 +29,7 @@ if ! command -v swift >/dev/null && [ -x /opt/swift/usr/bin/swift ]; then PATH=/
 DURATION=${DURATION:-600}
 MAX_LEN=${MAX_LEN:-4096}
 targets=("$@")
-[ ${#targets[@]} -gt 0 ] || targets=(request framer statefile config)
+[ ${#targets[@]} -gt 0 ] || targets=(request framer statefile config calendar)
 export SWIFT_BACKTRACE=enable=no
 mkdir -p fuzz/crashes bench/out
 summary=()
@@ -40,9 +42,12 @@ for name in "${targets[@]}"; do
     mkdir -p "$corpus"
     length=$MAX_LEN
     [ "$name" = framer ] && length=20000
+    [ "$name" = calendar ] && length=16384  # room for a few events with long texts
+    timeout=1200  # libFuzzer's default
+    [ "$name" = calendar ] && timeout=20  # the reader's CPU budgets must bound every input
     log=bench/out/fuzz-$name.log
     echo "fuzz/run.sh: $name for $DURATION s (log: $log)" >&2
-    if ! .build/fuzz/release/fuzz-"$name" -max_total_time="$DURATION" -max_len="$length" -print_final_stats=1 \
+    if ! .build/fuzz/release/fuzz-"$name" -max_total_time="$DURATION" -max_len="$length" -print_final_stats=1 -timeout="$timeout" \
             -artifact_prefix="fuzz/crashes/$name-" "$corpus" "fuzz/seeds/$name" >"$log" 2>&1; then
         status=1
         echo "fuzz/run.sh: $name FOUND A CRASH; see $log and fuzz/crashes/" >&2

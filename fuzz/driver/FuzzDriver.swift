@@ -1,6 +1,6 @@
 import Foundation
 
-/// What the four fuzz targets share: handing a test function to libFuzzer (when built with
+/// What the fuzz targets share: handing a test function to libFuzzer (when built with
 /// -DFUZZING and -sanitize=fuzzer, see fuzz/run.sh), or running it once on each file named
 /// on the command line (the plain build: how the tests replay seeds and regressions).
 public enum FuzzDriver {
