@@ -33,7 +33,10 @@ extension Responder {
 
     /// The room or event the ticker shows now, `skip` places further on, and its place.
     private func tickerRoom(now: Date, skip: Int) -> (room: LiveRoom, phase: RoomPhase, index: Int, count: Int)? {
+        // A recurring room (or calendar series) shows once, at its next occurrence.
+        var seen = Set<String>()
         let rooms = LiveSchedule.current(in: rotation(at: now), now: now, defaultDuration: settings.liveDefaultDuration)
+            .filter { seen.insert($0.room.id).inserted }
         guard !rooms.isEmpty else { return nil }
         let index = (LiveSchedule.tickerIndex(now: now, period: settings.tickerPeriod, count: rooms.count) + skip) % rooms.count
         return (rooms[index].room, rooms[index].phase, index, rooms.count)

@@ -258,7 +258,7 @@ public final class Responder {
         let instance = "\(index)-\(part.commandWord)"
         do {
             let answer = try structured(part, now: now, counters: ServerCounters(startedAt: now))
-            return OutputFormat.i3barBlock(answer, instance: instance, label: Self.zoneLabel(part), pangoMarkup: pango).encoded
+            return OutputFormat.i3barBlock(answer, instance: instance, label: zoneLabel(part), pangoMarkup: pango).encoded
         } catch {
             let text = SafeText.visible("zaoan: " + Reply.error(error).text.dropFirst(4))
             return I3barBlock(instance: instance, fullText: pango ? SafeText.pango(text) : text,
@@ -266,15 +266,16 @@ public final class Responder {
         }
     }
 
-    /// What goes before a clock showing another zone: `Asia/Tokyo` as `Tokyo`, a city as named.
-    static func zoneLabel(_ request: Request) -> String? {
+    /// What goes before a clock showing another zone: a city as named, a zone by its city's
+    /// name in the configured language (`Europe/Berlin` as 柏林 or Berlin), else by its last
+    /// component (`America/Port_of_Spain` as `Port of Spain`).
+    func zoneLabel(_ request: Request) -> String? {
         guard case .zoned(let zone, let inner) = request else { return nil }
         switch inner {
         case .time, .chineseTime: break
         default: return nil
         }
-        let last = zone.split(separator: "/").last.map(String.init) ?? zone
-        return String(last.map { $0 == "_" ? " " : $0 })
+        return (try? place(zone))?.name ?? BuiltinCities.name(forZone: zone, language: settings.language)
     }
 
     /// "早安·北京": the greeting for the hour in the city's zone, then the city.

@@ -41,6 +41,11 @@ public enum Log {
         signal(SIGPIPE, SIG_IGN)
     }
 
+    /// `1 request`, `2 requests`: a count with its noun, for log lines.
+    public static func counted(_ count: Int, _ noun: String) -> String {
+        "\(count) \(noun)\(count == 1 ? "" : "s")"
+    }
+
     /// Lines that could not be written without blocking and were dropped.
     public static var droppedLines: Int { sink.dropped + journal.dropped }
 

@@ -49,7 +49,7 @@ extension Server {
         // No event loop runs here: SIGTERM from `systemctl stop` ends the process at once.
         Signals.unblock(serviceSignals)
         let answered = answerQueued(on: socket.fd, with: line, directory: holder.directory)
-        Log.info("answered \(answered) connections with ERR busy; exiting with status \(otherInstanceExitStatus)")
+        Log.info("answered \(Log.counted(answered, "connection")) with ERR busy; exiting with status \(otherInstanceExitStatus)")
         return otherInstanceExitStatus
     }
 

@@ -149,7 +149,7 @@ public final class Server {
         refusals.flush(all: true)
         let reason = lifecycle.stopReason
         lifecycle = .stopped
-        Log.info("\(reason); answered \(counters.requests) requests", event: reason.hasPrefix("exited after") ? .idleExit : .stopped)
+        Log.info("\(reason); answered \(Log.counted(counters.requests, "request"))", event: reason.hasPrefix("exited after") ? .idleExit : .stopped)
         return 0
     }
 

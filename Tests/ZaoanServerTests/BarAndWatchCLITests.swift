@@ -418,6 +418,27 @@ struct BarAndWatchOptionTests {
         #expect(back != nil, "after the last zone, back to the configured one; got \(bar.lines.suffix(3))")
     }
 
+    @Test("a zone's label is its city's name in the configured language: 柏林 in Chinese, a city as written")
+    func barClockZoneLabelsInChinese() throws {
+        let service = try TestService.start(
+            arguments: ["--language", "zh", "--timezone", "UTC"],
+            config: #"{"bar_blocks": ["time %H %z"], "bar_clock_zones": ["Europe/Berlin", "America/Port_of_Spain", "New York"]}"#)
+        defer { try? service.stop() }
+        let bar = try RunningZaoan(["bar", "--socket", service.socketPath], environment: service.environment, scratch: service.directory)
+        defer { _ = bar.terminate() }
+        func shows(_ prefix: String) -> String? {
+            bar.line(within: 5) { fullText(barBlocks($0), instance: "0-time")?.hasPrefix(prefix) == true }
+        }
+        #expect(shows("") != nil, "got \(bar.lines.suffix(3))")
+        let click = #"{"name":"zaoan","instance":"0-time","button":2}"# + "\n"
+        bar.write("[\n" + click)
+        #expect(shows("柏林 ") != nil, "Europe/Berlin is a built-in city: 柏林 in Chinese; got \(bar.lines.suffix(3))")
+        bar.write("," + click)
+        #expect(shows("Port of Spain ") != nil, "no built-in name: the zone's last part; got \(bar.lines.suffix(3))")
+        bar.write("," + click)
+        #expect(shows("New York ") != nil, "a city as the config names it; got \(bar.lines.suffix(3))")
+    }
+
     @Test("bar blocks: kinds, clock cycling, ticker steps, and clicks read from the i3bar stream")
     func barBlockKinds() {
         let formats = ["HH:mm", "HH:mm:ss", "yyyy-MM-dd"]

@@ -4,15 +4,16 @@ import Testing
 
 @Suite("Binding, socket activation and service notification")
 struct ListeningTests {
-    @Test("own-bind mode: socket mode 0600, the path is printed, the file is removed on SIGTERM")
+    @Test("own-bind mode: socket mode 0600, the path is printed, the file is removed on SIGTERM, the stop line counts in English")
     func ownBind() throws {
-        let service = try TestService.start()
+        let service = try TestService.start()  // which asks one `ping` to see the service ready
         var info = stat()
         try #require(lstat(service.socketPath, &info) == 0)
         #expect(info.st_mode & S_IFMT == S_IFSOCK)
         #expect(info.st_mode & 0o777 == 0o600, "socket mode is \(String(info.st_mode & 0o777, radix: 8))")
         #expect(service.stderrText.contains(service.socketPath), "serve should say where it listens: \(service.stderrText)")
         try service.stop()  // checks the file is gone
+        #expect(service.stderrText.contains("answered 1 request\n"), "one request, not `1 requests`: \(service.stderrText)")
     }
 
     @Test("with no --socket it listens on $XDG_RUNTIME_DIR/zaoan.sock, and zaoan ask finds it there")

@@ -37,6 +37,26 @@ struct RecurringRoomTests {
         #expect(try service.ask("live skip once 2026-03-30").hasPrefix("ERR bad-argument room 'once' does not repeat"))
     }
 
+    @Test("the ticker shows a recurring room once, at its next occurrence, beside the other rooms")
+    func tickerShowsARecurringRoomOnce() throws {
+        var configuration = TestService.Configuration()
+        configuration.fakeTime = "2026-12-01 08:00:00"
+        configuration.arguments = ["--language", "en", "--timezone", "UTC"]
+        let service = try TestService.start(configuration)
+        defer { try? service.stop() }
+        #expect(try service.ask("live add news 2026-12-01 07:00 Morning news repeat=daily end=+30m") == "ok\n")
+        #expect(try service.ask("live add talk 2026-12-01 12:00 Talk") == "ok\n")
+        var shown: Set<String> = []
+        for skip in 0..<4 {
+            let answer = try service.ask("--format=i3bar ticker \(skip)")
+            let object = try #require(try JSONSerialization.jsonObject(with: Data(answer.utf8)) as? [String: Any], "\(answer)")
+            let text = try #require(object["full_text"] as? String), short = try #require(object["short_text"] as? String)
+            #expect(short.hasSuffix("/2"), "the room's place among two, not three (tomorrow's occurrence is no entry): \(short)")
+            shown.insert(text)
+        }
+        #expect(shown.count == 2, "two rooms, two entries, whatever the step: \(shown)")
+    }
+
     @Test("weekdays, an RRULE with COUNT, and rules the engine refuses")
     func rules() throws {
         var configuration = TestService.Configuration()

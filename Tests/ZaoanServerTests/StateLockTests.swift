@@ -58,7 +58,7 @@ struct StateLockTests {
         let exited = second.waitForExit(timeout: 30)
         #expect(exited && second.process.terminationStatus == 75,
                 "exited \(exited), status \(exited ? second.process.terminationStatus : -1); stderr: \(second.stderrText)")
-        #expect(second.stderrText.contains("answered 1 connections with ERR busy"), "\(second.stderrText)")
+        #expect(second.stderrText.contains("answered 1 connection with ERR busy"), "\(second.stderrText)")
         #expect(try first.ask("live list").contains("kept\t"))
         try first.stop()
     }
