@@ -61,7 +61,7 @@ public struct CalendarDocument {
                                                     badLines: badLines[ordinal] ?? []))
                 } catch {
                     let uid = LibICal.string(icalcomponent_get_uid(current))
-                    skipped.append(CalendarProblem(source: source, uid: uid.map { String(decoding: $0.utf8.prefix(CalendarLimits.uidBytes), as: UTF8.self) },
+                    skipped.append(CalendarProblem(source: source, uid: uid.map { CalendarText.prefix($0, maxBytes: CalendarLimits.uidBytes) },
                                                    message: "left out: \(error.reason)"))
                 }
             }

@@ -75,7 +75,7 @@ public struct CalendarEvent {
             throw Unusable(reason: "line \(bad.line): libical could not read its \(bad.property)" + Self.libicalWords(component, about: bad.property))
         }
         let rawUID = LibICal.string(icalcomponent_get_uid(component)) ?? ""
-        uid = rawUID.isEmpty ? fallbackUID : String(decoding: rawUID.utf8.prefix(CalendarLimits.uidBytes), as: UTF8.self)
+        uid = rawUID.isEmpty ? fallbackUID : CalendarText.prefix(rawUID, maxBytes: CalendarLimits.uidBytes)
         guard let startProperty = icalcomponent_get_first_property(component, ICAL_DTSTART_PROPERTY) else {
             throw Unusable(reason: "it has no DTSTART")
         }

@@ -33,21 +33,25 @@ public enum CalendarText {
     /// is cheap even for a grapheme of 10,000 combining marks.
     static func bounded(_ text: String, maxBytes: Int, maxCharacters: Int) -> String {
         let ellipsis = "…"
-        var cut = text
-        if text.utf8.count > maxBytes {
-            var scalars = String.UnicodeScalarView()
-            var bytes = 0
-            for scalar in text.unicodeScalars {
-                bytes += UTF8.width(scalar)
-                guard bytes <= maxBytes - ellipsis.utf8.count else { break }
-                scalars.append(scalar)
-            }
-            cut = String(scalars)
-        }
+        var cut = text.utf8.count > maxBytes ? prefix(text, maxBytes: maxBytes - ellipsis.utf8.count) : text
         if cut.count > maxCharacters { cut = String(cut.prefix(maxCharacters - 1)) }
         guard cut.utf8.count < text.utf8.count else { return text }
         while cut.utf8.count + ellipsis.utf8.count > maxBytes, !cut.isEmpty { cut.unicodeScalars.removeLast() }
         return cut + ellipsis
+    }
+
+    /// The longest prefix of whole scalars within `maxBytes` of UTF-8 (a byte cut could end
+    /// inside a scalar, whose repair would then be longer than the limit).
+    public static func prefix(_ text: String, maxBytes: Int) -> String {
+        guard text.utf8.count > maxBytes else { return text }
+        var scalars = String.UnicodeScalarView()
+        var bytes = 0
+        for scalar in text.unicodeScalars {
+            bytes += UTF8.width(scalar)
+            guard bytes <= maxBytes else { break }
+            scalars.append(scalar)
+        }
+        return String(scalars)
     }
 
     private static func trimmed(_ text: String) -> String {

@@ -45,6 +45,20 @@ extension CalendarTests {
             #expect(found["long"]?.hasPrefix("long title long title") == true)
         }
 
+        @Test("a UID over its limit is cut between scalars: never longer than the limit, whatever it is made of (found by fuzz-calendar)")
+        func longUIDs() throws {
+            // One byte then two-byte scalars: a byte cut at the limit falls inside one, and
+            // its repair (U+FFFD, three bytes) made the UID longer than the limit.
+            let uids = ["x" + String(repeating: "é", count: 400), String(repeating: "\u{0301}", count: 400),
+                        "y" + String(repeating: "🎙", count: 200), String(repeating: "u", count: 2_000)]
+            let document = try CalendarDocument(parsing: calendar(uids.map { event(uid: $0, summary: "t") }), source: "hostile.ics")
+            #expect(document.events.count == uids.count)
+            for (event, uid) in zip(document.events, uids) {
+                #expect(event.uid.utf8.count <= CalendarLimits.uidBytes, "\(event.uid.utf8.count) bytes")
+                #expect(event.uid.utf8.count > CalendarLimits.uidBytes - 4 && uid.unicodeScalars.starts(with: event.uid.unicodeScalars), "cut close to the limit, a prefix of the UID")
+            }
+        }
+
         @Test("a description keeps its lines, made safe and bounded; a URL with a control is dropped")
         func descriptionAndURL() throws {
             let bytes = calendar([
