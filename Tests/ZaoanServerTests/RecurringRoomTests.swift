@@ -37,12 +37,17 @@ struct RecurringRoomTests {
         #expect(try service.ask("live skip once 2026-03-30").hasPrefix("ERR bad-argument room 'once' does not repeat"))
     }
 
-    @Test("the ticker shows a recurring room once, at its next occurrence, beside the other rooms")
-    func tickerShowsARecurringRoomOnce() throws {
+    /// A service in English and UTC whose clock says 2026-12-01 08:00.
+    private static func serviceOnDecemberFirst() throws -> TestService {
         var configuration = TestService.Configuration()
         configuration.fakeTime = "2026-12-01 08:00:00"
         configuration.arguments = ["--language", "en", "--timezone", "UTC"]
-        let service = try TestService.start(configuration)
+        return try TestService.start(configuration)
+    }
+
+    @Test("the ticker shows a recurring room once, at its next occurrence, beside the other rooms")
+    func tickerShowsARecurringRoomOnce() throws {
+        let service = try Self.serviceOnDecemberFirst()
         defer { try? service.stop() }
         #expect(try service.ask("live add news 2026-12-01 07:00 Morning news repeat=daily end=+30m") == "ok\n")
         #expect(try service.ask("live add talk 2026-12-01 12:00 Talk") == "ok\n")
@@ -59,10 +64,7 @@ struct RecurringRoomTests {
 
     @Test("weekdays, an RRULE with COUNT, and rules the engine refuses")
     func rules() throws {
-        var configuration = TestService.Configuration()
-        configuration.fakeTime = "2026-12-01 08:00:00"
-        configuration.arguments = ["--language", "en", "--timezone", "UTC"]
-        let service = try TestService.start(configuration)
+        let service = try Self.serviceOnDecemberFirst()
         defer { try? service.stop() }
         #expect(try service.ask("live add a 2026-12-04 09:00 Standup repeat=weekdays") == "ok\n")  // a Friday
         let show = try service.ask("live show a")
