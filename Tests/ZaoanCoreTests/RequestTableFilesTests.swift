@@ -2,9 +2,9 @@ import Foundation
 import Testing
 @testable import ZaoanCore
 
-/// The files that list requests outside the code: the bash and zsh completions and the
-/// command table of docs/protocol.md, read as text (no shell runs) and compared with the
-/// request table both ways, so a row missing from a file fails, and so does a word a file
+/// The files that list requests outside the code: the bash and zsh completions, the
+/// command table of docs/protocol.md and the README's request table, read as text (no shell
+/// runs) and compared with the request table both ways, so a row missing from a file fails, and so does a word a file
 /// offers that the table does not have. CompletionTests runs the completions for real.
 @Suite struct RequestTableFilesTests {
     static let root: String = {
@@ -127,13 +127,14 @@ import Testing
 
     // MARK: - The protocol's command table
 
-    /// The command words of each row of docs/protocol.md's "Commands" table: the leading
-    /// lowercase words of its first code span (`live add ID ...` → `live add`). A leading
-    /// `--format=i3bar` in front of a request is an example of use (`blocks`); alone before
-    /// arguments it is the option's own row (`--format`).
-    static func documentedWords() throws -> [String] {
-        let text = try String(contentsOfFile: root + "/docs/protocol.md", encoding: .utf8)
-        guard let section = text.range(of: "\n## Commands\n") else { return [] }
+    /// The command words of each row of the first table in a document's section (by default
+    /// docs/protocol.md's "Commands"): the leading lowercase words of its first code span
+    /// (`live add ID ...` → `live add`). A leading `--format=i3bar` in front of a request is
+    /// an example of use (`blocks`); alone before arguments it is the option's own row
+    /// (`--format`).
+    static func documentedWords(in document: String = "docs/protocol.md", section heading: String = "Commands") throws -> [String] {
+        let text = try String(contentsOfFile: root + "/" + document, encoding: .utf8)
+        guard let section = text.range(of: "\n## \(heading)\n") else { return [] }
         var words: [String] = []
         for line in text[section.upperBound...].split(separator: "\n", omittingEmptySubsequences: false)
             .drop(while: { !$0.hasPrefix("|") }).prefix(while: { $0.hasPrefix("|") }) {
@@ -160,6 +161,20 @@ import Testing
         #expect(Set(documented) == table, """
             docs/protocol.md's command table and the request table differ.
               not documented: \(table.subtracting(documented).sorted())
+              not in the table: \(Set(documented).subtracting(table).sorted())
+            """)
+    }
+
+    /// The README's short request table reaches every request: one row for each of the
+    /// table's words (`schedule`, `url`, `live skip`, `blocks` and `watch events` were once
+    /// left out), none that the table does not have.
+    @Test func readmeListsEveryRowsWords() throws {
+        let documented = try Self.documentedWords(in: "README.md", section: "Requests")
+        let table = Set(RequestKind.table.map(\.words))
+        #expect(documented.count == Set(documented).count, "a request listed twice in the README: \(documented)")
+        #expect(Set(documented) == table, """
+            README.md's request table ("## Requests") and the request table differ.
+              not in the README: \(table.subtracting(documented).sorted())
               not in the table: \(Set(documented).subtracting(table).sorted())
             """)
     }

@@ -2,11 +2,11 @@ import Foundation
 import Testing
 import ZaoanCore
 
-/// The built-in cities are one list: the code's `BuiltinCities.all`, the README and
-/// zaoan.conf(5) list the same cities with the same names and zones, and the real service
+/// The built-in cities are one list: the code's `BuiltinCities.all`, docs/configuration.md
+/// and zaoan.conf(5) list the same cities with the same names and zones, and the real service
 /// answers every one of those names (a docs page once promised 协调世界时 while the service
 /// said `unknown city`).
-@Suite("Built-in cities: code, README and man page agree")
+@Suite("Built-in cities: code, docs/configuration.md and man page agree")
 struct BuiltinCitiesDocsTests {
     struct City: Hashable, CustomStringConvertible {
         let chinese: String, english: String, zone: String
@@ -41,9 +41,9 @@ struct BuiltinCitiesDocsTests {
 
     static var code: [City] { BuiltinCities.all.map { City(chinese: $0.chinese, english: $0.english, zone: $0.zone) } }
 
-    @Test("the README's list is the code's list")
+    @Test("docs/configuration.md's list is the code's list")
     func readme() throws {
-        let readme = try String(contentsOfFile: Locations.packageRoot + "/README.md", encoding: .utf8)
+        let readme = try String(contentsOfFile: Locations.packageRoot + "/docs/configuration.md", encoding: .utf8)
         let text = try Self.section(readme, from: "Built-in cities (Chinese / English name → zone):", to: "\n\n")
         #expect(Self.parse(text, arrow: "→") == Self.code)
     }

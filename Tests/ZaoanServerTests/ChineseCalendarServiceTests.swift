@@ -75,7 +75,7 @@ struct ChineseCalendarServiceTests {
 
     @Test("docs list every status_template placeholder")
     func placeholdersDocumented() throws {
-        for document in ["docs/protocol.md", "docs/man/zaoan.conf.5.scd", "README.md"] {
+        for document in ["docs/protocol.md", "docs/man/zaoan.conf.5.scd", "docs/configuration.md"] {
             let text = try String(contentsOfFile: Locations.packageRoot + "/" + document, encoding: .utf8)
             for name in Responder.statusPlaceholders {
                 #expect(text.contains("{\(name)}"), "\(document) does not mention {\(name)}")

@@ -10,6 +10,9 @@ import Testing
 struct IntegrationDocsTests {
     static let integrationsReadme = Snippet.directory + "/README.md"
     static let mainReadme = Locations.packageRoot + "/README.md"
+    static let barsPage = Locations.packageRoot + "/docs/bars.md"
+    /// The main README's section with its first bar and prompt; docs/bars.md has them all.
+    static let readmeSection = "A first bar and a first prompt"
 
     /// Every snippet file, by its path under packaging/integrations.
     static func snippetFiles() throws -> [String: String] {
@@ -55,11 +58,16 @@ struct IntegrationDocsTests {
         }
     }
 
-    @Test("every code block of the integrations README and the main README's Bars and prompts is in a tested snippet")
+    @Test("every code block of the integrations README, docs/bars.md and the main README's first bar and prompt is in a tested snippet")
     func codeBlocksAreSnippets() throws {
         let files = try Self.snippetFiles()
+        let readme = try String(contentsOfFile: Self.mainReadme, encoding: .utf8)
+        #expect(readme.contains("\n## " + Self.readmeSection + "\n"), "README.md has no section '\(Self.readmeSection)'")
+        let readmeBlocks = Self.codeBlocks(readme, section: Self.readmeSection)
+        #expect(readmeBlocks.count >= 2, "\(readmeBlocks.count) blocks in the README's first bar and prompt")
         let blocks = Self.codeBlocks(try String(contentsOfFile: Self.integrationsReadme, encoding: .utf8))
-            + Self.codeBlocks(try String(contentsOfFile: Self.mainReadme, encoding: .utf8), section: "Bars and prompts")
+            + Self.codeBlocks(try String(contentsOfFile: Self.barsPage, encoding: .utf8))
+            + readmeBlocks
         #expect(blocks.count >= 14, "\(blocks.count) blocks")
         for block in blocks {
             let lines = Self.significantLines(block)
