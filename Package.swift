@@ -68,7 +68,7 @@ let package = Package(
         // load Foundation and ICU); ClientFootprintTests checks the binary.
         // Linked fully static (glibc too): no dynamic loader, no libstdc++ to map and
         // relocate: `zaoan ask ping` takes 1.1 ms against 2.5 ms (hyperfine, side by side,
-        // README "Performance"). The one NSS call, getpwuid_r when HOME is unset, loads
+        // docs/benchmarks.md). The one NSS call, getpwuid_r when HOME is unset, loads
         // the system's libnss at run time and falls back to `/` if it cannot.
         // Release only: the test bundle links this target's code, and must not be static.
         .executableTarget(name: "zaoan", dependencies: ["ZaoanClient", "ZaoanCommandLine", "ZaoanProtocol", "ZaoanText", "ZaoanSystem"],
