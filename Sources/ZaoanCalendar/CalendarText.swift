@@ -32,12 +32,12 @@ public enum CalendarText {
     /// The byte cut comes first and falls between scalars, so counting Characters after it
     /// is cheap even for a grapheme of 10,000 combining marks.
     static func bounded(_ text: String, maxBytes: Int, maxCharacters: Int) -> String {
+        // Bytes first: counting the Characters of a text within maxBytes is cheap.
+        guard text.utf8.count > maxBytes || text.count > maxCharacters else { return text }
         let ellipsis = "…"
-        var cut = text.utf8.count > maxBytes ? prefix(text, maxBytes: maxBytes - ellipsis.utf8.count) : text
-        if cut.count > maxCharacters { cut = String(cut.prefix(maxCharacters - 1)) }
-        guard cut.utf8.count < text.utf8.count else { return text }
-        while cut.utf8.count + ellipsis.utf8.count > maxBytes, !cut.isEmpty { cut.unicodeScalars.removeLast() }
-        return cut + ellipsis
+        let cut = prefix(text, maxBytes: maxBytes - ellipsis.utf8.count)
+        // Room for the ellipsis in the Characters too (a cut of exactly maxCharacters made 121).
+        return String(cut.prefix(maxCharacters - 1)) + ellipsis
     }
 
     /// The longest prefix of whole scalars within `maxBytes` of UTF-8 (a byte cut could end

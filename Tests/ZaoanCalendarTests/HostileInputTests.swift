@@ -59,6 +59,17 @@ extension CalendarTests {
             }
         }
 
+        @Test("a byte cut that leaves exactly 120 characters still makes room for the ellipsis (found by fuzz-calendar)")
+        func cutAtTheCharacterLimit() throws {
+            // 13 three-byte and 107 two-byte characters are 253 bytes, the byte cut's room
+            // before `…`: the old cut kept all 120 and then added the ellipsis, 121.
+            let summary = String(repeating: "中", count: 13) + String(repeating: "é", count: 112)
+            let title = try #require(try titles(calendar([event(uid: "edge", summary: summary)]))["edge"])
+            #expect(title.count <= CalendarLimits.titleCharacters, "\(title.count) characters")
+            #expect(title.utf8.count <= CalendarLimits.titleBytes)
+            #expect(title.hasSuffix("…") && title.hasPrefix("中中中"))
+        }
+
         @Test("a description keeps its lines, made safe and bounded; a URL with a control is dropped")
         func descriptionAndURL() throws {
             let bytes = calendar([
