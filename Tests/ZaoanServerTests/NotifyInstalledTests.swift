@@ -14,6 +14,32 @@ import Testing
 /// where no user manager can be started.
 @Suite("zaoan-notify as install.sh installs it, under a real user manager", .serialized)
 struct NotifyInstalledTests {
+    /// The processes below `pid` (children, their children, ...), from /proc.
+    static func descendants(of pid: pid_t) -> [pid_t] {
+        var parents: [pid_t: pid_t] = [:]
+        for entry in (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? [] {
+            guard let child = pid_t(entry), let stat = try? String(contentsOfFile: "/proc/\(entry)/stat", encoding: .utf8),
+                  let close = stat.lastIndex(of: ")") else { continue }
+            // pid (comm) state ppid ...; comm may hold spaces and parentheses.
+            let fields = stat[stat.index(after: close)...].split(separator: " ")
+            if fields.count > 1, let parent = pid_t(fields[1]) { parents[child] = parent }
+        }
+        var found: [pid_t] = []
+        var frontier: Set<pid_t> = [pid]
+        while !frontier.isEmpty {
+            let next = parents.filter { frontier.contains($0.value) }.map(\.key)
+            found += next
+            frontier = Set(next)
+        }
+        return found
+    }
+
+    /// A process's argv.
+    static func arguments(of pid: pid_t) -> [String] {
+        let data = FileManager.default.contents(atPath: "/proc/\(pid)/cmdline") ?? Data()
+        return data.split(separator: 0, omittingEmptySubsequences: false).dropLast().map { String(decoding: $0, as: UTF8.self) }
+    }
+
     @Test("install.sh --user, enable --now: the notifier runs the installed zaoan and notifies in the configured language; without zaoan it fails loudly",
           Sanitizer.skipped("the installed zaoan.service's seccomp filter refuses system calls the sanitizer runtime makes"))
     func installedNotifier() throws {
@@ -79,6 +105,21 @@ struct NotifyInstalledTests {
         #expect(received.map(\.body) == ["将于 \(clock(room.start)) 开播", "正在直播 · \(clock(room.start)) 开播", "已于 \(clock(room.end)) 结束"],
                 "\(received)")
         #expect(manager.property("ActiveState", of: "zaoan-notify.service") == "active")
+
+        // Installed by hand from the shipped unit (no ZAOAN=), it runs the zaoan beside it.
+        let handInstall = "config/systemd/user/zaoan-notify.service.d/no-zaoan.conf"
+        try manager.directory.write(handInstall, "[Service]\nEnvironment=ZAOAN=\n")
+        #expect(try manager.systemctl(["daemon-reload"]).status == 0)
+        let restarted = try manager.systemctl(["restart", "zaoan-notify.service"])
+        #expect(restarted.status == 0, "\(restarted)")
+        // Its `zaoan watch events` runs, below the new main process.
+        let beside = eventually(timeout: 20, interval: 0.1) {
+            let main = pid_t(manager.property("MainPID", of: "zaoan-notify.service")) ?? 0
+            return main > 0 && Self.descendants(of: main).contains { Self.arguments(of: $0) == [home + "/.local/bin/zaoan", "watch", "events"] }
+        }
+        #expect(beside, "without ZAOAN= the notifier is \(manager.property("ActiveState", of: "zaoan-notify.service")) and runs no zaoan watch; log: \(SystemdManagerTests.logText(logPath))")
+        try FileManager.default.removeItem(atPath: manager.directory.file(handInstall))
+        #expect(try manager.systemctl(["daemon-reload"]).status == 0)
 
         // Without the zaoan it was installed with: exit 78 with one line, and no restarts.
         let stopped = try manager.systemctl(["stop", "zaoan-notify.service"])
