@@ -1,14 +1,16 @@
 #!/usr/bin/env bash
 # Installs zaoan: the release binaries (`zaoan`, the small client prompts and bars run, and
 # `zaoan-server` beside it, which `zaoan serve` runs), the systemd units, the man pages and
-# the shell completions, for your user (default) or for the whole machine; or removes them
-# again.
+# the shell completions, for your user (default) or for the whole machine; and the optional
+# user units: the desktop notifier (`zaoan-notify` beside zaoan, its unit naming that zaoan)
+# and the vdirsyncer sync timer, installed but not enabled. Or removes them again.
 #
 # Usage: packaging/install.sh [--user | --system] [--prefix DIR] [--uninstall]
 #                             [--destdir DIR] [--binary FILE]
 #
 #   --user        binaries in ~/.local/bin, units in ~/.config/systemd/user (default)
-#   --system      binaries in /usr/local/bin, units in /etc/systemd/system (run as root)
+#   --system      binaries in /usr/local/bin, units in /etc/systemd/system, the optional
+#                 user units in /etc/systemd/user for every user (run as root)
 #   --prefix DIR  install under DIR instead (DIR/bin, DIR/share/man, ...); the units'
 #                 ExecStart= is adjusted to DIR/bin/zaoan
 #   --uninstall   remove what an install with the same options put in place (and, without
@@ -18,12 +20,13 @@
 #   --binary FILE install FILE as zaoan, and the zaoan-server beside FILE, instead of
 #                 building them
 #
-# Without --binary it builds both with `swift build -c release --static-swift-stdlib`
-# (scratch directory .build/install; the C libraries the server links are installed first,
-# with sudo when not root), so neither depends on where the Swift toolchain is; zaoan-server
+# Without --binary it builds both with `swift build -c release --static-swift-stdlib` in the
+# tree's .build, the same build scripts/run and scripts/test make (so after either it only
+# checks that nothing changed; the C libraries the server links are installed first, with
+# sudo when not root), so neither depends on where the Swift toolchain is; zaoan-server
 # loads libsystemd, ERFA, libnova and libical (Debian: libsystemd0, liberfa1, libnova-0.16-0,
-# libical3), zaoan
-# only the C library. It prints the one command that enables the service at the end.
+# libical3), zaoan only the C library. At the end it prints the commands that enable the
+# optional units and, last, the one that enables the service.
 set -euo pipefail
 
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
@@ -35,7 +38,7 @@ destdir=${DESTDIR:-}
 binary=
 uninstall=no
 
-usage() { sed -n '2,24s/^# \{0,1\}//p' "${BASH_SOURCE[0]}"; }
+usage() { sed -n '2,29s/^# \{0,1\}//p' "${BASH_SOURCE[0]}"; }
 die() { echo "install.sh: $*" >&2; exit 1; }
 
 while [[ $# -gt 0 ]]; do
@@ -64,11 +67,13 @@ if [[ $mode == user ]]; then
     default_prefix=$HOME/.local
     prefix=${prefix:-$default_prefix}
     unit_dir=${XDG_CONFIG_HOME:-$HOME/.config}/systemd/user
+    user_unit_dir=$unit_dir
     systemctl=(systemctl --user)
 else
     default_prefix=/usr/local
     prefix=${prefix:-$default_prefix}
     unit_dir=/etc/systemd/system
+    user_unit_dir=/etc/systemd/user
     systemctl=(systemctl)
 fi
 prefix=${prefix%/}
@@ -77,11 +82,15 @@ man_dir=$prefix/share/man
 bash_dir=$prefix/share/bash-completion/completions
 zsh_dir=$prefix/share/zsh/site-functions
 
+# The optional user units: the notifier, and vdirsyncer's sync, as users enable them.
+optional_units=(zaoan-notify.service vdirsyncer-sync.service vdirsyncer-sync.timer)
 files=(
     "$bin_dir/zaoan"
     "$bin_dir/zaoan-server"
+    "$bin_dir/zaoan-notify"
     "$unit_dir/zaoan.socket"
     "$unit_dir/zaoan.service"
+    "${optional_units[@]/#/$user_unit_dir/}"
     "$man_dir/man1/zaoan.1"
     "$man_dir/man5/zaoan.conf.5"
     "$bash_dir/zaoan"
@@ -95,7 +104,13 @@ can_systemctl() {
 
 if [[ $uninstall == yes ]]; then
     if can_systemctl; then
+        if [[ $mode == user ]]; then
+            "${systemctl[@]}" disable --now zaoan-notify.service vdirsyncer-sync.timer >/dev/null 2>&1 || true
+        fi
         "${systemctl[@]}" disable --now zaoan.socket zaoan.service >/dev/null 2>&1 || true
+    fi
+    if [[ $mode == system && -z $destdir ]] && command -v systemctl >/dev/null 2>&1; then
+        systemctl --global disable zaoan-notify.service vdirsyncer-sync.timer >/dev/null 2>&1 || true
     fi
     for file in "${files[@]}"; do
         if [[ -e $destdir$file || -L $destdir$file ]]; then
@@ -124,11 +139,13 @@ if [[ -z $binary ]]; then
     command -v swift >/dev/null 2>&1 || die "swift not found; install the Swift toolchain or pass --binary FILE"
     # The C libraries the build links (libsystemd, ERFA, libnova, libical), as scripts/run installs them.
     "$root/scripts/ensure-packages" libsystemd-dev liberfa-dev libnova-dev libical-dev pkg-config >&2
-    echo "building zaoan and zaoan-server (swift build -c release --static-swift-stdlib) ..."
+    # Exactly the commands of scripts/run and scripts/test, in the same .build: one build
+    # folder, so a tree they built is not built again.
+    echo "building zaoan and zaoan-server (swift build -c release --static-swift-stdlib, in $root/.build) ..."
     for product in zaoan zaoan-server; do
-        (cd "$root" && swift build -c release --product "$product" --static-swift-stdlib --scratch-path .build/install) >&2
+        (cd "$root" && swift build -c release --product "$product" --static-swift-stdlib) >&2
     done
-    binary=$root/.build/install/release/zaoan
+    binary=$root/.build/release/zaoan
 fi
 [[ -f $binary && -x $binary ]] || die "no executable at $binary"
 server=$(dirname "$binary")/zaoan-server
@@ -146,6 +163,8 @@ install_binary() {  # install_binary FILE NAME
 }
 install_binary "$binary" zaoan
 install_binary "$server" zaoan-server
+install -m 0755 "$here/integrations/notify/zaoan-notify" "$destdir$bin_dir/zaoan-notify"
+echo "installed $destdir$bin_dir/zaoan-notify"
 
 # 2. The units, with ExecStart= pointing at the binary just installed.
 install -d -m 0755 "$destdir$unit_dir"
@@ -154,14 +173,39 @@ if [[ $mode == user && $prefix == "$HOME/.local" ]]; then
 else
     exec_path=$bin_dir/zaoan
 fi
+# A path as the replacement of a sed s||| command: \, & and | taken literally.
+sed_text() { printf '%s' "$1" | sed -e 's/[\\&|]/\\&/g'; }
+# install_unit SOURCE DIRECTORY [SED-ARGUMENTS...]: the unit, edited, in place at once.
+install_unit() {
+    local source=$1 directory=$2 name
+    name=$(basename "$source")
+    shift 2
+    sed -e "" "$@" "$source" >"$destdir$directory/$name.tmp"
+    chmod 0644 "$destdir$directory/$name.tmp"
+    mv "$destdir$directory/$name.tmp" "$destdir$directory/$name"
+    echo "installed $destdir$directory/$name"
+}
 for unit in zaoan.socket zaoan.service; do
-    sed -e "s|^ExecStart=[^ ]*/zaoan |ExecStart=$exec_path |" "$here/systemd/$mode/$unit" >"$destdir$unit_dir/$unit.tmp"
-    chmod 0644 "$destdir$unit_dir/$unit.tmp"
-    mv "$destdir$unit_dir/$unit.tmp" "$destdir$unit_dir/$unit"
-    echo "installed $destdir$unit_dir/$unit"
+    install_unit "$here/systemd/$mode/$unit" "$unit_dir" -e "s|^ExecStart=[^ ]*/zaoan |ExecStart=$(sed_text "$exec_path") |"
 done
 
-# 3. The man pages, from scdoc sources.
+# 3. The optional user units. The user manager's PATH has no ~/.local/bin, so the notifier
+# is told which zaoan to run (ZAOAN=), and for --system which socket (the system one).
+install -d -m 0755 "$destdir$user_unit_dir"
+notify_lines="ExecStart=$(sed_text "${exec_path%/zaoan}/zaoan-notify")\nEnvironment=ZAOAN=$(sed_text "$exec_path")"
+if [[ $mode == system ]]; then
+    system_socket=$(sed -n 's/^ListenStream=//p' "$here/systemd/system/zaoan.socket")
+    notify_lines+="\nEnvironment=ZAOAN_SOCKET=$(sed_text "$system_socket")"
+fi
+install_unit "$here/integrations/notify/zaoan-notify.service" "$user_unit_dir" -e "s|^ExecStart=.*|$notify_lines|"
+for unit in vdirsyncer-sync.service vdirsyncer-sync.timer; do
+    install_unit "$here/integrations/vdirsyncer/$unit" "$user_unit_dir"
+done
+if ! command -v jq >/dev/null 2>&1 || ! command -v notify-send >/dev/null 2>&1; then
+    echo "install.sh: note: zaoan-notify needs jq and notify-send (Debian: jq libnotify-bin)" >&2
+fi
+
+# 4. The man pages, from scdoc sources.
 if command -v scdoc >/dev/null 2>&1; then
     for page in zaoan.1 zaoan.conf.5; do
         section=${page##*.}
@@ -174,7 +218,7 @@ else
     echo "install.sh: warning: scdoc not found (Debian package scdoc); the man pages are not installed" >&2
 fi
 
-# 4. Shell completions, if the source tree has them.
+# 5. Shell completions, if the source tree has them.
 completions=$here/completions
 if [[ -f $completions/zaoan.bash ]]; then
     install -D -m 0644 "$completions/zaoan.bash" "$destdir$bash_dir/zaoan"
@@ -187,7 +231,17 @@ if [[ -f $completions/_zaoan ]]; then
 fi
 [[ $mode == user && :$PATH: != *:$bin_dir:* ]] && echo "(add $bin_dir to PATH to run zaoan by name)"
 
-# 5. The one command that enables it.
+# A manager that already runs picks up the new and changed units.
+if can_systemctl; then
+    "${systemctl[@]}" daemon-reload || echo "install.sh: warning: ${systemctl[*]} daemon-reload failed; run it before enabling" >&2
+fi
+
+# 6. What each user may enable, then the one command that enables zaoan.
+echo
+echo "Optional, per user: desktop notifications (needs jq, libnotify-bin and a notification daemon),"
+echo "and CalDAV sync every 15 minutes (configure vdirsyncer first: packaging/integrations/vdirsyncer/config):"
+echo "    systemctl --user enable --now zaoan-notify.service"
+echo "    systemctl --user enable --now vdirsyncer-sync.timer"
 echo
 echo "Enable and start it with:"
 echo "    ${systemctl[*]} enable --now zaoan.socket"

@@ -4,10 +4,10 @@
 # verify exits 0 on many mistakes (an unknown key such as `ProtectSytem=` is only a
 # warning), so its silence is the test.
 #
-# User units (systemd/user): copied into a temporary directory, with a temporary HOME
-# holding a stand-in ~/.local/bin/zaoan, because verify checks that ExecStart=
-# (%h/.local/bin/zaoan) exists and is executable, and a temporary XDG_RUNTIME_DIR, which
-# `--user` needs to resolve %t.
+# User units (systemd/user, and the notifier's in integrations/notify): copied into a
+# temporary directory, with a temporary HOME holding stand-ins ~/.local/bin/zaoan and
+# zaoan-notify, because verify checks that ExecStart= (%h/.local/bin/...) exists and is
+# executable, and a temporary XDG_RUNTIME_DIR, which `--user` needs to resolve %t.
 #
 # System units (systemd/system): verified with --root= on a temporary root that holds the
 # units in /etc/systemd/system, a copy of the host's /usr/lib/systemd/system (verify needs
@@ -23,7 +23,7 @@
 set -euo pipefail
 
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
-user_units=("$here/systemd/user/zaoan.socket" "$here/systemd/user/zaoan.service")
+user_units=("$here/systemd/user/zaoan.socket" "$here/systemd/user/zaoan.service" "$here/integrations/notify/zaoan-notify.service")
 system_units=("$here/systemd/system/zaoan.socket" "$here/systemd/system/zaoan.service")
 vdirsyncer_units=("$here/integrations/vdirsyncer/vdirsyncer-sync.service" "$here/integrations/vdirsyncer/vdirsyncer-sync.timer")
 
@@ -47,13 +47,16 @@ report() {  # report LABEL STATUS OUTPUT
 # --- user units
 mkdir -p "$scratch/home/.local/bin" "$scratch/runtime" "$scratch/units"
 chmod 0700 "$scratch/runtime"
-printf '#!/bin/sh\nexit 0\n' >"$scratch/home/.local/bin/zaoan"
-chmod 0755 "$scratch/home/.local/bin/zaoan"
+for stand_in in zaoan zaoan-notify; do
+    printf '#!/bin/sh\nexit 0\n' >"$scratch/home/.local/bin/$stand_in"
+    chmod 0755 "$scratch/home/.local/bin/$stand_in"
+done
 cp "${user_units[@]}" "$scratch/units/"
 status=0
 output=$(cd "$scratch/units" &&
     env HOME="$scratch/home" XDG_RUNTIME_DIR="$scratch/runtime" \
-        systemd-analyze verify --user --man=no "$scratch/units/zaoan.socket" "$scratch/units/zaoan.service" 2>&1) || status=$?
+        systemd-analyze verify --user --man=no "$scratch/units/zaoan.socket" "$scratch/units/zaoan.service" \
+            "$scratch/units/zaoan-notify.service" 2>&1) || status=$?
 report user "$status" "$output"
 
 # --- the vdirsyncer timer users may add (integrations/vdirsyncer): ExecStart= is the bare

@@ -41,25 +41,53 @@ extension Responder {
         return next
     }
 
-    /// `{"id","title","phase","at","source"}`: `at` in ISO 8601 with the zone's offset,
-    /// `source` `live` for a room or the calendar file. Text made safe, as every answer.
+    /// `{"id","title","phase","at","start","end","source","text"}` and `"description"` when the
+    /// room or event has one: `at` (the moment), `start` and `end` (the room's or event's, the
+    /// end being start + `live_default_duration` when it has none) in ISO 8601 with the zone's
+    /// offset; `source` `live` for a room or the calendar file; `text` the moment said in the
+    /// configured language (`PhaseNoticeText`). Text made safe, as every answer (the
+    /// description keeps its line breaks).
     public func eventLine(_ transition: PhaseTransition) -> String {
         let room = transition.room
-        let fields = [("id", room.id), ("title", room.title), ("phase", transition.phase.rawValue),
-                      ("at", isoTime(Date(timeIntervalSince1970: Double(transition.at)))), ("source", room.source ?? "live")]
-        return "{" + fields.map { SafeText.jsonString($0.0) + ":" + SafeText.jsonString(SafeText.visible($0.1)) }
-            .joined(separator: ",") + "}"
+        let start = room.start
+        let end = Date(timeIntervalSince1970: Double(endSecond(of: room)))
+        let moment = Date(timeIntervalSince1970: Double(transition.at))
+        let text = PhaseNoticeText.render(transition.phase, start: noticeTime(start, saidAt: moment), end: noticeTime(end, saidAt: moment),
+                                          calendarEvent: room.source != nil, language: settings.language)
+        var fields = [("id", room.id), ("title", room.title), ("phase", transition.phase.rawValue),
+                      ("at", isoTime(moment)), ("start", isoTime(start)), ("end", isoTime(end)),
+                      ("source", room.source ?? "live"), ("text", text)].map { ($0.0, SafeText.visible($0.1)) }
+        if let description = room.description, !description.isEmpty { fields.append(("description", SafeText.visibleLines(description))) }
+        return "{" + fields.map { SafeText.jsonString($0.0) + ":" + SafeText.jsonString($0.1) }.joined(separator: ",") + "}"
+    }
+
+    /// A start or end as `PhaseNoticeText` says it: `05:42:30` on the day of the moment it
+    /// is said at, with the date in front on another day (`12月2日 05:42:30` /
+    /// `Dec 2, 05:42:30`; `soon_threshold` may be up to a week), in the configured zone.
+    func noticeTime(_ date: Date, saidAt moment: Date) -> String {
+        let zone = settings.zone
+        let clock = formatters.string(from: date, pattern: "HH:mm:ss", locale: "en_US_POSIX", zone: zone)
+        let day = { (instant: Date) in self.formatters.string(from: instant, pattern: "yyyy-MM-dd", locale: "en_US_POSIX", zone: zone) }
+        guard day(date) != day(moment) else { return clock }
+        let pattern = settings.language == .zh ? "M月d日" : "MMM d,"
+        return formatters.string(from: date, pattern: pattern, locale: settings.language.localeIdentifier, zone: zone) + " " + clock
     }
 
     /// The moments a room changes phase: soon (if `soon_threshold` leaves room before the
     /// start), live at the start, ended at the end (or start + `live_default_duration`).
     private func moments(of room: LiveRoom) -> [(PhaseTransition.Phase, Int)] {
         let start = Int(clampingSeconds: room.start.timeIntervalSince1970)
-        let end = room.end.map { Int(clampingSeconds: $0.timeIntervalSince1970) }
-            ?? start.addingReportingOverflow(settings.liveDefaultDuration).partialValue
+        let end = endSecond(of: room)
         var moments: [(PhaseTransition.Phase, Int)] = [(.live, start), (.ended, end)]
         if settings.soonThreshold > 0 { moments.insert((.soon, start - settings.soonThreshold), at: 0) }
         return moments
+    }
+
+    /// The room's end, or start + `live_default_duration` without one, in Unix seconds.
+    private func endSecond(of room: LiveRoom) -> Int {
+        let start = Int(clampingSeconds: room.start.timeIntervalSince1970)
+        return room.end.map { Int(clampingSeconds: $0.timeIntervalSince1970) }
+            ?? start.addingReportingOverflow(settings.liveDefaultDuration).partialValue
     }
 
     private static func order(_ phase: PhaseTransition.Phase) -> Int {

@@ -40,6 +40,16 @@ struct EventStreamTests {
             #expect(arrived.timeIntervalSince(at) > -0.5 && arrived.timeIntervalSince(at) < 1.5,
                     "\(line["phase"] ?? "?") arrived \(arrived.timeIntervalSince(at)) s after its moment")
         }
+        // Every line names the room's own start and end beside its moment (soon comes
+        // soon_threshold before the start), and says the moment in the service's language.
+        let lines = received.map(\.line)
+        if lines.count == 3, let start = lines[1]["at"], let end = lines[2]["at"] {
+            #expect(lines.allSatisfy { $0["start"] == start && $0["end"] == end }, "\(lines)")
+            #expect(instant(lines[0]["at"]).map { instant(start)!.timeIntervalSince($0) } == 2, "\(lines)")
+            let clock = { (iso: String) in String(iso.dropFirst(11).prefix(8)) }
+            #expect(lines.map { $0["text"] } == ["soon — starts at \(clock(start))", "live now — since \(clock(start))", "ended at \(clock(end))"],
+                    "\(lines)")
+        }
 
         // A calendar event starting in a few seconds: its moments come the same way.
         let event = CalendarFeedTests.event(uid: "cal-2", title: "Call", start: Date().addingTimeInterval(4))
@@ -50,6 +60,7 @@ struct EventStreamTests {
             if let parsed = object(line), parsed["phase"] == "live" { live = parsed }
         }
         #expect(live?["title"] == "Call" && live?["source"] == calendar + "/call.ics" && live?["id"] == "calendar:cal-2", "\(String(describing: live))")
+        #expect(live?["start"] == live?["at"] && live?["text"]?.hasPrefix("live now — since ") == true, "\(String(describing: live))")
     }
 
     @Test("watch events takes --format=json and no other format")

@@ -37,7 +37,7 @@ struct SystemdInstallTests {
         try UnitFile(path: path).value("ExecStart", in: "Service")
     }
 
-    @Test("--user into a fresh HOME: binary, units, man pages, completions; the enable command last; --uninstall removes them")
+    @Test("--user into a fresh HOME: binary, units, the notifier and vdirsyncer units, man pages, completions; the enable command last; --uninstall removes them")
     func userInstall() throws {
         let sandbox = try Sandbox()
         defer { sandbox.directory.remove() }
@@ -49,11 +49,20 @@ struct SystemdInstallTests {
         let expected = [
             "\(home)/.local/bin/zaoan", "\(home)/.local/bin/zaoan-server", "\(home)/.config/systemd/user/zaoan.socket", "\(home)/.config/systemd/user/zaoan.service",
             "\(home)/.local/share/bash-completion/completions/zaoan", "\(home)/.local/share/zsh/site-functions/_zaoan",
+            "\(home)/.local/bin/zaoan-notify", "\(home)/.config/systemd/user/zaoan-notify.service",
+            "\(home)/.config/systemd/user/vdirsyncer-sync.service", "\(home)/.config/systemd/user/vdirsyncer-sync.timer",
         ] + (Self.scdocPresent ? ["\(home)/.local/share/man/man1/zaoan.1", "\(home)/.local/share/man/man5/zaoan.conf.5"] : [])
         for path in expected { #expect(sandbox.exists(path), "\(path) not installed") }
         #expect(FileManager.default.isExecutableFile(atPath: "\(home)/.local/bin/zaoan"))
         // The shipped unit as it is: it finds the binary through %h.
         #expect(try Self.execStart("\(home)/.config/systemd/user/zaoan.service") == "%h/.local/bin/zaoan serve --exit-idle-time 5min")
+        // The notifier beside it, told which zaoan to run: the user manager's PATH has no ~/.local/bin.
+        let notifier = try UnitFile(path: "\(home)/.config/systemd/user/zaoan-notify.service")
+        #expect(notifier.value("ExecStart", in: "Service") == "%h/.local/bin/zaoan-notify")
+        #expect(notifier.values("Environment", in: "Service") == ["ZAOAN=%h/.local/bin/zaoan"])
+        #expect(FileManager.default.isExecutableFile(atPath: "\(home)/.local/bin/zaoan-notify"))
+        #expect(installed.output.contains("systemctl --user enable --now zaoan-notify.service")
+                && installed.output.contains("systemctl --user enable --now vdirsyncer-sync.timer"), "\(installed.output)")
         let version = try Tool.run("\(home)/.local/bin/zaoan", ["--version"], environment: sandbox.environment, scratch: sandbox.directory)
         #expect(version.status == 0 && version.output.hasPrefix("zaoan "), "\(version)")
         // The installed zaoan runs the installed zaoan-server.
@@ -65,7 +74,10 @@ struct SystemdInstallTests {
             var environment = sandbox.environment
             environment["XDG_RUNTIME_DIR"] = try sandbox.directory.makeDirectory("run")
             let unitDirectory = "\(home)/.config/systemd/user"
-            let verify = try Tool.run(analyze, ["--user", "verify", "--man=no", unitDirectory + "/zaoan.socket", unitDirectory + "/zaoan.service"],
+            // vdirsyncer's ExecStart= names `vdirsyncer`, which verify looks for on the machine.
+            let units = ["zaoan.socket", "zaoan.service", "zaoan-notify.service"]
+                + (Locations.tool("vdirsyncer") != nil ? ["vdirsyncer-sync.service", "vdirsyncer-sync.timer"] : [])
+            let verify = try Tool.run(analyze, ["--user", "verify", "--man=no"] + units.map { unitDirectory + "/" + $0 },
                                       environment: environment, timeout: 60, scratch: sandbox.directory)
             #expect(verify.status == 0 && verify.output.isEmpty && verify.errorOutput.isEmpty, "\(verify)")
         }
@@ -84,6 +96,9 @@ struct SystemdInstallTests {
         try #require(installed.status == 0, "\(installed)")
         #expect(sandbox.exists(prefix + "/bin/zaoan"))
         #expect(try Self.execStart(sandbox.home + "/.config/systemd/user/zaoan.service") == "\(prefix)/bin/zaoan serve --exit-idle-time 5min")
+        let notifier = try UnitFile(path: sandbox.home + "/.config/systemd/user/zaoan-notify.service")
+        #expect(notifier.value("ExecStart", in: "Service") == "\(prefix)/bin/zaoan-notify")
+        #expect(notifier.values("Environment", in: "Service") == ["ZAOAN=\(prefix)/bin/zaoan"])
         #expect(installed.output.contains("add \(prefix)/bin to PATH"))
     }
 
@@ -101,12 +116,18 @@ struct SystemdInstallTests {
         let expected = [
             "\(base)/bin/zaoan", "\(base)/bin/zaoan-server", "/etc/systemd/system/zaoan.socket", "/etc/systemd/system/zaoan.service",
             "\(base)/share/bash-completion/completions/zaoan", "\(base)/share/zsh/site-functions/_zaoan",
+            "\(base)/bin/zaoan-notify", "/etc/systemd/user/zaoan-notify.service",
+            "/etc/systemd/user/vdirsyncer-sync.service", "/etc/systemd/user/vdirsyncer-sync.timer",
         ] + (Self.scdocPresent ? ["\(base)/share/man/man1/zaoan.1", "\(base)/share/man/man5/zaoan.conf.5"] : [])
         for path in expected { #expect(sandbox.exists(root + path), "\(root + path) not installed") }
         // Paths inside the units are those of the real system, without the staging root.
         #expect(try Self.execStart(root + "/etc/systemd/system/zaoan.service") == "\(base)/bin/zaoan serve --exit-idle-time 5min")
         let socket = try UnitFile(path: root + "/etc/systemd/system/zaoan.socket")
         #expect(socket.value("ListenStream", in: "Socket") == "/run/zaoan/zaoan.sock")
+        // Every user's notifier runs this zaoan against the system socket.
+        let notifier = try UnitFile(path: root + "/etc/systemd/user/zaoan-notify.service")
+        #expect(notifier.value("ExecStart", in: "Service") == "\(base)/bin/zaoan-notify")
+        #expect(notifier.values("Environment", in: "Service") == ["ZAOAN=\(base)/bin/zaoan", "ZAOAN_SOCKET=/run/zaoan/zaoan.sock"])
         // Nothing escaped the staging root.
         #expect(!sandbox.exists(sandbox.home + "/.config/systemd"))
 

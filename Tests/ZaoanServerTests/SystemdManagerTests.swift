@@ -178,6 +178,24 @@ struct SystemdManagerTests {
 
         try Self.exercise(manager: manager, socketPath: socketPath, logPath: logPath, label: "user units")
 
+        // systemctl --user reload runs ExecReload= (kill -HUP): the same process takes the new
+        // config (~/.config/zaoan/config.json, here under the manager's XDG_CONFIG_HOME).
+        let city = { (greeting: String) in String(greeting.split(separator: "·").last ?? "").trimmingCharacters(in: .whitespacesAndNewlines) }
+        let reloadSession = try RawClient(path: socketPath, timeout: 10)
+        try reloadSession.send("session\n")
+        #expect(try reloadSession.readLine() == "ok")
+        try FileManager.default.createDirectory(atPath: manager.configHome + "/zaoan", withIntermediateDirectories: true)
+        let servingPID = manager.property("MainPID", of: "zaoan.service")
+        for name in ["Berlin", "Tokyo"] {
+            try Data(#"{"language": "en", "city": "\#(name)"}"#.utf8).write(to: URL(fileURLWithPath: manager.configHome + "/zaoan/config.json"))
+            let reload = try manager.systemctl(["reload", "zaoan.service"])
+            #expect(reload.status == 0, "systemctl --user reload zaoan.service: \(reload)")
+            let taken = eventually(timeout: 5, interval: 0.05) { (try? city(ask(socketPath, "greeting"))) == name }
+            #expect(taken, "after reload the greeting is \((try? ask(socketPath, "greeting")) ?? "?"); log: \(Self.logText(logPath))")
+        }
+        #expect(manager.property("MainPID", of: "zaoan.service") == servingPID, "reloaded, not restarted")
+        reloadSession.close()
+
         // A change is written to the state directory ($HOME/.local/state/zaoan here).
         let added = try ask(socketPath, "live add t1 +1h Test room")
         #expect(added == "ok\n", "\(added); log: \(Self.logText(logPath))")
