@@ -23,9 +23,6 @@ public struct CalendarDocument {
     public init(parsing bytes: [UInt8], source: String) throws(CalendarReadError) {
         LibICal.prepare()
         self.source = source
-        guard CalendarProgress.fileStarting?(source) != false else {
-            throw CalendarReadError(source: source, .init(line: nil, reason: "left out unread: it ran past the reader's budget at an earlier reading (see the log); it is read again once it changes"))
-        }
         guard bytes.count <= CalendarLimits.bytesPerFile else {
             throw CalendarReadError(source: source, .init(line: nil, reason: "\(bytes.count) bytes; at most \(CalendarLimits.bytesPerFile)"))
         }

@@ -39,8 +39,10 @@ public enum CalendarLimits {
     public static let iterationsPerSource = 2_000_000
     /// The window when none is asked for: the next 48 hours.
     public static let defaultWindowSeconds: Int64 = 48 * 3600
-    /// The longest window one expansion may cover.
-    public static let maximumWindowSeconds: Int64 = 31 * 86_400
+    /// The longest window one expansion may cover: the longest window the service shows (31
+    /// days, `calendar_window_hours` 744) and the hour its reader reads ahead of it (a
+    /// reading begins at the hour, so files read earlier in the hour stay valid).
+    public static let maximumWindowSeconds: Int64 = 31 * 86_400 + 3600
     /// Years a date may have. Outside them an event is skipped (and a window refused): far
     /// years cost libical time zone expansions, and year 99999 is a typo, not a plan.
     public static let years: ClosedRange<Int> = 1800...2400

@@ -46,8 +46,9 @@ public struct CalendarSource: Sendable {
         defer { Posix.close(parent) }
         if let refused = refusal(of: parent, named: parentPath, trust: trust) { return .loaded(CalendarSet(documents: [], problems: [refused])) }
         switch read(name, in: parent, source: path, trust: trust) {
-        case .success(let document): return .loaded(CalendarSet(documents: [document], problems: document.skipped))
-        case .failure(let problem): return .loaded(CalendarSet(documents: [], problems: [problem]))
+        case .document(let document): return .loaded(CalendarSet(documents: [document], problems: document.skipped))
+        case .problem(let problem): return .loaded(CalendarSet(documents: [], problems: [problem]))
+        case .unchanged: return .loaded(CalendarSet(documents: [], problems: []))
         }
     }
 
@@ -75,12 +76,14 @@ public struct CalendarSource: Sendable {
                 break
             }
             switch read(name, in: directory, source: source, trust: trust) {
-            case .success(let document):
+            case .document(let document):
                 events += document.events.count
                 set.documents.append(document)
                 set.problems += document.skipped
-            case .failure(let problem):
+            case .problem(let problem):
                 set.problems.append(problem)
+            case .unchanged(let count):
+                events += count
             }
         }
         return set
@@ -106,7 +109,44 @@ public struct CalendarSource: Sendable {
         return names.sorted()
     }
 
-    private func read(_ name: String, in directory: Int32, source: String, trust: FileTrust) -> Result<CalendarDocument, CalendarProblem> {
+    private enum FileOutcome {
+        case document(CalendarDocument)
+        case problem(CalendarProblem)
+        /// As the caller last had it read (`CalendarProgress.unchangedFile`): its events.
+        case unchanged(events: Int)
+    }
+
+    /// Reads one file, unless the caller says it has it as it is now. The identity is taken
+    /// first, so a change while it is read makes it differ the next time.
+    private func read(_ name: String, in directory: Int32, source: String, trust: FileTrust) -> FileOutcome {
+        let identity = FileIdentity(name, in: directory)
+        if let identity, let events = CalendarProgress.unchangedFile?(source, identity) { return .unchanged(events: events) }
+        let outcome = parse(name, in: directory, source: source, trust: trust)
+        if let identity {
+            switch outcome {
+            case .success(let document): CalendarProgress.fileRead?(source, identity, document.events.count)
+            // What it holds was refused (not iCalendar, too many lines): as lasting as a document.
+            case .failure(let problem) where problem.fromContent: CalendarProgress.fileRead?(source, identity, 0)
+            case .failure: break
+            }
+        }
+        switch outcome {
+        case .success(let document): return .document(document)
+        case .failure(let problem): return .problem(problem.problem)
+        }
+    }
+
+    private struct ReadProblem: Error {
+        let problem: CalendarProblem
+        /// Refused for its text, not for what it is or who owns it (checked every time).
+        let fromContent: Bool
+    }
+
+    private func parse(_ name: String, in directory: Int32, source: String, trust: FileTrust) -> Result<CalendarDocument, ReadProblem> {
+        guard CalendarProgress.fileStarting?(source) != false else {
+            return .failure(ReadProblem(problem: CalendarProblem(source: source, uid: nil, message:
+                "left out unread: it ran past the reader's budget at an earlier reading (see the log); it is read again once it changes"), fromContent: false))
+        }
         let bytes: [UInt8]
         do throws(RegularFile.ReadFailure) {
             bytes = try RegularFile.readTrusted(name, in: directory, limit: CalendarLimits.bytesPerFile, trust: trust)
@@ -118,12 +158,13 @@ public struct CalendarSource: Sendable {
             case .untrusted(let why): "\(why); not read, as another account could have changed it"
             case .system(let failure): failure.description
             }
-            return .failure(CalendarProblem(source: source, uid: nil, message: reason))
+            return .failure(ReadProblem(problem: CalendarProblem(source: source, uid: nil, message: reason), fromContent: false))
         }
         do throws(CalendarReadError) {
             return .success(try CalendarDocument(parsing: bytes, source: source))
         } catch {
-            return .failure(CalendarProblem(source: source, uid: nil, message: (error.line.map { "line \($0): " } ?? "") + error.reason))
+            return .failure(ReadProblem(problem: CalendarProblem(source: source, uid: nil, message: (error.line.map { "line \($0): " } ?? "") + error.reason),
+                                        fromContent: true))
         }
     }
 

@@ -21,7 +21,7 @@ public struct CalendarWindow: Equatable, Sendable, CustomStringConvertible {
         }
         guard from < to else { throw Failure(description: "the window ends before it starts") }
         guard to - from <= CalendarLimits.maximumWindowSeconds else {
-            throw Failure(description: "a window is at most \(CalendarLimits.maximumWindowSeconds / 86_400) days long")
+            throw Failure(description: "a window is at most \(CalendarLimits.maximumWindowSeconds / 3600) hours long")
         }
         self.from = from
         self.to = to
@@ -43,7 +43,7 @@ public struct CalendarWindow: Equatable, Sendable, CustomStringConvertible {
 
 extension Int64 {
     /// Sum that stops at the ends of Int64 instead of trapping (outside input meets arithmetic).
-    func addingClamped(_ other: Int64) -> Int64 {
+    public func addingClamped(_ other: Int64) -> Int64 {
         let (sum, overflow) = addingReportingOverflow(other)
         return overflow ? (other > 0 ? .max : .min) : sum
     }

@@ -28,6 +28,9 @@ public struct ServerCounters: Sendable, Equatable {
     /// Calendars being read now (their events come when the reading is done).
     public var calendarsReading: Int = 0
     public var calendarProblems: [String] = []
+    /// Calendar files the last reading parsed, and those it kept as they were.
+    public var calendarFilesParsed: Int = 0
+    public var calendarFilesUnchanged: Int = 0
     public init(startedAt: Date) { self.startedAt = startedAt }
 }
 
@@ -363,6 +366,7 @@ public final class Responder {
             "live_rooms: \(schedule.count)",
             "calendars: \(counters.calendarsLoaded) read, \(counters.calendarsWaiting) waiting, \(counters.calendarsReading) reading",
             "calendar_events: \(calendarEvents.count)",
+            "calendar_files: \(counters.calendarFilesParsed) parsed, \(counters.calendarFilesUnchanged) unchanged",
             "calendar_problems: \(counters.calendarProblems.count)"
                 + (counters.calendarProblems.first.map { " (" + RequestParser.shorten($0) + ")" } ?? ""),
             "clock_changes: \(counters.clockChanges)",

@@ -34,6 +34,9 @@ final class CalendarFeed: EventHandler {
     private(set) var sourcesLoaded = 0
     private(set) var sourcesWaiting = 0
     private(set) var problems: [String] = []
+    /// Files the last reading parsed, and files it kept as they were (`CalendarCache`).
+    private(set) var filesParsed = 0
+    private(set) var filesUnchanged = 0
     /// Calendars being read now: all of them while a reading is waiting or in progress.
     var sourcesReading: Int { reader.isBusy ? paths.count : 0 }
     /// When the first change of the burst being waited out came (monotonic seconds).
@@ -59,8 +62,11 @@ final class CalendarFeed: EventHandler {
         // Files that ran past the reader's limits, left out while they stay as they were:
         // only the reader's thread touches them.
         nonisolated(unsafe) var culprits = Set<ReaderProcess.Culprit>()
+        nonisolated(unsafe) var cache = CalendarCache()
         reader = try BackgroundWorker(loop: loop, purpose: "reading calendars", perform: { [stopping] job in
-            ReaderProcess.run(job, stop: stopping, culprits: &culprits)
+            var job = job
+            cache.prepare(&job)
+            return cache.merge(ReaderProcess.run(job, stop: stopping, culprits: &culprits))
         }) { [unowned self] reading in
             self.apply(reading)
         }
@@ -96,15 +102,22 @@ final class CalendarFeed: EventHandler {
         debounce.arm(after: max(0.001, min(Self.settleSeconds, first + Self.longestSettleSeconds - now)), repeating: false)
     }
 
-    /// Watches the paths again and has every calendar read and expanded from now.
+    /// Watches the paths again and has every calendar read and expanded. The reader's window
+    /// begins at the hour and lasts an hour longer than the configured one, so that files
+    /// read earlier in the hour stay valid (`CalendarCache`); what is shown is cut to the
+    /// configured window from now.
     private func read() {
         burstStartedAt = nil
         rewatch()
-        var job = ReaderJob(zone: zoneName, now: Int64(clock.unixSeconds))
-        job.windowSeconds = windowSeconds
+        let now = Int64(clock.unixSeconds)
+        var job = ReaderJob(zone: zoneName, now: now - Self.intoTheHour(now))
+        job.windowSeconds = windowSeconds.addingClamped(3600)
         job.calendars = paths
         reader.submit(job)
     }
+
+    /// Seconds since the hour began (0–3599, for times before 1970 too).
+    private static func intoTheHour(_ now: Int64) -> Int64 { ((now % 3600) + 3600) % 3600 }
 
     /// On the loop's thread: the events go to the Responder; new problems to the log.
     private func apply(_ reading: ReaderResult) {
@@ -114,13 +127,19 @@ final class CalendarFeed: EventHandler {
         problems = reading.problems
         sourcesLoaded = reading.loaded
         sourcesWaiting = reading.waiting
-        onChange(reading.events.map(Self.room))
+        filesParsed = reading.readFiles.count
+        filesUnchanged = reading.unchangedFiles.count
+        let now = Int64(clock.unixSeconds)
+        let shown = (try? CalendarWindow(from: now, to: now.addingClamped(windowSeconds))).map { window in
+            reading.events.filter { window.shows(start: $0.start, end: $0.end) }
+        } ?? reading.events
+        onChange(shown.map(Self.room))
         if paths.isEmpty {
             slide.disarm()
         } else {
-            // The window moves on every hour; a path whose folder is missing too is looked for
-            // every minute (one whose folder exists is watched through it).
-            slide.arm(after: unwatched > 0 ? 60 : 3600, repeating: false)
+            // The window moves on at every hour; a path whose folder is missing too is looked
+            // for every minute (one whose folder exists is watched through it).
+            slide.arm(after: unwatched > 0 ? 60 : Double(3600 - Self.intoTheHour(now)) + 0.5, repeating: false)
         }
     }
 

@@ -2,6 +2,7 @@ import Foundation
 import Glibc
 import ZaoanCalendar
 import ZaoanCore
+import ZaoanSystem
 
 /// The reader process itself (`zaoan-server calendar-reader`, started by the service with
 /// `ReaderProcess`): reads a `ReaderJob` from stdin, expands the recurring rooms and reads
@@ -25,6 +26,13 @@ public enum ReaderChild {
             return !skipped.contains(source)
         }
         CalendarProgress.seriesStarting = { source, uid in ReaderChild.progress(["S", source, uid]) }
+        let known = Dictionary(job.knownFiles.map { ($0.path, $0) }) { first, _ in first }
+        CalendarProgress.unchangedFile = { [known] source, identity in
+            guard let file = known[source], file.identity == identity else { return nil }
+            ReaderChild.progress(["Y", source])
+            return file.events
+        }
+        CalendarProgress.fileRead = { source, identity, events in ReaderChild.progress(["G", source, identity.description, String(events)]) }
         expandRooms(job, into: &output)
         readCalendars(job, into: &output)
         output.line(["D"])
@@ -71,7 +79,7 @@ public enum ReaderChild {
                 case .loaded(let set):
                     let expansion = set.occurrences(in: window, defaultZone: zone)
                     output.line(["L"])
-                    for problem in set.problems + expansion.problems { output.line(["P", problem.description]) }
+                    for problem in set.problems + expansion.problems { output.line(["Q", problem.source, problem.description]) }
                     for event in expansion.occurrences {
                         output.line(["E", event.uid, event.source, String(event.start), String(event.end), event.isAllDay ? "1" : "0",
                                      event.title ?? "", event.location ?? "", event.description ?? "", event.url ?? "",

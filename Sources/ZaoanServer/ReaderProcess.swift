@@ -3,6 +3,7 @@ import Foundation
 import Glibc
 import Synchronization
 import ZaoanCalendar
+import ZaoanSystem
 import ZaoanCore
 
 /// Runs a `ReaderJob` in a reader process (`ReaderChild`: this same executable, as
@@ -216,6 +217,12 @@ enum ReaderProcess {
             case "W": result.waiting += 1; text(1).map { result.problems.append($0) }
             case "L": result.loaded += 1
             case "P": text(1).map { result.problems.append($0) }
+            case "Q" where fields.count == 3: result.sourceProblems.append(.init(source: fields[1], text: fields[2]))
+            case "Y" where fields.count == 2: result.unchangedFiles.append(fields[1])
+            case "G" where fields.count == 4:
+                if let identity = FileIdentity(fields[2]), let events = Int(fields[3]) {
+                    result.readFiles[fields[1]] = .init(identity: identity, events: events)
+                }
             case "E" where fields.count == 11:
                 result.events.append(CalendarOccurrence(uid: fields[1], source: fields[2], start: number(3), end: number(4), isAllDay: fields[5] == "1",
                                                         title: text(6), location: text(7), description: text(8), url: text(9),
@@ -224,7 +231,7 @@ enum ReaderProcess {
                 let values = fields.dropFirst(2).map { Int64($0) ?? 0 }
                 result.rooms[fields[1]] = stride(from: 0, to: values.count, by: 2).map { OccurrenceSpan(start: values[$0], end: values[$0 + 1]) }
             case "X" where fields.count == 3: result.refusedRooms[fields[1]] = fields[2]
-            case "D": done = true
+            case "D": done = true; result.finished = true
             default: break
             }
         }

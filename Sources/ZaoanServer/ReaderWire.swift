@@ -8,12 +8,14 @@ import ZaoanCore
 ///
 /// The job (the reader's stdin, read whole before any work):
 /// `Z zone`, `N now`, `T window-seconds`, `A rooms-ahead-seconds`, `U default-duration`,
-/// `C calendar-path`, `K skipped-file`, `M id start end-or-empty rule skipped-days`, and `V`
-/// to check that each room's rule gives any instance at all.
+/// `C calendar-path`, `K skipped-file`, `Y file identity events` (a file the service has
+/// as it was at `identity`: not read again), `M id start end-or-empty rule skipped-days`, and
+/// `V` to check that each room's rule gives any instance at all.
 ///
 /// The answers (its stdout): progress first, so a supervisor that ends it knows where it was
-/// — `F file`, `S file uid`, `R room-id` — then `W reason` (a source waiting), `L` (one
-/// loaded), `P problem`, `E uid source start end all-day title location description url
+/// — `F file`, `S file uid`, `R room-id` — then `Y file` (kept as the service has it),
+/// `G file identity events` (read as it was at `identity`), `W reason` (a source waiting),
+/// `L` (one loaded), `P problem`, `Q source problem` (a file's or a folder's), `E uid source start end all-day title location description url
 /// status` (an occurrence; all-day `1` or `0`, an absent text empty), `O room-id start end` (a room's occurrence), `X room-id reason` (a room refused),
 /// and `D` when everything was read.
 struct ReaderJob: Sendable, Equatable {
@@ -23,12 +25,22 @@ struct ReaderJob: Sendable, Equatable {
     var calendars: [String] = []
     /// Files left out without being read: they ran out of time or memory before.
     var skippedFiles: [String] = []
+    /// Files the service has from an earlier reading (`CalendarCache`): not read again
+    /// while they are as they were.
+    var knownFiles: [KnownFile] = []
     var rooms: [RoomSeries] = []
     /// How far ahead rooms are expanded (`live show` lists occurrences four weeks ahead).
     var roomsAhead = RoomRecurrence.showSeconds
     var defaultDuration = 0
     /// Refuse a room whose rule gives no instance at all (when it is added).
     var checkRooms = false
+
+    /// A file read before: as it was then, and how many events it held.
+    struct KnownFile: Sendable, Equatable {
+        var path: String
+        var identity: FileIdentity
+        var events: Int
+    }
 
     /// A recurring room to expand: its ID and series (the series' zone is `zone`).
     struct RoomSeries: Sendable, Equatable {
@@ -40,6 +52,7 @@ struct ReaderJob: Sendable, Equatable {
         var lines: [[String]] = [["Z", zone], ["N", String(now)], ["T", String(windowSeconds)], ["A", String(roomsAhead)],
                                  ["U", String(defaultDuration)]]
         lines += calendars.map { ["C", $0] } + skippedFiles.map { ["K", $0] }
+        lines += knownFiles.map { ["Y", $0.path, $0.identity.description, String($0.events)] }
         lines += rooms.map { room in
             let series = room.series
             return ["M", room.id, String(series.start), series.end.map { String($0) } ?? "", series.rule, series.skippedDays.joined(separator: ",")]
@@ -61,6 +74,9 @@ struct ReaderJob: Sendable, Equatable {
             case ("U", 2): guard let value = Int(fields[1]) else { return nil }; defaultDuration = value
             case ("C", 2): calendars.append(fields[1])
             case ("K", 2): skippedFiles.append(fields[1])
+            case ("Y", 4):
+                guard let identity = FileIdentity(fields[2]), let events = Int(fields[3]) else { return nil }
+                knownFiles.append(KnownFile(path: fields[1], identity: identity, events: events))
             case ("M", 6):
                 guard let start = Double(fields[2]) else { return nil }
                 rooms.append(RoomSeries(id: fields[1], series: .init(start: start, end: Double(fields[3]), rule: fields[4],
@@ -87,6 +103,24 @@ struct ReaderResult: Sendable, Equatable {
     var rooms: [String: [OccurrenceSpan]] = [:]
     /// Rooms whose rule cannot be expanded, with why.
     var refusedRooms: [String: String] = [:]
+    /// Files read this time, each as it was when read, with its number of events.
+    var readFiles: [String: ReadFile] = [:]
+    /// Known files that were as the service had them: not read.
+    var unchangedFiles: [String] = []
+    /// Problems of a file or folder, by its path (`problems` holds the others).
+    var sourceProblems: [SourceProblem] = []
+    /// The reader got to the end (`D`).
+    var finished = false
+
+    struct ReadFile: Sendable, Equatable {
+        var identity: FileIdentity
+        var events: Int
+    }
+
+    struct SourceProblem: Sendable, Equatable {
+        var source: String
+        var text: String
+    }
 
     init(problems: [String] = [], refusedRooms: [String: String] = [:]) {
         self.problems = problems

@@ -200,6 +200,8 @@ public final class Server {
             snapshot.calendarsWaiting = calendars.sourcesWaiting
             snapshot.calendarsReading = calendars.sourcesReading
             snapshot.calendarProblems = calendars.problems
+            snapshot.calendarFilesParsed = calendars.filesParsed
+            snapshot.calendarFilesUnchanged = calendars.filesUnchanged
         }
         return snapshot
     }

@@ -49,6 +49,53 @@ struct CalendarFeedTests {
         return last
     }
 
+    @Test("a reading parses only the files that changed; an edit, a chmod, a retargeted link and a removal are each seen, the others kept")
+    func parsesOnlyWhatChanged() throws {
+        let folder = try TemporaryDirectory()
+        defer { folder.remove() }
+        let calendar = try folder.makeDirectory("work")
+        for (index, name) in ["a", "b", "c"].enumerated() {
+            try Self.event(uid: name, title: "Event \(name)", minutes: 20 + index).write(toFile: "\(calendar)/\(name).ics", atomically: true, encoding: .utf8)
+        }
+        try Self.event(uid: "linked", title: "Linked one", minutes: 40).write(toFile: folder.path + "/one.txt", atomically: true, encoding: .utf8)
+        try Self.event(uid: "linked", title: "Linked two", minutes: 40).write(toFile: folder.path + "/two.txt", atomically: true, encoding: .utf8)
+        #expect(symlink(folder.path + "/one.txt", calendar + "/link.ics") == 0)
+        let service = try start(calendars: [calendar])
+        defer { try? service.stop() }
+        func files(until expected: String) throws -> String {
+            try answer(service, "stats", within: 10) { $0.contains("calendar_files: \(expected)\n") }
+        }
+        var stats = try files(until: "4 parsed, 0 unchanged")
+        #expect(stats.contains("calendar_files: 4 parsed, 0 unchanged") && stats.contains("calendar_events: 4"), "the first reading parses all: \(stats)")
+
+        try Self.replace(calendar + "/b.ics", with: Self.event(uid: "b", title: "Edited b", minutes: 21))
+        stats = try files(until: "1 parsed, 3 unchanged")
+        #expect(stats.contains("calendar_files: 1 parsed, 3 unchanged"), "an edit parses that file alone: \(stats)")
+        let schedule = try service.ask("schedule 2")
+        #expect(schedule.contains("Edited b") && schedule.contains("Event a") && schedule.contains("Event c") && schedule.contains("Linked one"),
+                "the kept files still show: \(schedule)")
+        #expect(!schedule.contains("Event b"), "\(schedule)")
+
+        // A chmod changes the inode, not the text: c is checked again, and now refused.
+        #expect(chmod(calendar + "/c.ics", 0o666) == 0)
+        let refused = try answer(service, "schedule 2", within: 10) { !$0.contains("Event c") }
+        #expect(!refused.contains("Event c") && refused.contains("Edited b"), "writable by every account now: left out: \(refused)")
+        #expect(chmod(calendar + "/c.ics", 0o644) == 0)
+        let back = try answer(service, "schedule 2", within: 10) { $0.contains("Event c") }
+        #expect(back.contains("Event c"), "and back once it is the user's alone again: \(back)")
+
+        let retarget = calendar + "/.link.tmp"
+        #expect(symlink(folder.path + "/two.txt", retarget) == 0 && rename(retarget, calendar + "/link.ics") == 0)
+        let linked = try answer(service, "schedule 2", within: 10) { $0.contains("Linked two") }
+        #expect(linked.contains("Linked two") && !linked.contains("Linked one"), "a link pointed elsewhere is read again: \(linked)")
+
+        #expect(unlink(calendar + "/a.ics") == 0)
+        let gone = try answer(service, "schedule 2", within: 10) { !$0.contains("Event a") }
+        #expect(!gone.contains("Event a") && gone.contains("Event c") && gone.contains("Edited b"), "a removed file's events go, the others stay: \(gone)")
+        stats = try files(until: "0 parsed, 3 unchanged")
+        #expect(stats.contains("calendar_files: 0 parsed, 3 unchanged") && stats.contains("calendar_events: 3"), "\(stats)")
+    }
+
     @Test("an event counts like a room; an edit, a new file, a removed file and a broken file show without a restart")
     func followsAFolder() throws {
         let folder = try TemporaryDirectory()

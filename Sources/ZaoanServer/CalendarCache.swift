@@ -1,0 +1,85 @@
+import ZaoanCalendar
+import ZaoanSystem
+
+/// What each calendar file gave at its last reading, kept by the calendar reader's thread so
+/// that a reading parses only the files that changed: an edit in a folder of 5,000 events,
+/// or beside a file whose rules cost the reader its whole budget, costs one file. A file
+/// counts as unchanged while its identity (`FileIdentity`: inode, size, times, a link's
+/// target) is as it was just before it was read; the reader process compares, so a file
+/// is never trusted for longer than it stays the same. Everything is read again when the
+/// calendars, the zone or the window (hourly) change, or after a reading that failed.
+struct CalendarCache {
+    private struct Entry {
+        let identity: FileIdentity
+        let events: Int
+        let occurrences: [CalendarOccurrence]
+        let problems: [String]
+    }
+
+    private struct Key: Equatable {
+        let zone: String
+        let from: Int64
+        let seconds: Int64
+        let calendars: [String]
+    }
+
+    private var entries: [String: Entry] = [:]
+    private var key: Key?
+
+    /// Tells the job which files it need not read.
+    mutating func prepare(_ job: inout ReaderJob) {
+        let wanted = Key(zone: job.zone, from: job.now, seconds: job.windowSeconds, calendars: job.calendars)
+        if wanted != key {
+            entries = [:]
+            key = wanted
+        }
+        job.knownFiles = entries.sorted { $0.key < $1.key }.map { .init(path: $0.key, identity: $0.value.identity, events: $0.value.events) }
+    }
+
+    /// Keeps what the reading read, drops what it no longer found, and gives the whole
+    /// picture: the kept files' occurrences and problems with the new ones, in order and
+    /// within `CalendarLimits.occurrencesPerWindow`.
+    mutating func merge(_ result: ReaderResult) -> ReaderResult {
+        guard result.finished else {
+            key = nil  // a reading that failed or was ended: read everything next time
+            return result
+        }
+        var merged = result
+        let occurrences = Dictionary(grouping: result.events, by: \.source)
+        let problems = Dictionary(grouping: result.sourceProblems, by: \.source)
+        var next: [String: Entry] = [:]
+        for path in result.unchangedFiles {
+            if let entry = entries[path] { next[path] = entry }
+        }
+        for (path, file) in result.readFiles {
+            next[path] = Entry(identity: file.identity, events: file.events, occurrences: occurrences[path] ?? [],
+                               problems: problems[path]?.map(\.text) ?? [])
+        }
+        entries = next
+        let unread = result.sourceProblems.filter { next[$0.source] == nil }
+        merged.problems = result.problems + unread.map(\.text) + next.sorted { $0.key < $1.key }.flatMap(\.value.problems)
+        // Each configured calendar keeps at most occurrencesPerWindow, as one reading does.
+        let all = next.values.flatMap(\.occurrences) + result.events.filter { next[$0.source] == nil }
+        var shown: [CalendarOccurrence] = []
+        for (calendar, occurrences) in Dictionary(grouping: all, by: { Self.calendar(of: $0.source, in: key?.calendars ?? []) }) {
+            var sorted = occurrences.sorted(by: Self.inOrder)
+            if sorted.count > CalendarLimits.occurrencesPerWindow {
+                merged.problems.append(CalendarProblem(source: calendar, uid: nil, message:
+                    "\(sorted.count) occurrences in the window; the first \(CalendarLimits.occurrencesPerWindow) are kept").description)
+                sorted.removeSubrange(CalendarLimits.occurrencesPerWindow...)
+            }
+            shown += sorted
+        }
+        merged.events = shown.sorted(by: Self.inOrder)
+        return merged
+    }
+
+    private static func inOrder(_ a: CalendarOccurrence, _ b: CalendarOccurrence) -> Bool {
+        (a.start, a.end, a.uid, a.source) < (b.start, b.end, b.uid, b.source)
+    }
+
+    /// The configured calendar a file belongs to: itself, or the folder it is in.
+    private static func calendar(of file: String, in calendars: [String]) -> String {
+        calendars.first { file == $0 || file.hasPrefix($0.hasSuffix("/") ? $0 : $0 + "/") } ?? file
+    }
+}
