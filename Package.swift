@@ -86,6 +86,7 @@ let package = Package(
         .executableTarget(name: "fuzz-framer", dependencies: ["ZaoanCore", "FuzzDriver"], path: "fuzz/framer"),
         .executableTarget(name: "fuzz-statefile", dependencies: ["ZaoanCore", "FuzzDriver"], path: "fuzz/statefile"),
         .executableTarget(name: "fuzz-config", dependencies: ["ZaoanCore", "FuzzDriver"], path: "fuzz/config"),
+        .testTarget(name: "ZaoanTextTests", dependencies: ["ZaoanText"]),
         .testTarget(name: "ZaoanCoreTests", dependencies: ["ZaoanCore", "ZaoanAlmanac"]),
         .testTarget(name: "ZaoanCalendarTests", dependencies: ["ZaoanCalendar"],
                     exclude: ["Samples", "Oracle"]),  // read by the tests through #filePath

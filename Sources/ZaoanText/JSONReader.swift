@@ -125,7 +125,8 @@ private struct Parser {
 
     // MARK: - Positions and errors
 
-    /// The position of `at`, on the current line (every caller asks for the current token).
+    /// The position of `at`, which must be on the current line: ask before skipping blanks
+    /// that may hold a line break.
     mutating func position(_ at: Int) -> TextPosition {
         if markIndex < lineStart || markIndex > at {
             markIndex = lineStart
@@ -329,7 +330,7 @@ private struct Parser {
             guard bytes[index] == UInt8(ascii: ",") else {
                 throw unexpected("',' or '}' after the value of \"\(Self.shown(key))\"")
             }
-            let comma = index
+            let comma = position(index)  // before the blanks after it move to another line
             index += 1
             try skipBlanks()
             if index < bytes.count, bytes[index] == UInt8(ascii: "}") {
@@ -360,7 +361,7 @@ private struct Parser {
                 return JSONValue(.array(items), at: opened)
             }
             guard bytes[index] == UInt8(ascii: ",") else { throw unexpected("',' or ']' after an item of the array that starts at \(opened)") }
-            let comma = index
+            let comma = position(index)  // before the blanks after it move to another line
             index += 1
             try skipBlanks()
             if index < bytes.count, bytes[index] == UInt8(ascii: "]") {
@@ -375,8 +376,8 @@ private struct Parser {
         JSONSyntaxError(.syntax, at: opened, "the \(what) that starts here is not closed: the text ends before its '\(closer)'")
     }
 
-    mutating func trailingComma(_ comma: Int, _ closer: String) -> JSONSyntaxError {
-        error(comma, "a comma before '\(closer)'; remove it (only the config file allows one)")
+    func trailingComma(_ comma: TextPosition, _ closer: String) -> JSONSyntaxError {
+        JSONSyntaxError(.syntax, at: comma, "a comma before '\(closer)'; remove it (only the config file allows one)")
     }
 
     /// A key or value for a message: at most 40 characters, control characters shown as `?`.
@@ -491,7 +492,7 @@ private struct Parser {
         }
         if bytes[index] == UInt8(ascii: "0") {
             index += 1
-            if isDigit(index) { throw error(start, "a number cannot start with 0 followed by digits; write 10, not 010") }
+            if isDigit(index) { throw error(start, "a number cannot have a leading zero; write 10, not 010") }
         } else {
             while isDigit(index) { index += 1 }
         }
