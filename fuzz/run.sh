@@ -8,7 +8,8 @@
 #   request    a request line through RequestParser and Responder, fixed clock, live changes
 #   framer     LineFramer under random chunking and backpressure, against a model
 #   statefile  StateFile.decode, then every answer that shows rooms, then a save round trip
-#   config     ConfigFile.decode, duplicate keys, Settings.resolve, the answers that read them
+#   config     JSONReader in both dialects (and against ZaoanText.JSON), ConfigFile.read, Settings.resolving,
+#              BarConfig.read, the answers that read them
 #
 # Each is built as its own product with coverage and AddressSanitizer:
 #   swift build -c release --product fuzz-NAME -Xswiftc -sanitize=fuzzer,address

@@ -170,4 +170,28 @@ struct ConfigProblemTests {
         let command = try service.zaoan(["wacth", "time"])
         #expect(command.status == 64 && command.errorOutput.contains("(did you mean 'zaoan watch'?)"), "\(command)")
     }
+
+    /// `zaoan bar` reads its keys from the same file, with the same reader: comments do not
+    /// stop it, and a problem in a bar key is named with its line and column.
+    @Test("zaoan bar reads a commented config too, and names a bad bar key with line:column")
+    func barReadsJSONC() throws {
+        let service = try TestService.start(config: """
+            {
+              // the bar's one block
+              "bar_blocks": ["time HH:mm:ss",],  /* a clock */
+            }
+            """)
+        defer { try? service.stop() }
+        let bar = try RunningZaoan(["bar", "--socket", service.socketPath], environment: service.environment, scratch: service.directory)
+        let line = bar.line(within: 10) { $0.hasPrefix("[{") && $0.contains("\"full_text\":") }
+        #expect(line.map { $0.wholeMatch(of: /\[\{.*"full_text":"\d\d:\d\d:\d\d".*\}\],/) != nil } == true,
+                "\(line ?? "no line"); stderr: \(bar.errorText)")
+        #expect(bar.terminate())
+
+        try service.directory.write("bad.json", "{\n  // a bad block\n  \"bar_blocks\": [\"session\"]\n}")
+        let refused = try Tool.run(Locations.zaoan, ["bar", "--socket", service.socketPath, "--config", service.directory.file("bad.json")],
+                                   environment: service.environment, timeout: 10, scratch: service.directory)
+        #expect(!refused.timedOut && refused.status == 78
+                && refused.errorOutput.contains("\(service.directory.file("bad.json")):3:17: config key 'bar_blocks': 'session'"), "\(refused)")
+    }
 }
