@@ -138,7 +138,7 @@ public final class Server {
         lifecycle = .serving
         logConfigProblems()
         Log.info("serving on \(listener.description); city \(settings.city), zone \(settings.zone.identifier), language \(settings.language.rawValue), \(responder.schedule.count) live rooms"
-                    + (configProblems.isEmpty ? "" : "; \(configProblems.count) config problem\(configProblems.count == 1 ? "" : "s") (see above), the rest of the config in force"),
+                    + (configProblems.isEmpty ? "" : "; \(configProblems.count) config problem\(configProblems.count == 1 ? "" : "s") (see above)"),
                  event: .started)
         notify(.ready, .status(statusLine))
         loop.run(afterWake: { [unowned self] in
@@ -294,7 +294,8 @@ public final class Server {
                 fields["CONFIG_LINE"] = "\(position.line)"
                 fields["CONFIG_COLUMN"] = "\(position.column)"
             }
-            Log.warning("\(problem.report); serving with the rest (zaoan check-config checks the file)", event: .configRejected, fields: fields)
+            let serving = problem.fallback == .allDefaults ? "serving with the built-in defaults" : "serving with the rest"
+            Log.warning("\(problem.report); \(serving) (zaoan check-config checks the file)", event: .configRejected, fields: fields)
         }
     }
 

@@ -96,6 +96,46 @@ struct ConfigProblemTests {
         #expect(service.stderrText.contains("<4>zaoan: \(expected)"), "\(service.stderrText)")
     }
 
+    /// Root reads every file, so the service runs as uid 65534 here, with a config only
+    /// root may read.
+    @Test("a config the service may not read: it serves with the defaults and says why")
+    func unreadableForTheService() throws {
+        guard geteuid() == 0, let setpriv = Locations.tool("setpriv") else {
+            print("permission test skipped: needs root and setpriv(1) to run the service as uid 65534")
+            try Test.cancel("needs root and setpriv(1) to run the service as another user")
+        }
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        chmod(directory.path, 0o755)
+        let home = try directory.makeDirectory("home", mode: 0o755)
+        let run = try directory.makeDirectory("run", mode: 0o700)
+        _ = try directory.makeDirectory("home/.config/zaoan", mode: 0o755)
+        let config = home + "/.config/zaoan/config.json"
+        try directory.write("home/.config/zaoan/config.json", #"{"language": "zh"}"#)
+        chmod(config, 0o600)  // root's, as the directory made it
+        for path in [home, home + "/.config", home + "/.config/zaoan", run] { chown(path, 65534, 65534) }
+        var environment = Tool.baseEnvironment(home: home)
+        environment["XDG_RUNTIME_DIR"] = run
+        let socket = run + "/s"
+        let log = directory.file("log")
+        let service = try SpawnedProcess([setpriv, "--reuid=65534", "--regid=65534", "--clear-groups", Locations.zaoan, "serve", "--socket", socket,
+                                          "--language", "en"], environment: environment, outputPath: log)
+        defer {
+            service.signal(SIGTERM)
+            _ = service.wait(timeout: 5)
+        }
+        let asNobody = [setpriv, "--reuid=65534", "--regid=65534", "--clear-groups", Locations.zaoan, "ask", "--socket", socket]
+        var stats = ""
+        #expect(eventually(timeout: 10) {
+            stats = (try? Tool.run(asNobody[0], Array(asNobody.dropFirst()) + ["stats"], environment: environment, timeout: 5, scratch: directory).output) ?? ""
+            return stats.contains("config_problems:")
+        }, "no answer; log: \(String(decoding: FileManager.default.contents(atPath: log) ?? Data(), as: UTF8.self))")
+        let problem = "config: cannot read \(config) (opening \(config): Permission denied); check its permissions (using the defaults for every key)"
+        #expect(stats.contains("config_problems: 1\nconfig_problem: \(problem)\n"), "\(stats)")
+        let text = String(decoding: FileManager.default.contents(atPath: log) ?? Data(), as: UTF8.self)
+        #expect(text.contains("<4>zaoan: \(problem); serving with the built-in defaults (zaoan check-config checks the file)"), "\(text)")
+    }
+
     @Test("comments and trailing commas: a commented config is served as written")
     func commentedConfigServed() throws {
         let service = try TestService.start(config: """

@@ -5,7 +5,7 @@ import ZaoanServer
 
 /// Logging: structured journal entries when stderr is the journal (JOURNAL_STREAM names
 /// it), `<N>`-prefixed lines otherwise; quiet unless something happens.
-@Suite("systemd journal logging")
+@Suite("systemd journal logging", .serialized)  // one private journald at a time
 struct SystemdJournalTests {
     /// Values of JOURNAL_STREAM that do not name zaoan's stderr.
     static var foreignStreams: [String] {
