@@ -87,6 +87,7 @@ let package = Package(
         .executableTarget(name: "fuzz-statefile", dependencies: ["ZaoanCore", "FuzzDriver"], path: "fuzz/statefile"),
         .executableTarget(name: "fuzz-config", dependencies: ["ZaoanCore", "FuzzDriver"], path: "fuzz/config"),
         .executableTarget(name: "fuzz-calendar", dependencies: ["ZaoanCalendar", "FuzzDriver"], path: "fuzz/calendar"),
+        .testTarget(name: "ZaoanTextTests", dependencies: ["ZaoanText"]),
         .testTarget(name: "ZaoanCoreTests", dependencies: ["ZaoanCore", "ZaoanAlmanac"]),
         .testTarget(name: "ZaoanCalendarTests", dependencies: ["ZaoanCalendar"],
                     exclude: ["Samples", "Oracle"]),  // read by the tests through #filePath

@@ -1,8 +1,11 @@
 import Foundation
 
 /// The JSON config file as written by the user. Every key is optional; `Settings.resolve`
-/// fills in the defaults. Key names are snake_case, as documented in the README.
-public struct ConfigFile: Decodable, Sendable, Equatable {
+/// fills in the defaults. Key names are snake_case, as documented in zaoan.conf(5).
+///
+/// Read with `ConfigDocument` (JSONC: comments and trailing commas allowed), each key's
+/// value checked for its kind here; what `Settings` makes of the values is checked there.
+public struct ConfigFile: Sendable, Equatable {
     public var language: String?
     public var city: String?
     public var timezone: String?
@@ -37,111 +40,121 @@ public struct ConfigFile: Decodable, Sendable, Equatable {
 
     public init() {}
 
-    enum CodingKeys: String, CodingKey, CaseIterable {
-        case language, city, timezone, cities, separator, greetings
-        case timeFormat = "time_format"
-        case idleTimeout = "idle_timeout"
-        case formatterCacheSize = "formatter_cache_size"
-        case maxConnections = "max_connections"
-        case maxConnectionsPerUser = "max_connections_per_user"
-        case reservedConnections = "reserved_connections"
-        case outputSoftLimit = "output_soft_limit"
-        case outputSoftSeconds = "output_soft_seconds"
-        case outputHardLimit = "output_hard_limit"
-        case tickerPeriod = "ticker_period"
-        case maxRooms = "max_rooms"
-        case liveDefaultDuration = "live_default_duration"
-        case soonThreshold = "soon_threshold"
-        case statusTemplate = "status_template"
-        case i3barMarkup = "i3bar_markup"
-        case barBlocks = "bar_blocks"
-        case barClockFormats = "bar_clock_formats"
-        case barClockZones = "bar_clock_zones"
-        case barURLOpener = "bar_url_opener"
-        case barURLSchemes = "bar_url_schemes"
-        case adminGroup = "admin_group"
-        case calendars
-        case calendarWindowHours = "calendar_window_hours"
+    /// A key's place in the struct, by the kind of value it takes.
+    enum Field {
+        case string(WritableKeyPath<ConfigFile, String?>)
+        case integer(WritableKeyPath<ConfigFile, Int?>)
+        case strings(WritableKeyPath<ConfigFile, [String]?>)
+        /// An object of strings; `perEntry`: a bad entry is left out and the others kept
+        /// (`cities`), rather than the whole key falling back to its default (`greetings`,
+        /// whose rows make one table).
+        case stringMap(WritableKeyPath<ConfigFile, [String: String]?>, perEntry: Bool)
     }
 
-    /// Every key the file may hold, for error messages and the docs test.
-    public static let knownKeys: [String] = CodingKeys.allCases.map(\.rawValue)
+    /// Every key, in the order zaoan.conf(5) has them.
+    static var fields: [(key: String, field: Field)] {
+        [
+            ("language", .string(\.language)), ("city", .string(\.city)), ("timezone", .string(\.timezone)),
+            ("cities", .stringMap(\.cities, perEntry: true)), ("separator", .string(\.separator)),
+            ("greetings", .stringMap(\.greetings, perEntry: false)),
+            ("time_format", .string(\.timeFormat)), ("idle_timeout", .integer(\.idleTimeout)),
+            ("formatter_cache_size", .integer(\.formatterCacheSize)), ("max_connections", .integer(\.maxConnections)),
+            ("max_connections_per_user", .integer(\.maxConnectionsPerUser)),
+            ("reserved_connections", .integer(\.reservedConnections)),
+            ("output_soft_limit", .integer(\.outputSoftLimit)), ("output_soft_seconds", .integer(\.outputSoftSeconds)),
+            ("output_hard_limit", .integer(\.outputHardLimit)), ("ticker_period", .integer(\.tickerPeriod)),
+            ("max_rooms", .integer(\.maxRooms)), ("live_default_duration", .integer(\.liveDefaultDuration)),
+            ("soon_threshold", .integer(\.soonThreshold)), ("status_template", .string(\.statusTemplate)),
+            ("i3bar_markup", .string(\.i3barMarkup)), ("bar_blocks", .strings(\.barBlocks)),
+            ("bar_clock_formats", .strings(\.barClockFormats)), ("bar_clock_zones", .strings(\.barClockZones)),
+            ("bar_url_opener", .strings(\.barURLOpener)), ("bar_url_schemes", .strings(\.barURLSchemes)),
+            ("admin_group", .string(\.adminGroup)), ("calendars", .strings(\.calendars)),
+            ("calendar_window_hours", .integer(\.calendarWindowHours)),
+        ]
+    }
 
-    /// Decodes a config file, naming the offending key on any problem.
+    /// Every key the file may hold, for suggestions and the docs test.
+    public static let knownKeys: [String] = fields.map(\.key)
+
+    /// A file read: the values that can be used, what could not, and where each key and
+    /// entry is (`Settings.resolve` places its own problems with it).
+    public struct Reading: Sendable {
+        public var file = ConfigFile()
+        /// In file order. Each says what was done instead (`ConfigError.fallback`).
+        public var problems: [ConfigError] = []
+        /// The value of each key (`idle_timeout`), the key of each map entry
+        /// (`cities.Gotham`) and each list item (`calendars.0`).
+        public var positions: [String: TextPosition] = [:]
+
+        public init() {}
+
+        init(file: ConfigFile, problems: [ConfigError], positions: [String: TextPosition]) {
+            self.file = file
+            self.problems = problems
+            self.positions = positions
+        }
+    }
+
+    /// Reads what can be used of a config file; never throws. An unknown key is ignored, a
+    /// key whose value is of the wrong kind is left unset (its default), a file that is not
+    /// JSON is read as empty — each a problem with its line and column.
+    public static func read(_ bytes: [UInt8]) -> Reading {
+        let document = ConfigDocument.read(bytes)
+        var file = ConfigFile()
+        var problems = document.problems
+        var positions: [String: TextPosition] = [:]
+        let byKey = Dictionary(fields.map { ($0.key, $0.field) }, uniquingKeysWith: { first, _ in first })
+        for member in document.members {
+            guard let field = byKey[member.key] else {
+                let hint = Spelling.suggestion(for: member.key, among: knownKeys).map { "did you mean '\($0)'?" }
+                    ?? "zaoan.conf(5) lists the keys"
+                problems.append(ConfigError(key: RequestParser.shorten(member.key), problem: "unknown key; \(hint)",
+                                            at: member.keyPosition, fallback: .ignored))
+                continue
+            }
+            positions[member.key] = member.value.position
+            do throws(ConfigError) {
+                try file.assign(field, member.value, key: member.key, positions: &positions, problems: &problems)
+            } catch {
+                problems.append(error.with(.defaultUsed))
+            }
+        }
+        return Reading(file: file, problems: ConfigError.inFileOrder(problems), positions: positions)
+    }
+
+    private mutating func assign(_ field: Field, _ value: JSONValue, key: String,
+                                 positions: inout [String: TextPosition], problems: inout [ConfigError]) throws(ConfigError) {
+        switch field {
+        case .string(let path):
+            self[keyPath: path] = try ConfigDocument.string(value, key: key)
+        case .integer(let path):
+            self[keyPath: path] = try ConfigDocument.integer(value, key: key)
+        case .strings(let path):
+            let list = try ConfigDocument.strings(value, key: key)
+            for (index, item) in (value.items ?? []).enumerated() { positions["\(key).\(index)"] = item.position }
+            self[keyPath: path] = list
+        case .stringMap(let path, let perEntry):
+            guard let map = try ConfigDocument.stringMap(value, key: key) else {
+                self[keyPath: path] = nil
+                return
+            }
+            for entry in map.entries { positions["\(key).\(entry.key)"] = entry.position }
+            if let first = map.problems.first, !perEntry {
+                problems += map.problems.dropFirst().map { $0.with(.defaultUsed) }
+                throw first
+            }
+            problems += map.problems.map { $0.with(.entryLeftOut) }
+            var entries: [String: String] = [:]
+            for entry in map.entries { entries[entry.key] = entry.value }
+            self[keyPath: path] = entries
+        }
+    }
+
+    /// Decodes a config file strictly: the first problem is thrown (tests, and callers that
+    /// accept only a good file).
     public static func decode(_ data: Data) throws(ConfigError) -> ConfigFile {
-        if data.allSatisfy({ $0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09 }) {
-            return ConfigFile()  // an empty file means "all defaults"
-        }
-        let decoder = JSONDecoder()
-        do {
-            let keys = try decoder.decode(TopLevelKeys.self, from: data).keys
-            if let unknown = keys.first(where: { !knownKeys.contains($0) }) {
-                throw ConfigError(key: unknown, problem: "unknown key (known keys: \(knownKeys.joined(separator: ", ")))")
-            }
-            let file = try decoder.decode(ConfigFile.self, from: data)
-            if let duplicate = JSON.firstDuplicateKey(in: Array(data)) {
-                throw ConfigError(key: duplicate, problem: "appears twice in one object; keep one")
-            }
-            return file
-        } catch let error as ConfigError {
-            throw error
-        } catch let error as DecodingError {
-            throw ConfigError(decoding: error)
-        } catch {
-            throw ConfigError(key: nil, problem: "\(error)")
-        }
-    }
-}
-
-/// Lists the top-level keys of a JSON object, so that typos are reported instead of ignored.
-private struct TopLevelKeys: Decodable {
-    struct AnyKey: CodingKey {
-        var stringValue: String
-        var intValue: Int? { nil }
-        init(stringValue: String) { self.stringValue = stringValue }
-        init?(intValue: Int) { nil }
-    }
-    let keys: [String]
-    init(from decoder: Decoder) throws {
-        keys = try decoder.container(keyedBy: AnyKey.self).allKeys.map(\.stringValue)
-    }
-}
-
-/// `ConfigError` (ZaoanProtocol, shared with `zaoan bar`) from what JSONDecoder reports.
-extension ConfigError {
-    init(decoding error: DecodingError) {
-        func path(_ context: DecodingError.Context) -> String? {
-            let parts = context.codingPath.map { $0.intValue.map(String.init) ?? $0.stringValue }
-            return parts.isEmpty ? nil : parts.joined(separator: ".")
-        }
-        switch error {
-        case .typeMismatch(let type, let context):
-            self.init(key: path(context), problem: "expected \(ConfigError.describe(type))")
-        case .valueNotFound(let type, let context):
-            self.init(key: path(context), problem: "expected \(ConfigError.describe(type)), found null")
-        case .keyNotFound(let key, let context):
-            self.init(key: path(context), problem: "missing key '\(key.stringValue)'")
-        case .dataCorrupted(let context):
-            let underlying = (context.underlyingError as NSError?)?.userInfo["NSDebugDescription"] as? String
-            self.init(key: path(context), problem: "not valid JSON" + (underlying.map { ": \($0)" } ?? ""))
-        @unknown default:
-            self.init(key: nil, problem: "\(error)")
-        }
-    }
-
-    private static func describe(_ type: Any.Type) -> String {
-        switch type {
-        case is String.Type: return "a string"
-        case is Int.Type: return "a whole number"
-        case is [String: String].Type: return "an object of strings"
-        case is [String].Type: return "an array of strings"
-        default:
-            // JSONDecoder reports a mistyped map as Dictionary<String, Any>, a mistyped list
-            // as Array<Any>; the config has only maps and lists of strings.
-            let name = "\(type)"
-            if name.hasPrefix("Dictionary") { return "an object of strings" }
-            if name.hasPrefix("Array") { return "an array of strings" }
-            return "a value of type \(type)"
-        }
+        let reading = read(Array(data))
+        if let first = reading.problems.first { throw first }
+        return reading.file
     }
 }

@@ -31,6 +31,9 @@ public struct ServerCounters: Sendable, Equatable {
     /// Calendar files the last reading parsed, and those it kept as they were.
     public var calendarFilesParsed: Int = 0
     public var calendarFilesUnchanged: Int = 0
+    /// What the settings in force could not use of the config file, each with its place
+    /// and what stands instead (`ConfigError.report`); empty when the file is good.
+    public var configProblems: [String] = []
     public init(startedAt: Date) { self.startedAt = startedAt }
 }
 
@@ -347,6 +350,11 @@ public final class Responder {
     /// The longest pattern `time` takes (in UTF-16 units; strftime formats too).
     public static let maxPatternLength = 1024
 
+    /// A text on one line of a multi-line answer: control characters become `?`.
+    public static func oneLine(_ text: String) -> String {
+        String(String.UnicodeScalarView(text.unicodeScalars.map { $0.value < 0x20 || $0.value == 0x7F ? "?" : $0 }))
+    }
+
     /// `65534=1200 1000=3`: the uids with the most refusals, at most eight, `-` for none.
     static func topUIDs(_ counts: [Int64: Int]) -> String {
         guard !counts.isEmpty else { return "-" }
@@ -354,8 +362,16 @@ public final class Responder {
             .map { "\($0.key)=\($0.value)" }.joined(separator: " ")
     }
 
+    /// The most config problems `stats` lists one by one.
+    static let listedConfigProblems = 10
+
     private func stats(now: Date, counters: ServerCounters) -> [String] {
         let cache = formatters.statistics
+        let problems = counters.configProblems
+        var configLines = problems.prefix(Self.listedConfigProblems).map { "config_problem: " + Self.oneLine($0) }
+        if problems.count > Self.listedConfigProblems {
+            configLines.append("config_problem: … and \(problems.count - Self.listedConfigProblems) more; zaoan check-config lists them all")
+        }
         return [
             "uptime_seconds: \(Int(clampingSeconds: now.timeIntervalSince(counters.startedAt)))",
             "connections_open: \(counters.connectionsOpen)",
@@ -369,6 +385,8 @@ public final class Responder {
             "calendar_files: \(counters.calendarFilesParsed) parsed, \(counters.calendarFilesUnchanged) unchanged",
             "calendar_problems: \(counters.calendarProblems.count)"
                 + (counters.calendarProblems.first.map { " (" + RequestParser.shorten($0) + ")" } ?? ""),
+            "config_problems: \(problems.count)",
+        ] + configLines + [
             "clock_changes: \(counters.clockChanges)",
             "connections_refused: \(counters.connectionsRefused)",
             "refused_by_uid: " + Self.topUIDs(counters.refusedByUID),

@@ -63,35 +63,61 @@ public struct Settings: Sendable {
     /// hard output limit.
     public static let maxRoomsCeiling = 10_000
 
-    /// Resolves a config file, flags and the environment into settings.
+    /// Resolves a config file, flags and the environment into settings; the first problem
+    /// is thrown (`check-config` and `reload`, which take only a good file, use `resolving`
+    /// and refuse on any).
     /// - Parameters:
+    ///   - positions: where the file has each key (`ConfigFile.Reading.positions`), to place
+    ///     the problems found here.
     ///   - environment: consulted for LC_ALL / LC_MESSAGES / LANG when no language is set.
     ///   - systemZone: the machine's zone, used when neither city nor timezone is set.
     public static func resolve(
         _ file: ConfigFile,
+        positions: [String: TextPosition] = [:],
         overrides: SettingsOverrides = SettingsOverrides(),
         environment: [String: String] = [:],
         systemZone: TimeZone = .current
     ) throws(ConfigError) -> Settings {
-        let language: Language
+        let resolved = resolving(file, positions: positions, overrides: overrides, environment: environment, systemZone: systemZone)
+        if let first = resolved.problems.first { throw first }
+        return resolved.settings
+    }
+
+    /// Resolves everything that can be used: a key whose value fails its check is a problem
+    /// and gets its built-in default (a bad entry of `cities` or `calendars` is left out),
+    /// and the others stand. This is what `serve` starts with, whatever the file holds.
+    public static func resolving(
+        _ file: ConfigFile,
+        positions: [String: TextPosition] = [:],
+        overrides: SettingsOverrides = SettingsOverrides(),
+        environment: [String: String] = [:],
+        systemZone: TimeZone = .current
+    ) -> (settings: Settings, problems: [ConfigError]) {
+        var problems = ProblemList(positions: positions)
+
+        var language = Language.fromEnvironment(environment)
         if let raw = overrides.language ?? file.language {
-            guard let parsed = Language(rawValue: raw) else {
-                throw ConfigError(key: "language", problem: "'\(raw)' is not a language zaoan speaks; use \"zh\" or \"en\"")
+            if let parsed = Language(rawValue: raw) {
+                language = parsed
+            } else {
+                problems.add(ConfigError(key: "language", problem: "'\(raw)' is not a language zaoan speaks; use \"zh\" or \"en\""), .defaultUsed)
             }
-            language = parsed
-        } else {
-            language = Language.fromEnvironment(environment)
         }
 
         var cities: [String: TimeZone] = [:]
         for (name, zoneID) in BuiltinCities.byName {
             cities[name] = TimeZone.named(zoneID)
         }
-        for (name, zoneID) in file.cities ?? [:] {
+        for (name, zoneID) in (file.cities ?? [:]).sorted(by: { problems.place("cities.\($0.key)") < problems.place("cities.\($1.key)") }) {
             guard !name.isEmpty, !name.contains(where: { $0 == "\n" || $0 == "\r" }) else {
-                throw ConfigError(key: "cities", problem: "a city name must be non-empty and on one line")
+                problems.add(ConfigError(key: "cities", problem: "a city name must be non-empty and on one line"), .entryLeftOut, at: "cities.\(name)")
+                continue
             }
-            cities[name] = try zone(zoneID, key: "cities.\(name)")
+            guard let zone = TimeZone.named(zoneID) else {
+                problems.add(zoneProblem(zoneID, key: "cities.\(RequestParser.shorten(name))"), .entryLeftOut, at: "cities.\(name)")
+                continue
+            }
+            cities[name] = zone
         }
 
         let cityName = overrides.city ?? file.city
@@ -99,109 +125,142 @@ public struct Settings: Sendable {
         if overrides.city != nil, overrides.timezone == nil, let name = overrides.city, lookUp(name, in: cities) != nil {
             zoneName = nil  // --city 东京 means Tokyo's zone, whatever the file's timezone says
         }
-        let city: String
-        let zone: TimeZone
-        switch (cityName, zoneName) {
-        case let (name?, zoneID?):
-            city = name
-            zone = try Settings.zone(zoneID, key: overrides.timezone != nil ? "--timezone" : "timezone")
-        case let (name?, nil):
-            guard let known = lookUp(name, in: cities) else {
-                throw ConfigError(key: overrides.city != nil ? "--city" : "city",
-                                  problem: "unknown city '\(name)'; add it to \"cities\" with its IANA zone, e.g. {\"\(name)\": \"Asia/Shanghai\"}, or set \"timezone\"")
+        var zone: TimeZone?
+        var zoneFailed = false
+        if let zoneID = zoneName {
+            zone = TimeZone.named(zoneID)
+            if zone == nil {
+                problems.add(zoneProblem(zoneID, key: overrides.timezone != nil ? "--timezone" : "timezone"), .defaultUsed)
+                zoneFailed = true
             }
-            city = name
-            zone = known
-        case let (nil, zoneID?):
-            zone = try Settings.zone(zoneID, key: overrides.timezone != nil ? "--timezone" : "timezone")
-            city = BuiltinCities.name(forZone: zone.identifier, language: language)
-        case (nil, nil):
-            zone = systemZone
-            city = BuiltinCities.name(forZone: systemZone.identifier, language: language)
         }
-        cities[city] = cities[city] ?? zone
+        var city: String?
+        switch (cityName, zone) {
+        case let (name?, _?):
+            city = name
+        case let (name?, nil):
+            if let known = lookUp(name, in: cities) {
+                city = name
+                zone = known
+            } else if !zoneFailed {  // with a bad timezone, the city was only its label
+                problems.add(ConfigError(key: overrides.city != nil ? "--city" : "city",
+                                         problem: "unknown city '\(name)'; add it to \"cities\" with its IANA zone, e.g. {\"\(name)\": \"Asia/Shanghai\"}, or set \"timezone\""),
+                             .defaultUsed)
+            }
+        case (nil, _):
+            break
+        }
+        let resolvedZone = zone ?? systemZone
+        let resolvedCity = city ?? BuiltinCities.name(forZone: resolvedZone.identifier, language: language)
+        cities[resolvedCity] = cities[resolvedCity] ?? resolvedZone
 
         var greetings = GreetingTable.standard(for: language)
         if let table = file.greetings {
-            guard !table.isEmpty else {
-                throw ConfigError(key: "greetings", problem: "needs at least one \"HH:MM\": \"text\" row")
-            }
-            var rows: [GreetingPeriod] = []
-            for (start, text) in table {
-                guard let minutes = parseClockTime(start) else {
-                    throw ConfigError(key: "greetings.\(start)", problem: "start must be a time of day written HH:MM with two digits each, 00:00 to 23:59 (e.g. \"05:00\")")
+            if table.isEmpty {
+                problems.add(ConfigError(key: "greetings", problem: "needs at least one \"HH:MM\": \"text\" row"), .defaultUsed)
+            } else {
+                var rows: [GreetingPeriod] = []
+                for (start, text) in table.sorted(by: { problems.place("greetings.\($0.key)") < problems.place("greetings.\($1.key)") }) {
+                    guard let minutes = parseClockTime(start) else {
+                        problems.add(ConfigError(key: "greetings.\(RequestParser.shorten(start))", problem: "start must be a time of day written HH:MM with two digits each, 00:00 to 23:59 (e.g. \"05:00\")"),
+                                     .defaultUsed, at: "greetings.\(start)")
+                        continue
+                    }
+                    rows.append(GreetingPeriod(start: minutes, text: text))
                 }
-                rows.append(GreetingPeriod(start: minutes, text: text))
+                if rows.count == table.count { greetings = GreetingTable(rows) }
             }
-            greetings = GreetingTable(rows)
         }
 
-        let timeFormat = file.timeFormat ?? "HH:mm"
-        guard !timeFormat.isEmpty else {
-            throw ConfigError(key: "time_format", problem: "must not be empty; the default is \"HH:mm\"")
+        var timeFormat = file.timeFormat ?? "HH:mm"
+        if timeFormat.isEmpty {
+            problems.add(ConfigError(key: "time_format", problem: "must not be empty; the default is \"HH:mm\""), .defaultUsed)
+            timeFormat = "HH:mm"
         }
-        let idleTimeout = try positive(file.idleTimeout, default: defaultIdleTimeout, key: "idle_timeout", max: 86_400)
-        let cacheSize = try positive(file.formatterCacheSize, default: defaultFormatterCacheSize, key: "formatter_cache_size", max: 10_000)
-        let maxConnections = try positive(file.maxConnections, default: defaultMaxConnections, key: "max_connections", max: 65_536)
-        let perUser = try whole(file.maxConnectionsPerUser, default: min(maxConnections, max(16, maxConnections / 8)),
-                                key: "max_connections_per_user", in: 1...maxConnections)
-        let hard = try whole(file.outputHardLimit, default: OutputLimits.standard.hard, key: "output_hard_limit",
-                             in: OutputLimits.smallest...OutputLimits.largest)
-        let soft = try whole(file.outputSoftLimit, default: min(OutputLimits.standard.soft, hard), key: "output_soft_limit",
-                             in: OutputLimits.highWater...hard)
-        let softSeconds = try positive(file.outputSoftSeconds, default: OutputLimits.standard.softSeconds,
-                                       key: "output_soft_seconds", max: 3_600)
-        let reserved = try whole(file.reservedConnections, default: min(defaultReservedConnections, maxConnections - 1),
-                                 key: "reserved_connections", in: 0...(maxConnections - 1))
-        let tickerPeriod = try positive(file.tickerPeriod, default: 3, key: "ticker_period", max: 3_600)
-        let maxRooms = try positive(file.maxRooms, default: 1_000, key: "max_rooms", max: maxRoomsCeiling)
-        let liveDefaultDuration = try positive(file.liveDefaultDuration, default: 7_200, key: "live_default_duration", max: 7 * 86_400)
-        let soonThreshold = try positive(file.soonThreshold, default: 600, key: "soon_threshold", max: 7 * 86_400)
-        let statusTemplate = file.statusTemplate ?? "{greeting} {time} {countdown}"
-        guard !statusTemplate.contains(where: { $0 == "\n" || $0 == "\r" }) else {
-            throw ConfigError(key: "status_template", problem: "must be one line")
+        let idleTimeout = problems.value(defaultIdleTimeout) { () throws(ConfigError) in try positive(file.idleTimeout, default: defaultIdleTimeout, key: "idle_timeout", max: 86_400) }
+        let cacheSize = problems.value(defaultFormatterCacheSize) { () throws(ConfigError) in try positive(file.formatterCacheSize, default: defaultFormatterCacheSize, key: "formatter_cache_size", max: 10_000) }
+        let maxConnections = problems.value(defaultMaxConnections) { () throws(ConfigError) in try positive(file.maxConnections, default: defaultMaxConnections, key: "max_connections", max: 65_536) }
+        let perUserDefault = min(maxConnections, max(16, maxConnections / 8))
+        let perUser = problems.value(perUserDefault) { () throws(ConfigError) in
+            try whole(file.maxConnectionsPerUser, default: perUserDefault, key: "max_connections_per_user", in: 1...maxConnections)
+        }
+        let hard = problems.value(OutputLimits.standard.hard) { () throws(ConfigError) in
+            try whole(file.outputHardLimit, default: OutputLimits.standard.hard, key: "output_hard_limit", in: OutputLimits.smallest...OutputLimits.largest)
+        }
+        let softDefault = min(OutputLimits.standard.soft, hard)
+        let soft = problems.value(softDefault) { () throws(ConfigError) in
+            try whole(file.outputSoftLimit, default: softDefault, key: "output_soft_limit", in: OutputLimits.highWater...hard)
+        }
+        let softSeconds = problems.value(OutputLimits.standard.softSeconds) { () throws(ConfigError) in
+            try positive(file.outputSoftSeconds, default: OutputLimits.standard.softSeconds, key: "output_soft_seconds", max: 3_600)
+        }
+        let reservedDefault = min(defaultReservedConnections, maxConnections - 1)
+        let reserved = problems.value(reservedDefault) { () throws(ConfigError) in
+            try whole(file.reservedConnections, default: reservedDefault, key: "reserved_connections", in: 0...(maxConnections - 1))
+        }
+        let tickerPeriod = problems.value(3) { () throws(ConfigError) in try positive(file.tickerPeriod, default: 3, key: "ticker_period", max: 3_600) }
+        let maxRooms = problems.value(1_000) { () throws(ConfigError) in try positive(file.maxRooms, default: 1_000, key: "max_rooms", max: maxRoomsCeiling) }
+        let liveDefaultDuration = problems.value(7_200) { () throws(ConfigError) in
+            try positive(file.liveDefaultDuration, default: 7_200, key: "live_default_duration", max: 7 * 86_400)
+        }
+        let soonThreshold = problems.value(600) { () throws(ConfigError) in try positive(file.soonThreshold, default: 600, key: "soon_threshold", max: 7 * 86_400) }
+        var statusTemplate = file.statusTemplate ?? defaultStatusTemplate
+        if statusTemplate.contains(where: { $0 == "\n" || $0 == "\r" }) {
+            problems.add(ConfigError(key: "status_template", problem: "must be one line"), .defaultUsed)
+            statusTemplate = defaultStatusTemplate
         }
         // The bar's keys: one rule for the service and `zaoan bar` (BarConfig); whether a
         // zone exists only the service can tell.
-        let bar = try BarConfig.check(blocks: file.barBlocks, clockFormats: file.barClockFormats,
-                                      clockZones: file.barClockZones, markup: file.i3barMarkup,
-                                      urlOpener: file.barURLOpener, urlSchemes: file.barURLSchemes)
-        for entry in bar.clockZones where lookUp(entry, in: cities) == nil && TimeZone.named(entry) == nil {
-            throw ConfigError(key: "bar_clock_zones", problem: "'\(RequestParser.shorten(entry))' is neither an IANA time zone (e.g. \"Asia/Tokyo\") nor a city of \"cities\" or the built-in list")
+        let bar = BarConfig.checking(blocks: file.barBlocks, clockFormats: file.barClockFormats,
+                                     clockZones: file.barClockZones, markup: file.i3barMarkup,
+                                     urlOpener: file.barURLOpener, urlSchemes: file.barURLSchemes)
+        for problem in bar.problems { problems.add(problem, .defaultUsed) }
+        for (index, entry) in bar.config.clockZones.enumerated() where lookUp(entry, in: cities) == nil && TimeZone.named(entry) == nil {
+            problems.add(ConfigError(key: "bar_clock_zones", problem: "'\(RequestParser.shorten(entry))' is neither an IANA time zone (e.g. \"Asia/Tokyo\") nor a city of \"cities\" or the built-in list"),
+                         .defaultUsed, at: "bar_clock_zones.\(index)")
+            break
         }
 
-        let calendars = try Self.calendarPaths(file.calendars)
-        let windowHours = try positive(file.calendarWindowHours, default: 48, key: "calendar_window_hours", max: 744)
+        let calendars = Self.calendarPaths(file.calendars, problems: &problems)
+        let windowHours = problems.value(48) { () throws(ConfigError) in try positive(file.calendarWindowHours, default: 48, key: "calendar_window_hours", max: 744) }
 
         var settings = Settings(
-            language: language, city: city, zone: zone, cities: cities, greetings: greetings,
+            language: language, city: resolvedCity, zone: resolvedZone, cities: cities, greetings: greetings,
             separator: file.separator ?? (language == .zh ? "·" : " · "),
             timeFormat: timeFormat, idleTimeout: idleTimeout, formatterCacheSize: cacheSize,
             maxConnections: maxConnections, maxConnectionsPerUser: perUser, reservedConnections: reserved,
             outputLimits: OutputLimits(soft: soft, softSeconds: softSeconds, hard: hard), tickerPeriod: tickerPeriod, maxRooms: maxRooms,
             liveDefaultDuration: liveDefaultDuration, soonThreshold: soonThreshold,
-            statusTemplate: statusTemplate, i3barPango: bar.pango,
+            statusTemplate: statusTemplate, i3barPango: bar.config.pango,
             adminGroup: file.adminGroup.flatMap { $0.isEmpty ? nil : $0 })
         settings.calendars = calendars
         settings.calendarWindowHours = windowHours
-        return settings
+        return (settings, problems.all)
     }
 
-    /// `calendars`: absolute paths, one line each, no `..` part, at most `maxCalendars`.
-    private static func calendarPaths(_ paths: [String]?) throws(ConfigError) -> [String] {
+    public static let defaultStatusTemplate = "{greeting} {time} {countdown}"
+
+    /// `calendars`: absolute paths, one line each, no `..` part, at most `maxCalendars`. A
+    /// bad entry is left out; too many leave the key at its default (none).
+    private static func calendarPaths(_ paths: [String]?, problems: inout ProblemList) -> [String] {
         guard let paths else { return [] }
         guard paths.count <= maxCalendars else {
-            throw ConfigError(key: "calendars", problem: "\(paths.count) entries; at most \(maxCalendars)")
+            problems.add(ConfigError(key: "calendars", problem: "\(paths.count) entries; at most \(maxCalendars)"), .defaultUsed)
+            return []
         }
-        for path in paths {
+        var kept: [String] = []
+        for (index, path) in paths.enumerated() {
             let shown = RequestParser.shorten(SafeText.visible(path))
             guard path.hasPrefix("/"), path.utf8.count <= maxCalendarPathBytes,
                   !path.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F }),
                   !path.split(separator: "/").contains("..") else {
-                throw ConfigError(key: "calendars", problem: "'\(shown)' must be an absolute path to an .ics file or a folder of them, one line, without '..', at most \(maxCalendarPathBytes) bytes")
+                problems.add(ConfigError(key: "calendars", problem: "'\(shown)' must be an absolute path to an .ics file or a folder of them, one line, without '..', at most \(maxCalendarPathBytes) bytes"),
+                             .entryLeftOut, at: "calendars.\(index)")
+                continue
             }
+            kept.append(path)
         }
-        return paths
+        return kept
     }
 
     /// Finds a city by exact name, then English names case-insensitively.
@@ -213,11 +272,8 @@ public struct Settings: Sendable {
         cities[name] ?? cities[name.lowercased()]
     }
 
-    private static func zone(_ identifier: String, key: String) throws(ConfigError) -> TimeZone {
-        guard let zone = TimeZone.named(identifier) else {
-            throw ConfigError(key: key, problem: "'\(identifier)' is not an IANA time zone (e.g. \"Asia/Shanghai\", \"Europe/Berlin\")")
-        }
-        return zone
+    private static func zoneProblem(_ identifier: String, key: String) -> ConfigError {
+        ConfigError(key: key, problem: "'\(RequestParser.shorten(identifier))' is not an IANA time zone (e.g. \"Asia/Shanghai\", \"Europe/Berlin\")")
     }
 
     private static func positive(_ value: Int?, default fallback: Int, key: String, max: Int) throws(ConfigError) -> Int {
@@ -270,5 +326,33 @@ public struct OutputLimits: Sendable, Equatable {
         self.soft = soft
         self.softSeconds = softSeconds
         self.hard = hard
+    }
+}
+
+/// The problems `Settings.resolving` finds, each placed where the file has its key.
+struct ProblemList {
+    let positions: [String: TextPosition]
+    private(set) var all: [ConfigError] = []
+
+    /// Where the file has `key`; keys it does not have (flags) sort first.
+    func place(_ key: String) -> TextPosition {
+        positions[key] ?? TextPosition(line: 0, column: 0)
+    }
+
+    /// - Parameter key: the key to place it by, when it is not the problem's own (an entry).
+    mutating func add(_ problem: ConfigError, _ fallback: ConfigError.Fallback, at key: String? = nil) {
+        var problem = problem.with(fallback)
+        if problem.position == nil, let place = key ?? problem.key { problem.position = positions[place] }
+        all.append(problem)
+    }
+
+    /// The value `body` checks, or `fallback` and a problem when it throws.
+    mutating func value<T>(_ fallback: T, _ body: () throws(ConfigError) -> T) -> T {
+        do {
+            return try body()
+        } catch {
+            add(error, .defaultUsed)
+            return fallback
+        }
     }
 }

@@ -41,90 +41,111 @@ public struct BarConfig: Equatable, Sendable {
     }
 
     /// Checks the keys as the file has them (nil: the key is absent) and fills in the
-    /// defaults.
+    /// defaults; the first problem is thrown (`zaoan bar`, which starts only with a good file).
     public static func check(blocks: [String]?, clockFormats: [String]?, clockZones: [String]?,
                              markup: String?, urlOpener: [String]? = nil, urlSchemes: [String]? = nil) throws(ConfigError) -> BarConfig {
-        for (key, list) in [("bar_blocks", blocks), ("bar_clock_formats", clockFormats), ("bar_clock_zones", clockZones),
-                            ("bar_url_opener", urlOpener), ("bar_url_schemes", urlSchemes)] {
-            guard let list else { continue }
-            if list.isEmpty || list.contains(where: isBlank) {
-                throw ConfigError(key: key, problem: "needs at least one entry, and no empty ones")
-            }
-            // A line break in an entry would send a second request with the user's rights.
-            if let bad = list.first(where: { $0.unicodeScalars.contains(where: isControl) }) {
-                throw ConfigError(key: key, problem: "'\(RequestParser.shorten(bad))' holds a control character or line break; one request per entry")
-            }
-        }
-        if let long = clockZones?.first(where: { $0.utf8.count > RequestParser.maxZoneNameBytes }) {
-            throw ConfigError(key: "bar_clock_zones", problem: "'\(RequestParser.shorten(long))' is longer than the \(RequestParser.maxZoneNameBytes) bytes of the longest zone or city name")
-        }
-        for block in blocks ?? [] {
-            do throws(ProtocolError) {
-                guard let request = try RequestParser.parse(block), request.isWatchable else {
-                    throw ProtocolError(.notWatchable, "cannot be shown in a bar")
-                }
+        let checked = checking(blocks: blocks, clockFormats: clockFormats, clockZones: clockZones, markup: markup,
+                               urlOpener: urlOpener, urlSchemes: urlSchemes)
+        if let first = checked.problems.first { throw first }
+        return checked.config
+    }
+
+    /// The same check, key by key: a key that fails is a problem and gets its default, and
+    /// the others stand (the service, which serves whatever its config holds).
+    public static func checking(blocks: [String]?, clockFormats: [String]?, clockZones: [String]?,
+                                markup: String?, urlOpener: [String]? = nil, urlSchemes: [String]? = nil) -> (config: BarConfig, problems: [ConfigError]) {
+        var problems: [ConfigError] = []
+        func kept<T>(_ value: T?, _ check: (T) throws(ConfigError) -> Void) -> T? {
+            guard let value else { return nil }
+            do throws(ConfigError) {
+                try check(value)
+                return value
             } catch {
-                throw ConfigError(key: "bar_blocks", problem: "'\(block)': \(error.message)")
+                problems.append(error)
+                return nil
             }
         }
-        let pango: Bool
+        let blocks = kept(blocks) { list throws(ConfigError) in
+            try checkList("bar_blocks", list)
+            for block in list {
+                do throws(ProtocolError) {
+                    guard let request = try RequestParser.parse(block), request.isWatchable else {
+                        throw ProtocolError(.notWatchable, "cannot be shown in a bar")
+                    }
+                } catch {
+                    throw ConfigError(key: "bar_blocks", problem: "'\(block)': \(error.message)")
+                }
+            }
+        }
+        let clockFormats = kept(clockFormats) { list throws(ConfigError) in try checkList("bar_clock_formats", list) }
+        let clockZones = kept(clockZones) { list throws(ConfigError) in
+            try checkList("bar_clock_zones", list)
+            if let long = list.first(where: { $0.utf8.count > RequestParser.maxZoneNameBytes }) {
+                throw ConfigError(key: "bar_clock_zones", problem: "'\(RequestParser.shorten(long))' is longer than the \(RequestParser.maxZoneNameBytes) bytes of the longest zone or city name")
+            }
+        }
+        let urlOpener = kept(urlOpener) { list throws(ConfigError) in
+            try checkList("bar_url_opener", list)
+            if let opener = list.first, !(opener.hasPrefix("/") || !opener.contains("/")) {
+                throw ConfigError(key: "bar_url_opener", problem: "'\(RequestParser.shorten(opener))' must be a command name (xdg-open) or an absolute path")
+            }
+        }
+        let urlSchemes = kept(urlSchemes) { list throws(ConfigError) in
+            try checkList("bar_url_schemes", list)
+            if let scheme = list.first(where: { !BarURL.isScheme($0) }) {
+                throw ConfigError(key: "bar_url_schemes", problem: "'\(RequestParser.shorten(scheme))' is not a URL scheme such as https (lowercase letters, digits, + - .)")
+            }
+        }
+        var pango = false
         switch markup ?? "none" {
         case "none": pango = false
         case "pango": pango = true
-        case let other: throw ConfigError(key: "i3bar_markup", problem: "'\(other)' is not \"none\" or \"pango\"")
+        case let other: problems.append(ConfigError(key: "i3bar_markup", problem: "'\(other)' is not \"none\" or \"pango\""))
         }
-        if let opener = urlOpener?.first, !(opener.hasPrefix("/") || !opener.contains("/")) {
-            throw ConfigError(key: "bar_url_opener", problem: "'\(RequestParser.shorten(opener))' must be a command name (xdg-open) or an absolute path")
-        }
-        if let scheme = urlSchemes?.first(where: { !BarURL.isScheme($0) }) {
-            throw ConfigError(key: "bar_url_schemes", problem: "'\(RequestParser.shorten(scheme))' is not a URL scheme such as https (lowercase letters, digits, + - .)")
-        }
-        return BarConfig(blocks: blocks ?? defaultBlocks, clockFormats: clockFormats ?? defaultClockFormats,
-                         clockZones: clockZones ?? [], pango: pango, urlOpener: urlOpener ?? defaultURLOpener,
-                         urlSchemes: urlSchemes ?? defaultURLSchemes)
+        let config = BarConfig(blocks: blocks ?? defaultBlocks, clockFormats: clockFormats ?? defaultClockFormats,
+                               clockZones: clockZones ?? [], pango: pango, urlOpener: urlOpener ?? defaultURLOpener,
+                               urlSchemes: urlSchemes ?? defaultURLSchemes)
+        return (config, problems)
     }
 
-    /// The bar's keys from a config file's bytes, checked by `check`. The rest of the file
-    /// is the service's to check (`zaoan check-config`); like the service, this refuses a
-    /// file that is not one JSON object or that holds a key twice, and reads blanks only as
-    /// "all defaults".
+    /// A list key: at least one entry, none blank, none with a control character.
+    private static func checkList(_ key: String, _ list: [String]) throws(ConfigError) {
+        if list.isEmpty || list.contains(where: isBlank) {
+            throw ConfigError(key: key, problem: "needs at least one entry, and no empty ones")
+        }
+        // A line break in an entry would send a second request with the user's rights.
+        if let bad = list.first(where: { $0.unicodeScalars.contains(where: isControl) }) {
+            throw ConfigError(key: key, problem: "'\(RequestParser.shorten(bad))' holds a control character or line break; one request per entry")
+        }
+    }
+
+    /// The bar's keys from a config file's bytes (JSONC, as the service reads it), checked
+    /// by `check`; the first problem is thrown, with its line and column. The rest of the
+    /// file is the service's to check (`zaoan check-config`); like the service, this refuses
+    /// a file that is not one JSON object or that holds a key twice, and reads blanks and
+    /// comments only as "all defaults".
     public static func read(_ bytes: [UInt8]) throws(ConfigError) -> BarConfig {
-        if bytes.allSatisfy({ $0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09 }) {
-            return BarConfig()
-        }
-        guard let json = JSON.parse(bytes) else {
-            if let duplicate = JSON.firstDuplicateKey(in: bytes) {
-                throw ConfigError(key: duplicate, problem: "appears twice in one object; keep one")
-            }
-            throw ConfigError(key: nil, problem: "not valid JSON")
-        }
-        guard case .object(let fields) = json else {
-            throw ConfigError(key: nil, problem: "expected an object of keys and values, as {\"bar_blocks\": [\"time\"]}")
-        }
+        let document = ConfigDocument.read(bytes)
+        if let first = document.problems.first { throw first }
+        var positions: [String: TextPosition] = [:]
         func strings(_ key: String) throws(ConfigError) -> [String]? {
-            switch fields[key] {
-            case nil, .null?:
-                return nil
-            case .array(let items)?:
-                var list: [String] = []
-                for (index, item) in items.enumerated() {
-                    guard case .string(let text) = item else { throw ConfigError(key: "\(key).\(index)", problem: "expected a string") }
-                    list.append(text)
-                }
-                return list
-            default:
-                throw ConfigError(key: key, problem: "expected an array of strings")
-            }
+            guard let member = document.members.first(where: { $0.key == key }) else { return nil }
+            positions[key] = member.value.position
+            return try ConfigDocument.strings(member.value, key: key)
         }
-        let markup: String?
-        switch fields["i3bar_markup"] {
-        case nil, .null?: markup = nil
-        case .string(let text)?: markup = text
-        default: throw ConfigError(key: "i3bar_markup", problem: "expected a string")
+        var markup: String?
+        if let member = document.members.first(where: { $0.key == "i3bar_markup" }) {
+            markup = try ConfigDocument.string(member.value, key: "i3bar_markup")
+            positions["i3bar_markup"] = member.value.position
         }
-        return try check(blocks: try strings("bar_blocks"), clockFormats: try strings("bar_clock_formats"),
-                         clockZones: try strings("bar_clock_zones"), markup: markup,
-                         urlOpener: try strings("bar_url_opener"), urlSchemes: try strings("bar_url_schemes"))
+        let checked = checking(blocks: try strings("bar_blocks"), clockFormats: try strings("bar_clock_formats"),
+                               clockZones: try strings("bar_clock_zones"), markup: markup,
+                               urlOpener: try strings("bar_url_opener"), urlSchemes: try strings("bar_url_schemes"))
+        if var first = checked.problems.first {
+            first.position = first.key.flatMap { positions[$0] }
+            throw first
+        }
+        return checked.config
     }
 
     /// Nothing but spaces and tabs (what Foundation's `CharacterSet.whitespaces` holds).

@@ -86,6 +86,35 @@ struct CommandWord: Sendable {
         return nil
     }
 
+    /// Every first word as typed, in the table's order, for suggestions: `greeting`,
+    /// `live`, and `--format=` for an option (aliases left out, as `help` leaves them).
+    static let firstWordList: [String] = {
+        var words: [String] = []
+        for row in RequestKind.table {
+            let first = String(row.words.split(separator: " ").first ?? "")
+            let typed = row.shape == .option ? first + "=" : first
+            if !words.contains(typed) { words.append(typed) }
+        }
+        return words
+    }()
+
+    /// The second words `first` leads, as `help` shows them (`add`, `rm`, ...).
+    static func secondWordList(after first: String) -> [String] {
+        RequestKind.table.compactMap { row -> String? in
+            let words = row.words.split(separator: " ", maxSplits: 1)
+            return words.count == 2 && words[0] == first ? String(words[1]) : nil
+        }
+    }
+
+    /// The first word a lone second word belongs to (`add` → `live`), if exactly one has it.
+    static func firstWord(leading second: String) -> String? {
+        let leaders = RequestKind.table.compactMap { row -> String? in
+            let words = row.words.split(separator: " ", maxSplits: 1)
+            return words.count == 2 && words[1] == second ? String(words[0]) : nil
+        }
+        return Set(leaders).count == 1 ? leaders.first : nil
+    }
+
     /// For errors: the second words `first` leads, as `help` shows them, `add, rm, list or show`.
     static func secondWords(after first: String) -> String {
         let listed = RequestKind.table.compactMap { row -> Substring? in

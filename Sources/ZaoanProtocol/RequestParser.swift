@@ -67,7 +67,8 @@ public enum RequestParser {
     ///   `key=value` word in the title).
     static func request(command: String, key: PackedWord? = nil, arguments: [String], quoted: [Int] = []) throws(ProtocolError) -> Request {
         guard let word = CommandWord.find(key ?? PackedWord(command)) else {
-            throw ProtocolError(.unknownCommand, "unknown command '\(shorten(command))'; send help for the list")
+            let hint = suggestion(for: command).map { " (did you mean '\($0)'?)" } ?? ""
+            throw ProtocolError(.unknownCommand, "unknown command '\(shorten(command))'\(hint); send help for the list")
         }
         let group = word.group.map { CommandWord.groups[$0] }
         if let group, let second = arguments.first, let kind = group.row(second.lowercased()) {
@@ -79,9 +80,23 @@ public enum RequestParser {
             guard let second = arguments.first else {
                 throw ProtocolError(.badArgument, "\(command) needs \(listed); send help")
             }
-            throw ProtocolError(.unknownCommand, "unknown \(command) command '\(shorten(second.lowercased()))'; use \(command) \(listed)")
+            let hint = Spelling.suggestion(for: second.lowercased(), among: CommandWord.secondWordList(after: command))
+                .map { "; did you mean '\(command) \($0)'?" } ?? ""
+            throw ProtocolError(.unknownCommand, "unknown \(command) command '\(shorten(second.lowercased()))'; use \(command) \(listed)\(hint)")
         }
         return try request(kind, arguments: arguments, command: command, quoted: quoted)
+    }
+
+    /// The request a mistyped first word most likely meant, as it is typed: `greting` →
+    /// `greeting`, `add` → `live add` (a word that only follows another), `--fromat` →
+    /// `--format=`. Nil when nothing is close (`Spelling`).
+    public static func suggestion(for command: String) -> String? {
+        let word = command.lowercased()
+        if let option = word.firstIndex(of: "="), word.hasPrefix("-") {
+            return suggestion(for: String(word[..<option])).map { $0.hasSuffix("=") ? $0 + word[word.index(after: option)...] : $0 }
+        }
+        if let leading = CommandWord.firstWord(leading: word) { return "\(leading) \(word)" }
+        return Spelling.suggestion(for: word, among: CommandWord.firstWordList)
     }
 
     /// A row's arguments: one case per kind, so a new row does not compile without them.

@@ -1,5 +1,6 @@
 import CSystemd
 import Glibc
+import ZaoanCore
 
 /// Where the service is in its life. One value, so that "may we accept?", "are we
 /// stopping?" and "why did we stop?" are all read off the same place.
@@ -60,6 +61,20 @@ extension Server {
     /// `systemctl status` shows this.
     var statusLine: String {
         "serving on \(listeningOn): \(connections.count) connections, \(watches.count) watches, \(responder.schedule.count) live rooms"
+            + configStatus
+    }
+
+    /// `; config: 1 problem, ...` while the settings in force left part of the file aside.
+    private var configStatus: String {
+        guard let first = configProblems.first else { return "" }
+        let count = configProblems.count
+        let more = count > 1 ? " and \(count - 1) more" : ""
+        // The file's name rather than its path: `systemctl status` shows one line.
+        let name = first.file.map { String($0.split(separator: "/").last ?? "") }
+        let place = [name, first.position.map(\.description)].compactMap { $0 }.joined(separator: ":")
+        var text = Responder.oneLine((place.isEmpty ? "" : place + ": ") + first.message)
+        if text.unicodeScalars.count > 160 { text = String(String.UnicodeScalarView(text.unicodeScalars.prefix(160))) + "…" }
+        return "; config: \(count) problem\(count == 1 ? "" : "s"), defaults in their place (\(text)\(more); zaoan ask stats lists them)"
     }
 
     /// Connections, watches or rooms changed: publish a new status within a second, at most

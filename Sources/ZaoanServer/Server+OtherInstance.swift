@@ -23,11 +23,13 @@ extension Server {
 
     /// Takes the state directory and serves until stopped (`run`), or refuses (see above).
     /// Returns the process exit status.
-    public static func serve(options: Options, settings: Settings) throws(SystemError) -> Int32 {
+    /// - Parameter config: the settings, and what of the file they could not use.
+    public static func serve(options: Options, config: ConfigSource.Loaded) throws(SystemError) -> Int32 {
         switch try StateStore(directory: options.stateDirectory).lock() {
         case .locked(let lock):
-            let server = try Server(options: options, settings: settings)
+            let server = try Server(options: options, settings: config.settings)
             server.stateLock = lock
+            server.configProblems = config.problems
             return try server.run()
         case .heldBy(let holder):
             return try refuse(because: holder)

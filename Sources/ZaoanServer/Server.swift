@@ -55,6 +55,9 @@ public final class Server {
     private(set) var watches: WatchHub!
     /// The config's calendars, while it names any.
     var calendars: CalendarFeed?
+    /// What the settings in force could not use of the config file (`stats`, the status
+    /// line): set at start, cleared by a reload, which takes only a good file.
+    var configProblems: [ConfigError] = []
     /// `watch events` subscribers and the timer for the next phase change.
     private(set) var events: EventStream!
     let store: StateStore
@@ -133,7 +136,9 @@ public final class Server {
         listeningOn = listener.description
         stateLock?.record(socket: listener.description)
         lifecycle = .serving
-        Log.info("serving on \(listener.description); city \(settings.city), zone \(settings.zone.identifier), language \(settings.language.rawValue), \(responder.schedule.count) live rooms",
+        logConfigProblems()
+        Log.info("serving on \(listener.description); city \(settings.city), zone \(settings.zone.identifier), language \(settings.language.rawValue), \(responder.schedule.count) live rooms"
+                    + (configProblems.isEmpty ? "" : "; \(configProblems.count) config problem\(configProblems.count == 1 ? "" : "s") (see above)"),
                  event: .started)
         notify(.ready, .status(statusLine))
         loop.run(afterWake: { [unowned self] in
@@ -195,6 +200,7 @@ public final class Server {
         snapshot.timers = watches.count  // each watch's timer registration
         snapshot.clockChanges = watches.clockChanges
         snapshot.logLinesDropped = Log.droppedLines
+        snapshot.configProblems = configProblems.map(\.report)
         if let calendars {
             snapshot.calendarsLoaded = calendars.sourcesLoaded
             snapshot.calendarsWaiting = calendars.sourcesWaiting
@@ -268,11 +274,30 @@ public final class Server {
                 Log.error("cannot watch the calendars: \(error); they are read again at the next reload")
             }
             watches.refresh(periodsChanged: true)  // a new language, city or template shows at once, not on the next tick
+            if !configProblems.isEmpty {
+                configProblems = []
+                statusChanged()
+            }
             Log.info("configuration reloaded from \(options.config.path)")
             return .ok
         } catch {
             Log.error("reload rejected, keeping the previous settings: \(error)", event: .configRejected)
             return .error(ProtocolError(.badConfig, "\(error); the previous settings stay in force"))
+        }
+    }
+
+    /// One warning per problem the config had at start, each with its place in structured
+    /// fields (journal MESSAGE_ID rejected-config, as for a rejected reload).
+    private func logConfigProblems() {
+        for problem in configProblems {
+            var fields = ["CONFIG_FILE": problem.file ?? options.config.path]
+            if let key = problem.key { fields["CONFIG_KEY"] = RequestParser.shorten(key) }
+            if let position = problem.position {
+                fields["CONFIG_LINE"] = "\(position.line)"
+                fields["CONFIG_COLUMN"] = "\(position.column)"
+            }
+            let serving = problem.fallback == .allDefaults ? "serving with the built-in defaults" : "serving with the rest"
+            Log.warning("\(problem.report); \(serving) (zaoan check-config checks the file)", event: .configRejected, fields: fields)
         }
     }
 

@@ -1,7 +1,8 @@
 /// A small JSON reader for what the clients read from others — the blocks the service sends
 /// `zaoan bar`, and the click events i3bar sends it — with no Foundation. Strict where it
 /// matters (strings, escapes, nesting) and bounded: at most `maxDepth` levels, and the
-/// input is one line the caller has already capped in length.
+/// input is one line the caller has already capped in length. (The config file is read by
+/// `JSONReader`, which knows lines and columns; issue 16 makes that the only reader.)
 public enum JSON: Equatable, Sendable {
     case null
     case bool(Bool)
@@ -21,14 +22,6 @@ public enum JSON: Equatable, Sendable {
     /// `parse` of UTF-8 bytes (a file's).
     public static func parse(_ bytes: [UInt8]) -> JSON? {
         parse(bytes: bytes).value
-    }
-
-    /// The dotted path (`greetings.05:00`) of the first key that appears twice in one object
-    /// of `bytes`, or nil. Foundation's decoders keep one of the two without a word
-    /// (JSONDecoder the first, JSONSerialization the last), so the config reader asks here
-    /// and refuses such a file. Keys are compared as decoded (`"a"` and `"\u0061"` are one).
-    public static func firstDuplicateKey(in bytes: [UInt8]) -> String? {
-        parse(bytes: bytes).duplicate
     }
 
     private static func parse(bytes: [UInt8]) -> (value: JSON?, duplicate: String?) {

@@ -27,13 +27,19 @@ case .version:
 case .calendarReader:
     exit(ReaderChild.run())
 case .checkConfig(let path):
+    // Strict, unlike serve: every problem is printed, and any one fails the check.
     let source = ConfigSource(path: path, environment: environment)
-    do {
-        let settings = try source.load()
-        print(SafeText.visible("\(source.path): ok (city \(settings.city), zone \(settings.zone.identifier), language \(settings.language.rawValue))"))
-    } catch {
-        fail(error.description, status: 1)
+    let loaded = source.read()
+    for warning in source.missingCalendars(loaded) {
+        printError("warning: \(warning)")
     }
+    if !loaded.problems.isEmpty {
+        for problem in loaded.problems { printError(problem.description) }
+        let count = loaded.problems.count
+        fail("\(source.path): \(count) problem\(count == 1 ? "" : "s"); zaoan serve would start all the same, with built-in defaults in \(count == 1 ? "its place" : "their places")", status: 1)
+    }
+    let settings = loaded.settings
+    print(SafeText.visible("\(source.path): ok (city \(settings.city), zone \(settings.zone.identifier), language \(settings.language.rawValue))"))
 case .serve(let options):
     // The service takes its signals through the event loop (signalfd): block them before
     // anything can start a thread, so no other thread takes them. (The clients keep the
@@ -41,19 +47,16 @@ case .serve(let options):
     blockServiceSignals()
     Log.ignoreBrokenPipes()
     Log.verbose = options.verbose
+    // A config problem never stops the service (under socket activation, exiting would
+    // take the socket down after a few restarts): it serves with what it can use, and the
+    // log, `systemctl status` and `stats` say what it left aside.
     let source = ConfigSource(path: options.config, overrides: options.overrides, environment: environment)
-    let settings: Settings
-    do {
-        settings = try source.load()
-    } catch {
-        Log.error("\(error); fix it and start again (zaoan check-config checks a file)", event: .configRejected)
-        exit(78)  // EX_CONFIG
-    }
+    let loaded = source.read()
     do {
         var serverOptions = Server.Options(socketPath: options.socket, config: source, environment: environment,
                                            exitIdleTime: options.exitIdleTime)
         serverOptions.versionText = Version.describe(commit: buildCommit)
-        exit(try Server.serve(options: serverOptions, settings: settings))
+        exit(try Server.serve(options: serverOptions, config: loaded))
     } catch {
         Log.error("\(error)")
         exit(1)

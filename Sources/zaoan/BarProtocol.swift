@@ -84,7 +84,7 @@ extension BarConfig {
         do {
             return try BarConfig.read(bytes)
         } catch {
-            throw ConfigError(key: error.key, problem: error.problem + " (in \(path))")
+            throw error.inFile(path)
         }
     }
 }

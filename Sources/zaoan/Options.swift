@@ -101,8 +101,19 @@ enum Options {
         case "watch": return .watch(try parseClient(rest, command: "watch", example: "zaoan watch time HH:mm:ss"))
         case "bar": return .bar(try parseBar(rest))
         default:
-            throw UsageError("unknown command '\(first)'; run zaoan --help")
+            throw UsageError("unknown command '\(first)'\(suggestion(for: first).map { " (did you mean '\($0)'?)" } ?? ""); run zaoan --help")
         }
+    }
+
+    /// The client's commands, for suggestions.
+    static let commands = ["ask", "watch", "bar", "serve", "check-config", "help", "version"]
+
+    /// What a mistyped command most likely meant: one of the client's (`wacth` → `watch`),
+    /// or a request sent with ask (`greting` → `zaoan ask greeting`, `greeting` too).
+    static func suggestion(for word: String) -> String? {
+        if let command = Spelling.suggestion(for: word, among: commands) { return "zaoan \(command)" }
+        if (try? RequestParser.parse(word)) != nil { return "zaoan ask \(word)" }
+        return RequestParser.suggestion(for: word).map { "zaoan ask \($0)" }
     }
 
     /// `[--socket PATH] [--format FMT] [--timeout DURATION] [--] REQUEST...`, options in any

@@ -133,4 +133,26 @@ import Testing
         #expect(error?.code == code)
         #expect(error?.message.hasPrefix(message) == true, "\(String(describing: error))")
     }
+
+    /// A mistyped word names the request it most likely meant (issue 18), by the table's
+    /// words; nothing when nothing is close. The code and the start of the message stay.
+    @Test(arguments: [
+        ("greting", "unknown command 'greting' (did you mean 'greeting'?); send help for the list"),
+        ("GRETING Tokyo", "unknown command 'greting' (did you mean 'greeting'?); send help for the list"),
+        ("pin", "unknown command 'pin' (did you mean 'ping'?); send help for the list"),
+        ("sttus", "unknown command 'sttus' (did you mean 'status'?); send help for the list"),
+        ("stauts", "unknown command 'stauts' (did you mean 'stats'?); send help for the list"),  // as near to status: the table's first
+        ("add x +1h t", "unknown command 'add' (did you mean 'live add'?); send help for the list"),
+        ("events", "unknown command 'events' (did you mean 'watch events'?); send help for the list"),
+        ("--fromat=json ping", "unknown command '--fromat=json' (did you mean '--format=json'?); send help for the list"),
+        ("frobnicate", "unknown command 'frobnicate'; send help for the list"),
+        ("x", "unknown command 'x'; send help for the list"),
+        ("live ad x +1h t", "unknown live command 'ad'; use live add, rm, skip, list or show; did you mean 'live add'?"),
+        ("live frob", "unknown live command 'frob'; use live add, rm, skip, list or show"),
+    ])
+    func suggestions(line: String, message: String) {
+        let error = protocolError { () throws(ProtocolError) in try RequestParser.parse(line) }
+        #expect(error?.code == .unknownCommand)
+        #expect(error?.message == message, "\(String(describing: error))")
+    }
 }

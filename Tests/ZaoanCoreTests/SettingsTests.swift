@@ -308,13 +308,23 @@ import Testing
         #expect(error.problem == "expected an object of strings", "\(error)")
     }
 
-    @Test func unknownKeyListsTheKnownOnes() {
+    /// Issue 18 asks for the key it most likely meant, "not the list of 29 keys": this test
+    /// once checked that every key was listed, and now checks that none is but the one meant.
+    @Test func unknownKeyNamesTheOneMeantNotTheList() {
         guard case .failure(let error) = decode(#"{"colour": "red"}"#) else {
             Issue.record("should be refused")
             return
         }
+        #expect(error.problem == "unknown key; zaoan.conf(5) lists the keys", "\(error)")
         for key in ConfigFile.knownKeys {
-            #expect(error.problem.contains(key), "\(key)")
+            #expect(!error.problem.contains(key), "\(key)")
+            // The key with its last letter doubled: one edit away, and suggested alone.
+            let typo = key + String(key.last!)
+            guard case .failure(let typoError) = decode(#"{"\#(typo)": 1}"#) else {
+                Issue.record("\(typo) should be refused")
+                continue
+            }
+            #expect(typoError.problem == "unknown key; did you mean '\(key)'?", "\(typo): \(typoError)")
         }
     }
 

@@ -1,6 +1,7 @@
 import Foundation
 import Glibc
 import Testing
+import ZaoanCore
 
 /// The man pages zaoan(1) and zaoan.conf(5), written in scdoc: they build, and they
 /// document every request the service lists in `help`, every command and option of the
@@ -82,6 +83,10 @@ struct ManPageTests {
         }
     }
 
+    /// The keys once came from check-config's message for an unknown key, which listed them
+    /// all; issue 18 has it name the key meant instead, or point here when none is close.
+    /// So the keys come from the list the reader takes them from, and the message is
+    /// checked to send the user to this page.
     @Test("zaoan.conf(5) documents every config key zaoan knows")
     func everyConfigKey() throws {
         let directory = try TemporaryDirectory()
@@ -89,10 +94,9 @@ struct ManPageTests {
         try directory.write("config.json", #"{"no_such_key": 1}"#)
         let check = try Tool.run(Locations.zaoan, ["check-config", directory.file("config.json")],
                                  environment: try TestService.isolatedEnvironment(in: directory), scratch: directory)
-        // "config key 'no_such_key': unknown key (known keys: language, city, ...)"
-        let message = check.errorOutput
-        let list = try #require(message.range(of: "known keys: ").map { message[$0.upperBound...] }, "\(check)")
-        let keys = list.prefix(while: { $0 != ")" }).split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
+        // "c.json:1:2: config key 'no_such_key': unknown key; zaoan.conf(5) lists the keys"
+        #expect(check.status == 1 && check.errorOutput.contains("config key 'no_such_key': unknown key; zaoan.conf(5) lists the keys"), "\(check)")
+        let keys = ConfigFile.knownKeys
         #expect(keys.count >= 19 && keys.contains("admin_group"), "\(keys)")
         let terms = try Self.terms(Self.configPage)
         for key in keys {

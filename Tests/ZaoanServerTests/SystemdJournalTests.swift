@@ -5,7 +5,7 @@ import ZaoanServer
 
 /// Logging: structured journal entries when stderr is the journal (JOURNAL_STREAM names
 /// it), `<N>`-prefixed lines otherwise; quiet unless something happens.
-@Suite("systemd journal logging")
+@Suite("systemd journal logging", .serialized)  // one private journald at a time
 struct SystemdJournalTests {
     /// Values of JOURNAL_STREAM that do not name zaoan's stderr.
     static var foreignStreams: [String] {
@@ -59,7 +59,11 @@ struct SystemdJournalTests {
 
     /// Runs a private journald in a mount namespace of its own and two zaoan services
     /// logging to it; prints their entries as JSON lines. Exit 77: cannot run here.
-    static let journalScript = #"""
+    static let journalScript = journalSetup + scenarioScript
+
+    /// A private journald in a mount namespace of its own, an environment that never
+    /// touches the real user's files, and `wait_for_socket`; the scenario follows.
+    static let journalSetup = #"""
         set -euo pipefail
         zaoan=$1
         work=$2
@@ -111,6 +115,10 @@ struct SystemdJournalTests {
             echo "zaoan did not answer on $1" >&2
             return 1
         }
+
+        """#
+
+    static let scenarioScript = #"""
 
         # 1. stderr is a journal stream and JOURNAL_STREAM names it, as under systemd. The state
         #    file is corrupt (moved aside: a state problem); a client running as uid 65534 sends
@@ -186,5 +194,59 @@ struct SystemdJournalTests {
         #expect(stream.count == 2 && stream.allSatisfy { $0["_TRANSPORT"] == "stdout" && $0["PRIORITY"] == "6" && $0["MESSAGE"]?.hasPrefix("zaoan: ") == true },
                 "<6> lines filed at priority 6 with the prefix taken off: \(stream)")
         print("journal: \(native.count) native entries (\(native.compactMap { $0["MESSAGE_ID"].map { String($0.prefix(8)) } }.joined(separator: ", "))), refused client uid \(refused?["CLIENT_UID"] ?? "?"); \(stream.count) stream lines at priority \(stream.first?["PRIORITY"] ?? "?")")
+    }
+
+    /// A config with a typo, served under a real journald: one warning per problem with
+    /// MESSAGE_ID rejected-config and the place in fields of its own, then the start.
+    static let configScenario = #"""
+        mkdir -p "$work/config/zaoan"
+        printf '{\n  // the typo is on line 3\n  "soon_treshold": 60,\n  "language": "en"\n}\n' >"$work/config/zaoan/config.json"
+        systemd-cat -t zaoan-native bash -c 'export JOURNAL_STREAM=$(stat -L -c %d:%i /proc/self/fd/2); exec "$0" serve --socket "$1"' \
+            "$zaoan" "$work/native.sock" &
+        native=$!
+        wait_for_socket "$work/native.sock"
+        "$zaoan" ask --socket "$work/native.sock" stats >"$work/stats.out"
+        kill -TERM "$native"
+        wait "$native" || true
+        sleep 0.3
+        journalctl --directory=/run/log/journal --no-pager -o json \
+            --output-fields=MESSAGE,PRIORITY,MESSAGE_ID,SYSLOG_IDENTIFIER,CONFIG_FILE,CONFIG_LINE,CONFIG_COLUMN,CONFIG_KEY _COMM=zaoan
+        """#
+
+    @Test("under a real journald: a config problem at start is a warning with MESSAGE_ID rejected-config, the file, line, column and key")
+    func configProblemInTheJournal() throws {
+        guard geteuid() == 0, let unshare = Locations.tool("unshare") else {
+            print("journal test skipped: needs root and unshare(1) to run a private journald")
+            try Test.cancel("needs root and unshare(1) to run a private journald")
+        }
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        chmod(directory.path, 0o755)
+        try directory.write("journal.sh", Self.journalSetup + Self.configScenario)
+        let work = try directory.makeDirectory("work", mode: 0o755)
+        let result = try Tool.run(unshare, ["--mount", "--propagation", "private", "bash", directory.file("journal.sh"), Locations.zaoan, work],
+                                  environment: Tool.baseEnvironment(home: work), timeout: 60, scratch: directory)
+        if result.status == 77 || (result.status != 0 && result.errorOutput.contains("unshare failed")) {
+            print("journal test skipped: no private journald here: \(result.errorOutput)")
+            try Test.cancel("no private journald here: \(result.errorOutput)")
+        }
+        try #require(result.status == 0, "\(result)")
+        let entries: [[String: String]] = result.output.split(separator: "\n").compactMap { line in
+            (try? JSONSerialization.jsonObject(with: Data(line.utf8))) as? [String: Any]
+        }.map { $0.compactMapValues { $0 as? String } }
+        let native = entries.filter { $0["SYSLOG_IDENTIFIER"] == "zaoan" }
+        let rejected = native.filter { $0["MESSAGE_ID"] == Log.Event.configRejected.rawValue }
+        let file = work + "/config/zaoan/config.json"
+        try #require(rejected.count == 1, "one problem, one entry: \(native)")
+        #expect(rejected[0]["PRIORITY"] == "4", "a warning: the service serves: \(rejected[0])")
+        #expect(rejected[0]["CONFIG_FILE"] == file && rejected[0]["CONFIG_LINE"] == "3" && rejected[0]["CONFIG_COLUMN"] == "3"
+                && rejected[0]["CONFIG_KEY"] == "soon_treshold", "\(rejected[0])")
+        #expect(rejected[0]["MESSAGE"] == "\(file):3:3: config key 'soon_treshold': unknown key; did you mean 'soon_threshold'? (ignored); serving with the rest (zaoan check-config checks the file)",
+                "\(rejected[0])")
+        let started = native.first { $0["MESSAGE_ID"] == Log.Event.started.rawValue }
+        #expect(started?["MESSAGE"]?.contains("language en") == true && started?["MESSAGE"]?.contains("1 config problem") == true, "\(String(describing: started))")
+        let stats = String(decoding: FileManager.default.contents(atPath: work + "/stats.out") ?? Data(), as: UTF8.self)
+        #expect(stats.contains("config_problem: \(file):3:3: config key 'soon_treshold'"), "\(stats)")
+        print("journal: the config problem logged as MESSAGE_ID \(rejected[0]["MESSAGE_ID"] ?? "?") at priority \(rejected[0]["PRIORITY"] ?? "?"), CONFIG_LINE=\(rejected[0]["CONFIG_LINE"] ?? "?") CONFIG_COLUMN=\(rejected[0]["CONFIG_COLUMN"] ?? "?")")
     }
 }
