@@ -87,24 +87,24 @@ struct CalDAVSyncTests {
         #expect(logged.isEmpty, "no calendar problem logged but the folder missing before discover: \(service.stderrText)")
     }
 
-    /// Asks `request` (`countdown`) until `condition` holds, for `followSeconds` after `synced`
-    /// ended (and, to tell late from never, up to 20 s more); records a failure if it took
-    /// longer, naming what the folder and the tools held. Returns the last answer.
+    /// Asks `countdown` until `condition` holds, for `followSeconds` after `synced` ended (and,
+    /// to tell late from never, up to 20 s more); records a failure if it took longer, naming
+    /// what the folder and the tools held. Returns the last answer.
     static func follow(_ service: TestService, after synced: ToolResult, folder: String, server: LoopbackServer,
-                       asking request: String = "countdown",
                        sourceLocation: SourceLocation = #_sourceLocation, until condition: (String) -> Bool) throws -> String {
         let syncEnded = Date()
-        var last = try service.ask(request)
+        var last = try service.ask("countdown")
         while !condition(last), Date().timeIntervalSince(syncEnded) < followSeconds + 20 {
             usleep(50_000)
-            last = try service.ask(request)
+            last = try service.ask("countdown")
         }
         let took = Date().timeIntervalSince(syncEnded)
+        print(String(format: "countdown followed vdirsyncer sync (%@) in %.2f s", server.name, took))
         if !condition(last) || took > followSeconds {
             let stats = try service.ask("stats")
             let files = (try? FileManager.default.contentsOfDirectory(atPath: folder))?.sorted() ?? []
             Issue.record("""
-                \(request) did not follow within \(followSeconds) s of vdirsyncer sync \
+                countdown did not follow within \(followSeconds) s of vdirsyncer sync \
                 (\(condition(last) ? String(format: "took %.2f s", took) : "never, within \(Int(followSeconds) + 20) s")); \
                 last answer \(last.debugDescription); stats: \(stats); \
                 \(folder) holds \(files); sync: \(synced); zaoan stderr: \(service.stderrText.suffix(2000)); \
