@@ -55,7 +55,7 @@ enum Options {
           zaoan --help | --version
 
         Commands:
-          serve         run the service (zaoan-server, installed beside zaoan)
+          serve         run the service (zaoan-server, beside zaoan or in ../libexec/zaoan)
           ask           send one request and print the answer; an ERR answer goes to
                         stderr with exit status 1; exit status 2 if the service is not
                         running or has not answered within --timeout (default 5s)
