@@ -194,16 +194,35 @@ class Service:
         with open(self.log, encoding="utf-8", errors="replace") as log:
             return log.read()
 
-    def stop(self):
-        if self.process.poll() is None:
+    def service_pid(self):
+        """zaoan itself: the faketime wrapper's child (it runs `date` first, then zaoan)."""
+        wrapper = self.process.pid
+        try:
+            with open("/proc/%d/task/%d/children" % (wrapper, wrapper)) as handle:
+                children = [int(p) for p in handle.read().split()]
+        except OSError:
+            return None
+        for child in children:
             try:
-                os.killpg(self.process.pid, signal.SIGTERM)
+                with open("/proc/%d/cmdline" % child, "rb") as handle:
+                    if os.path.basename(handle.read().split(b"\0")[0].decode(errors="replace")) == "zaoan":
+                        return child
+            except OSError:
+                pass
+        return None
+
+    def stop(self):
+        # SIGTERM to zaoan, not to the wrapper: faketime then exits by itself and removes its
+        # semaphore and shared memory (/dev/shm/faketime_*), which a killed wrapper leaves,
+        # and a later wrapper with the same pid would fail on.
+        if self.process.poll() is None:
+            child = self.service_pid()
+            if child:
+                os.kill(child, signal.SIGTERM)
+            try:
                 self.process.wait(timeout=10)
-            except (ProcessLookupError, subprocess.TimeoutExpired):
-                try:
-                    os.killpg(self.process.pid, signal.SIGKILL)
-                except ProcessLookupError:
-                    pass
+            except subprocess.TimeoutExpired:
+                os.killpg(self.process.pid, signal.SIGKILL)
                 self.process.wait()
         shutil.rmtree(self.directory, ignore_errors=True)
 
