@@ -100,17 +100,20 @@ extension CalendarDocument {
         /// An override older than its series (a lower SEQUENCE) for an instance the newer
         /// series no longer has (its rule changed, an EXDATE took the instance out): what the
         /// series' organizer sent since replaces it (RFC 5546 2.1.5). Found once, with the
-        /// series expanded over that one instant.
+        /// series expanded over that one instant, while the file's CPU time and a series'
+        /// share of the iterations last (after that, an override is taken as it is).
         private mutating func isStale(_ index: Int, budget: inout IterationBudget) -> Bool {
             if let known = stale[index] { return known }
             let event = document.events[index]
             var answer = false
             if let id = event.recurrenceID, let seriesIndex = groups.series[event.uid],
-               event.sequence < document.events[seriesIndex].sequence {
+               event.sequence < document.events[seriesIndex].sequence, !time.spent,
+               budget.remaining > CalendarLimits.iterationsPerSeries {
                 let series = document.events[seriesIndex]
                 let key = EventGroups.key(of: id, series: series, defaultZone: defaultZone)
                 if CalendarWindow.instants.contains(key), key < CalendarWindow.instants.upperBound {
                     let plan = series.plan(defaultZone: defaultZone, asSingle: false)
+                    if plan.rule != nil { CalendarProgress.seriesStarting?(source, series.uid) }
                     let found = SeriesExpander.expand(plan, in: CalendarWindow(unchecked: key, key + 1), budget: &budget)
                     answer = !found.instances.contains { $0.recurrenceKey == key } && !found.truncated && !found.refused
                 }
