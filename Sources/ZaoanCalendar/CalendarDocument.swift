@@ -149,53 +149,6 @@ public struct CalendarDocument {
         expansion.finish(source: source)
         return expansion
     }
-
-    func expand(into expansion: inout CalendarExpansion, window: CalendarWindow, defaultZone: CalendarZone,
-                budget: inout IterationBudget) {
-        LibICal.prepare()
-        var overridden: [String: Set<Int64>] = [:]
-        for event in events {
-            if let id = event.recurrenceID { overridden[event.uid, default: []].insert(id.instant(defaultZone: defaultZone)) }
-        }
-        var spent = false
-        let time = CPUBudget(seconds: CalendarLimits.cpuSecondsPerFile)
-        for (index, event) in events.enumerated() where event.status != .cancelled {
-            guard budget.remaining > 0 else {
-                spent = true
-                break
-            }
-            if event.rule != nil, time.spent {
-                expansion.problems.append(CalendarProblem(source: source, uid: event.uid, message:
-                    "the file's rules took more than \(CalendarLimits.cpuSecondsPerFile) s of CPU; this event and the \(events.count - index - 1) after it are not shown"))
-                break
-            }
-            // An override is one instance: its own RRULE (if any) is not a series of its own.
-            let plan = event.plan(defaultZone: defaultZone, asSingle: event.isOverride)
-            if plan.rule != nil { CalendarProgress.seriesStarting?(source, event.uid) }
-            let result = SeriesExpander.expand(plan, in: window, budget: &budget)
-            if result.refused {
-                expansion.problems.append(CalendarProblem(source: source, uid: event.uid,
-                                                          message: "libical refuses to repeat its rule (it can never match?); not shown"))
-            }
-            if result.outOfTime {
-                expansion.problems.append(CalendarProblem(source: source, uid: event.uid,
-                                                          message: "its rule took more than \(CalendarLimits.cpuSecondsPerSeries) s of CPU (\(result.iterations) steps) to reach the window; its occurrences from there on are not shown"))
-            } else if result.truncated {
-                expansion.problems.append(CalendarProblem(source: source, uid: event.uid,
-                                                          message: "its rule took more than \(result.iterations) steps to reach the window; later occurrences may be missing"))
-            }
-            let replaced = event.isOverride ? [] : overridden[event.uid] ?? []
-            for instance in result.instances where !replaced.contains(instance.recurrenceKey) {
-                expansion.occurrences.append(CalendarOccurrence(
-                    uid: event.uid, source: source, start: instance.start, end: instance.end, isAllDay: event.isAllDay,
-                    title: event.title, location: event.location, description: event.description, url: event.url, status: event.status))
-            }
-        }
-        if spent {
-            expansion.problems.append(CalendarProblem(source: source, uid: nil,
-                                                      message: "the rules took more than \(CalendarLimits.iterationsPerSource) steps in all; some events are missing"))
-        }
-    }
 }
 
 extension CalendarEvent {
@@ -228,7 +181,11 @@ extension CalendarEvent {
             }
         }
         plan.extraStarts = extraStarts.map { extra in
-            let end = extra.end.map { $0.instant(defaultZone: defaultZone) }
+            let end: SeriesPlan.ExtraEnd? = switch extra.end {
+            case .at(let time): .instant(time.instant(defaultZone: defaultZone))
+            case .duration(let length): .length(length)
+            case .unspecified: nil
+            }
             switch extra.start.reference {
             case .floating where extra.start.isDate == start.isDate, .zone where base.sameZone(as: extra.start, defaultZone: defaultZone):
                 return (.wall(extra.start.wall), end)

@@ -57,8 +57,15 @@ public struct CalendarEvent {
     let end: EventEnd
     let rule: RecurrenceRule?
     let excluded: [EventTime]
-    let extraStarts: [(start: EventTime, end: EventTime?)]
+    /// RDATEs: a start, and for a PERIOD its own end or duration (RFC 5545 3.8.5.2).
+    let extraStarts: [(start: EventTime, end: EventEnd)]
     let recurrenceID: EventTime?
+    /// RECURRENCE-ID;RANGE=THISANDFUTURE: the override applies to the later instances too.
+    let thisAndFuture: Bool
+    /// SEQUENCE (0 when not given) and DTSTAMP (Unix seconds; nil when not given): which of
+    /// several copies of one event is the newest (RFC 5546 2.1.5).
+    let sequence: Int
+    let stamp: Int64?
 
     /// Why an event is left out of a file that is otherwise read.
     struct Unusable: Error {
@@ -107,17 +114,24 @@ public struct CalendarEvent {
         }
         self.excluded = excluded
 
-        var extra: [(start: EventTime, end: EventTime?)] = []
+        var extra: [(start: EventTime, end: EventEnd)] = []
         property = icalcomponent_get_first_property(component, ICAL_RDATE_PROPERTY)
         while let current = property, extra.count < CalendarLimits.datesPerEvent {
             let value = icalproperty_get_rdate(current)
             if icaltime_is_null_time(value.period.start) == 0 {
+                // A PERIOD: start/end, or start/duration (the instance lasts the period).
                 let periodStart = try Self.time(value.period.start, of: current, named: "RDATE", zones: zones)
-                let periodEnd = icaltime_is_null_time(value.period.end) == 0
-                    ? try Self.time(value.period.end, of: current, named: "RDATE", zones: zones) : nil
+                let periodEnd: EventEnd
+                if icaltime_is_null_time(value.period.end) == 0 {
+                    periodEnd = .at(try Self.time(value.period.end, of: current, named: "RDATE", zones: zones))
+                } else if icaldurationtype_is_null_duration(value.period.duration) == 0 {
+                    periodEnd = .duration(Self.length(value.period.duration, allDay: false))
+                } else {
+                    periodEnd = .unspecified
+                }
                 extra.append((periodStart, periodEnd))
             } else {
-                extra.append((try Self.time(value.time, of: current, named: "RDATE", zones: zones), nil))
+                extra.append((try Self.time(value.time, of: current, named: "RDATE", zones: zones), .unspecified))
             }
             property = icalcomponent_get_next_property(component, ICAL_RDATE_PROPERTY)
         }
@@ -125,9 +139,17 @@ public struct CalendarEvent {
 
         if let idProperty = icalcomponent_get_first_property(component, ICAL_RECURRENCEID_PROPERTY) {
             recurrenceID = try Self.time(icalproperty_get_recurrenceid(idProperty), of: idProperty, named: "RECURRENCE-ID", zones: zones)
+            thisAndFuture = icalproperty_get_first_parameter(idProperty, ICAL_RANGE_PARAMETER)
+                .map { icalparameter_get_range($0) == ICAL_RANGE_THISANDFUTURE } ?? false
         } else {
             recurrenceID = nil
+            thisAndFuture = false
         }
+        sequence = Int(max(icalcomponent_get_sequence(component), 0))
+        let stampTime = icalcomponent_get_dtstamp(component)
+        // DTSTAMP is UTC (RFC 5545 3.8.7.2); one written without Z is read as UTC too.
+        stamp = LocalDateTime(stampTime)?.secondsAsIfUTC
+        LibICal.prepare()
 
         switch icalcomponent_get_status(component) {
         case ICAL_STATUS_TENTATIVE: status = .tentative

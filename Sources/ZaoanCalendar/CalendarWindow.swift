@@ -27,6 +27,14 @@ public struct CalendarWindow: Equatable, Sendable, CustomStringConvertible {
         self.to = to
     }
 
+    /// A window of any length (`from < to`, both inside `instants`): where the expander must
+    /// look beyond one window (the instances a RANGE=THISANDFUTURE override moves into it).
+    init(unchecked from: Int64, _ to: Int64) {
+        precondition(from < to)
+        self.from = from
+        self.to = to
+    }
+
     /// The next `CalendarLimits.defaultWindowSeconds` (48 hours) from `now`.
     public static func following(_ now: Int64) throws(Failure) -> CalendarWindow {
         try CalendarWindow(from: now, to: now.addingClamped(CalendarLimits.defaultWindowSeconds))

@@ -6,6 +6,11 @@ public struct CalendarZone: CustomStringConvertible {
     /// The IANA name, or the TZID of an embedded VTIMEZONE.
     public let name: String
     let handle: ZoneHandle
+    /// For an embedded VTIMEZONE whose TZID is an IANA name: the system's zone of that name,
+    /// for the instants before the VTIMEZONE's first observance (an export often starts at
+    /// the year it was made, and libical would read earlier times with the first
+    /// observance's TZOFFSETFROM, all year round).
+    private let earlier: (zone: ZoneHandle, until: Int64)?
 
     public enum Failure: Error, Equatable, CustomStringConvertible {
         case badName(String)
@@ -34,6 +39,7 @@ public struct CalendarZone: CustomStringConvertible {
         guard let pointer = name.withCString({ icaltimezone_get_builtin_timezone($0) }) else { throw .unknown(name) }
         self.name = name
         handle = ZoneHandle(pointer, owned: false)
+        earlier = nil
         if Self.builtin.count < 1024 { Self.builtin[name] = self }
     }
 
@@ -49,10 +55,12 @@ public struct CalendarZone: CustomStringConvertible {
     init(name: String, handle: ZoneHandle) {
         self.name = name
         self.handle = handle
+        earlier = nil
     }
 
     /// A VTIMEZONE's own definition of its TZID (taken over: a clone of it); nil if
-    /// libical cannot use it.
+    /// libical cannot use it. Where the TZID is an IANA name the system knows, instants
+    /// before the first observance are read in the system's zone.
     init?(embedded component: OpaquePointer) {
         guard let tzid = LibICal.string(icalcomponent_get_first_property(component, ICAL_TZID_PROPERTY).flatMap { icalproperty_get_tzid($0) }),
               let zone = icaltimezone_new() else { return nil }
@@ -62,6 +70,30 @@ public struct CalendarZone: CustomStringConvertible {
         }
         name = tzid
         handle = ZoneHandle(zone, owned: true)
+        if let onset = Self.firstObservance(of: component), let system = try? CalendarZone(named: tzid) {
+            earlier = (system.handle, onset)
+        } else {
+            earlier = nil
+        }
+    }
+
+    /// The instant the earliest STANDARD or DAYLIGHT of a VTIMEZONE begins: its DTSTART
+    /// on the clock of its TZOFFSETFROM. Nil without one.
+    private static func firstObservance(of component: OpaquePointer) -> Int64? {
+        var first: Int64?
+        for kind in [ICAL_XSTANDARD_COMPONENT, ICAL_XDAYLIGHT_COMPONENT] {
+            var observance = icalcomponent_get_first_component(component, kind)
+            while let current = observance {
+                observance = icalcomponent_get_next_component(component, kind)
+                guard let start = icalcomponent_get_first_property(current, ICAL_DTSTART_PROPERTY),
+                      let wall = LocalDateTime(icalproperty_get_dtstart(start)),
+                      let from = icalcomponent_get_first_property(current, ICAL_TZOFFSETFROM_PROPERTY) else { continue }
+                let onset = wall.secondsAsIfUTC - Int64(icalproperty_get_tzoffsetfrom(from))
+                first = min(first ?? onset, onset)
+            }
+        }
+        LibICal.prepare()
+        return first
     }
 
     /// ASCII letters, digits and `/_+-` (no dot, so no `..`), no empty part, at most 64 bytes.
@@ -78,7 +110,8 @@ public struct CalendarZone: CustomStringConvertible {
     /// The wall clock here at `instant` (Unix seconds); nil outside `CalendarLimits.years`.
     public func wallClock(at instant: Int64) -> LocalDateTime? {
         guard instant > -6_000_000_000, instant < 14_000_000_000 else { return nil }
-        return LocalDateTime(icaltime_from_timet_with_zone(time_t(instant), 0, handle.pointer))
+        let zone = earlier.flatMap { instant < $0.until ? $0.zone : nil } ?? handle
+        return LocalDateTime(icaltime_from_timet_with_zone(time_t(instant), 0, zone.pointer))
     }
 
     /// Seconds this zone is ahead of UTC at `instant`.

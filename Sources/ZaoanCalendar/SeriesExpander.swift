@@ -60,12 +60,17 @@ struct SeriesPlan {
     /// EXDATEs that are dates: every instance starting that local day.
     var excludedDays: Set<CivilDay> = []
     /// RDATEs: a start on the wall clock (or an instant, for a UTC RDATE) and, for a
-    /// PERIOD, its own end.
-    var extraStarts: [(start: ExtraStart, end: Int64?)] = []
+    /// PERIOD, its own end or length.
+    var extraStarts: [(start: ExtraStart, end: ExtraEnd?)] = []
 
     enum ExtraStart {
         case wall(LocalDateTime)
         case instant(Int64)
+    }
+
+    enum ExtraEnd {
+        case instant(Int64)
+        case length(EventLength)
     }
 }
 
@@ -95,13 +100,18 @@ enum SeriesExpander {
     static func expand(_ plan: SeriesPlan, in window: CalendarWindow, budget: inout IterationBudget) -> Result {
         var result = Result()
         var seen = Set<Int64>()
-        func consider(_ wall: LocalDateTime?, instant: Int64? = nil, end explicitEnd: Int64? = nil) {
+        func consider(_ wall: LocalDateTime?, instant: Int64? = nil, end ownEnd: SeriesPlan.ExtraEnd? = nil) {
             guard result.instances.count < CalendarLimits.occurrencesPerWindow else { return }
             let start: Int64
             if let wall { start = plan.base.instant(of: wall) } else if let instant { start = instant } else { return }
             guard seen.insert(start).inserted, !plan.excludedStarts.contains(start) else { return }
             if !plan.excludedDays.isEmpty, let day = (wall ?? plan.base.wallClock(at: start))?.day, plan.excludedDays.contains(day) { return }
-            let end = explicitEnd ?? self.end(of: start, wall: wall, plan: plan)
+            let end: Int64
+            switch ownEnd {
+            case .instant(let instant): end = instant
+            case .length(let length): end = self.end(of: start, wall: wall, length: length, base: plan.base)
+            case nil: end = self.end(of: start, wall: wall, length: plan.length, base: plan.base)
+            }
             if window.shows(start: start, end: end) {
                 result.instances.append(ExpandedInstance(recurrenceKey: start, start: start, end: end))
             }
@@ -128,22 +138,22 @@ enum SeriesExpander {
         return result
     }
 
-    /// The instance's end: its own length after the start, on the wall clock where the
+    /// The instance's end: `length` after the start, on the wall clock of `base` where the
     /// length is in days.
-    static func end(of start: Int64, wall: LocalDateTime?, plan: SeriesPlan) -> Int64 {
-        switch plan.length {
+    static func end(of start: Int64, wall: LocalDateTime?, length: EventLength, base: TimeBase) -> Int64 {
+        switch length {
         case .exact(let seconds):
             return start.addingClamped(seconds)
         case .nominal(let days, let seconds):
-            guard let wall = wall ?? plan.base.wallClock(at: start), let day = wall.day.adding(days: days) else {
+            guard let wall = wall ?? base.wallClock(at: start), let day = wall.day.adding(days: days) else {
                 return start.addingClamped(days.multipliedClamped(by: 86_400)).addingClamped(seconds)
             }
-            return plan.base.instant(of: LocalDateTime(secondsAsIfUTC: day.daysSince1970 * 86_400 + Int64(wall.secondOfDay))!).addingClamped(seconds)
+            return base.instant(of: LocalDateTime(secondsAsIfUTC: day.daysSince1970 * 86_400 + Int64(wall.secondOfDay))!).addingClamped(seconds)
         case .wholeDays(let days):
-            guard let wall = wall ?? plan.base.wallClock(at: start), let day = wall.day.adding(days: days) else {
+            guard let wall = wall ?? base.wallClock(at: start), let day = wall.day.adding(days: days) else {
                 return start.addingClamped(days.multipliedClamped(by: 86_400))
             }
-            return plan.base.instant(of: LocalDateTime(day))
+            return base.instant(of: LocalDateTime(day))
         }
     }
 
