@@ -11,8 +11,10 @@ public struct CalendarDocument {
     public let source: String
     /// VEVENTs, overrides (RECURRENCE-ID) included, in file order.
     public let events: [CalendarEvent]
-    /// Events left out, each with why (a bad DTSTART, an unknown zone, a rule libical
-    /// refused, more than `CalendarLimits.eventsPerSource`).
+    /// What reading could not take as written: events left out, each with why (a bad
+    /// DTSTART, a rule libical refused, more than `CalendarLimits.eventsPerSource`), and,
+    /// once for the file, events kept but read in a way of their own (TZIDs that name no
+    /// zone, read as floating).
     public let skipped: [CalendarProblem]
 
     /// Reads `bytes` (at most `CalendarLimits.bytesPerFile`).
@@ -43,6 +45,7 @@ public struct CalendarDocument {
         defer { for root in roots { icalcomponent_free(root) } }
         var events: [CalendarEvent] = []
         var skipped: [CalendarProblem] = []
+        var unknownZones = UnknownZoneNote()
         var ordinal = -1
         for root in roots {
             var zones: [String: CalendarZone] = [:]
@@ -57,8 +60,10 @@ public struct CalendarDocument {
                 ordinal += 1
                 guard events.count < CalendarLimits.eventsPerSource else { continue }
                 do {
-                    events.append(try CalendarEvent(current, zones: zones, fallbackUID: "\(source)#\(ordinal + 1)",
-                                                    badLines: badLines[ordinal] ?? []))
+                    let event = try CalendarEvent(current, zones: zones, fallbackUID: "\(source)#\(ordinal + 1)",
+                                                  badLines: badLines[ordinal] ?? [])
+                    unknownZones.note(event)
+                    events.append(event)
                 } catch {
                     let uid = LibICal.string(icalcomponent_get_uid(current))
                     skipped.append(CalendarProblem(source: source, uid: uid.map { CalendarText.prefix($0, maxBytes: CalendarLimits.uidBytes) },
@@ -70,6 +75,7 @@ public struct CalendarDocument {
             skipped.append(CalendarProblem(source: source, uid: nil,
                                            message: "\(ordinal + 1) events; the first \(CalendarLimits.eventsPerSource) are kept"))
         }
+        if let problem = unknownZones.problem(source: source) { skipped.append(problem) }
         self.events = events
         self.skipped = skipped
     }
