@@ -76,7 +76,7 @@ struct PeerShapeFeedTests {
             "2026-03-17T10:00:00+01:00 2026-03-17T11:00:00+01:00 last",
             "2026-03-18T10:00:00+01:00 2026-03-18T11:00:00+01:00 second-calendar",
         ], "\(reading.rows.joined(separator: "\n"))")
-        #expect(reading.stats.contains("calendar_problems: 8 (") && reading.stats.contains("broken-structure.ics"), "\(reading.stats)")
+        #expect(reading.stats.contains("calendar_problems: 8 ("), "\(reading.stats)")
         for line in [1, 15, 29, 53, 60, 67, 76, 88] {
             #expect(reading.log.contains("broken-structure.ics: line \(line): "), "line \(line) is named: \(reading.log)")
         }
@@ -92,7 +92,7 @@ struct PeerShapeFeedTests {
             "2026-03-10T00:00:00+01:00 2026-03-11T00:00:00+01:00 holiday",
             "2026-03-11T10:00:00+01:00 2026-03-11T11:00:00+01:00 blank-rule",
             "2026-03-12T10:00:00+01:00 2026-03-12T11:00:00+01:00 empty-rdate",
-            "2026-03-13T10:00:00+01:00 2026-03-13T10:00:00+01:00 empty-duration",
+            "2026-03-13T10:00:00+01:00 - empty-duration",
             "2026-03-14T09:00:00+01:00 2026-03-14T11:00:00+01:00 empty-dtend",
             "2026-03-16T10:00:00+01:00 2026-03-16T10:30:00+01:00 empty-exdate",
         ], "\(reading.rows.joined(separator: "\n"))")
@@ -108,7 +108,7 @@ struct PeerShapeFeedTests {
             "2026-03-03T09:00:00+01:00 2026-03-03T10:00:00+01:00 floating-utc-exdate",
             "2026-03-05T09:00:00+01:00 2026-03-05T10:00:00+01:00 floating-utc-exdate",
             "2026-03-09T10:00:00+01:00 2026-03-09T11:00:00+01:00 start-off-rule",
-            "2026-03-10T11:00:00+01:00 2026-03-10T11:00:00+01:00 end-before-start",
+            "2026-03-10T11:00:00+01:00 - end-before-start",  // no length: no end shown
             "2026-03-11T00:00:00+01:00 2026-03-12T00:00:00+01:00 date-start-time-end",
             "2026-03-11T00:00:00+01:00 2026-03-13T00:00:00+01:00 date-start-utc-end",
             "2026-03-12T10:00:00+01:00 2026-03-12T11:00:00+01:00 rdate-date-on-time",
