@@ -44,6 +44,7 @@ public struct CalendarDocument {
         }
         let roots = parsed.roots
         defer { for root in roots { icalcomponent_free(root) } }
+        defer { ZoneNames.forgetFile() }
         var events: [CalendarEvent] = []
         var skipped = parsed.structure.map { CalendarProblem(source: source, uid: nil, message: $0.message) }
         var unknownZones = UnknownZoneNote()

@@ -15,17 +15,24 @@ enum ZoneNames {
     /// Longer TZIDs are unknown without a look (the longest Windows name is 31 bytes, the
     /// libical prefix and an IANA name some 70).
     static let maximumBytes = 200
-    /// Distinct TZIDs whose answer is kept (a miss costs libical a look in
-    /// /usr/share/zoneinfo, and 10,000 events may repeat one); when full, nothing more is kept.
-    static let cacheCapacity = 1024
-    nonisolated(unsafe) private static var cache: [String: CalendarZone?] = [:]
+    /// Distinct TZIDs whose answer is kept while a file is read (a miss costs libical a
+    /// look in /usr/share/zoneinfo, and 10,000 events may repeat one); when full, nothing
+    /// more is kept. The answers go with the file (`forgetFile`): names from outside input
+    /// do not pile up for the life of the process. Single-threaded, like the module.
+    static let memoCapacity = 1024
+    nonisolated(unsafe) private static var memo: [String: CalendarZone?] = [:]
 
     static func zone(forTZID tzid: String) -> CalendarZone? {
         guard tzid.utf8.count <= maximumBytes else { return nil }
-        if let known = cache[tzid] { return known }
+        if let known = memo[tzid] { return known }
         let found = resolve(tzid)
-        if cache.count < cacheCapacity { cache[tzid] = .some(found) }
+        if memo.count < memoCapacity { memo[tzid] = .some(found) }
         return found
+    }
+
+    /// Called once a file is read.
+    static func forgetFile() {
+        memo = [:]
     }
 
     private static func resolve(_ tzid: String) -> CalendarZone? {
