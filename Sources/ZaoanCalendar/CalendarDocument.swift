@@ -11,15 +11,18 @@ public struct CalendarDocument {
     public let source: String
     /// VEVENTs, overrides (RECURRENCE-ID) included, in file order.
     public let events: [CalendarEvent]
-    /// Events left out, each with why (a bad DTSTART, an unknown zone, a rule libical
-    /// refused, more than `CalendarLimits.eventsPerSource`).
+    /// What reading could not take as written: components left out for a broken structure
+    /// and events left out, each with why (a bad DTSTART, a rule libical refused, more than
+    /// `CalendarLimits.eventsPerSource`), and, once for the file, events kept but read in a
+    /// way of their own (TZIDs that name no zone, read as floating; empty values).
     public let skipped: [CalendarProblem]
 
     /// Reads `bytes` (at most `CalendarLimits.bytesPerFile`).
     /// - Throws: `CalendarReadError` naming `source`, the line and what is wrong, for a
-    ///   file that is not iCalendar at all: no VCALENDAR, BEGIN and END that do not pair,
-    ///   text outside a VCALENDAR, a NUL byte, a content line over the limit. A single
-    ///   unreadable event does not make the file fail: it lands in `skipped`.
+    ///   file that is not iCalendar at all: no VCALENDAR, a NUL byte, a content line or
+    ///   nesting over the limits, a broken BEGIN/END structure out of which no VEVENT could
+    ///   be read (`CalendarParser`). A single unreadable event, or a broken component among
+    ///   others, does not make the file fail: it lands in `skipped`, with its line.
     public init(parsing bytes: [UInt8], source: String) throws(CalendarReadError) {
         LibICal.prepare()
         self.source = source
@@ -30,16 +33,19 @@ public struct CalendarDocument {
         guard lines <= CalendarLimits.contentLinesPerFile else {
             throw CalendarReadError(source: source, .init(line: nil, reason: "\(lines) content lines, more than \(CalendarLimits.contentLinesPerFile); the file is not read (split the calendar, or leave it out)"))
         }
-        let roots: [OpaquePointer]
-        let badLines: [Int: [(line: Int, property: String)]]
+        let parsed: ParsedCalendar
         do {
-            (roots, badLines) = try Self.parse(bytes)
+            parsed = try CalendarParser.parse(bytes)
         } catch {
             throw CalendarReadError(source: source, error)
         }
+        let roots = parsed.roots
         defer { for root in roots { icalcomponent_free(root) } }
+        defer { ZoneNames.forgetFile() }
         var events: [CalendarEvent] = []
-        var skipped: [CalendarProblem] = []
+        var skipped = parsed.structure.map { CalendarProblem(source: source, uid: nil, message: $0.message) }
+        var unknownZones = UnknownZoneNote()
+        var emptyValues = EmptyValueNote()
         var ordinal = -1
         for root in roots {
             var zones: [String: CalendarZone] = [:]
@@ -54,8 +60,12 @@ public struct CalendarDocument {
                 ordinal += 1
                 guard events.count < CalendarLimits.eventsPerSource else { continue }
                 do {
-                    events.append(try CalendarEvent(current, zones: zones, fallbackUID: "\(source)#\(ordinal + 1)",
-                                                    badLines: badLines[ordinal] ?? []))
+                    let (unread, empty) = EmptyValues.split(parsed.unreadLines[ordinal] ?? [])
+                    let event = try CalendarEvent(current, zones: zones, fallbackUID: "\(source)#\(ordinal + 1)",
+                                                  badLines: unread)
+                    unknownZones.note(event)
+                    emptyValues.note(empty, uid: event.uid)
+                    events.append(event)
                 } catch {
                     let uid = LibICal.string(icalcomponent_get_uid(current))
                     skipped.append(CalendarProblem(source: source, uid: uid.map { CalendarText.prefix($0, maxBytes: CalendarLimits.uidBytes) },
@@ -67,74 +77,10 @@ public struct CalendarDocument {
             skipped.append(CalendarProblem(source: source, uid: nil,
                                            message: "\(ordinal + 1) events; the first \(CalendarLimits.eventsPerSource) are kept"))
         }
+        if let problem = unknownZones.problem(source: source) { skipped.append(problem) }
+        if let problem = emptyValues.problem(source: source) { skipped.append(problem) }
         self.events = events
         self.skipped = skipped
-    }
-
-    /// Feeds the lines to libical one by one, checking the BEGIN/END structure itself (so a
-    /// stray END or a missing one is an error with a line, not a guess of libical's), and
-    /// noting which lines of which VEVENT (by order in the file) libical could not read.
-    private static func parse(_ bytes: [UInt8]) throws(CalendarReadError.Place)
-        -> (roots: [OpaquePointer], badLines: [Int: [(line: Int, property: String)]]) {
-        guard let parser = icalparser_new() else { throw .init(line: nil, reason: "libical could not start a parser") }
-        defer { icalparser_free(parser) }
-        var roots: [OpaquePointer] = []
-        var open: [(name: String, line: Int)] = []
-        var eventOrdinal = -1
-        var badLines: [Int: [(line: Int, property: String)]] = [:]
-        do throws(CalendarReadError.Place) {
-            var lastLine: Int?
-            var components = 0
-            try ContentLines.forEach(in: bytes) { (line: inout ContentLine) throws(CalendarReadError.Place) in
-                guard !line.isBlank else { return }
-                lastLine = line.number
-                let isBegin = line.starts(with: "BEGIN")
-                let isEnd = !isBegin && line.starts(with: "END")
-                if isBegin {
-                    components += 1
-                    guard components <= CalendarLimits.componentsPerFile else {
-                        throw CalendarReadError.Place(line: line.number, reason: "more than \(CalendarLimits.componentsPerFile) components (BEGIN lines); the file is not read")
-                    }
-                    let component = line.value
-                    if open.isEmpty && component != "VCALENDAR" {
-                        throw CalendarReadError.Place(line: line.number, reason: "BEGIN:\(SafeName.short(component)) where BEGIN:VCALENDAR was expected")
-                    }
-                    guard open.count < CalendarLimits.componentDepth else {
-                        throw CalendarReadError.Place(line: line.number, reason: "components nested more than \(CalendarLimits.componentDepth) deep")
-                    }
-                    if open.count == 1 && component == "VEVENT" { eventOrdinal += 1 }
-                    open.append((component, line.number))
-                } else if isEnd {
-                    let component = line.value
-                    guard let innermost = open.last else {
-                        throw CalendarReadError.Place(line: line.number, reason: "END:\(SafeName.short(component)) with nothing open")
-                    }
-                    guard innermost.name == component else {
-                        throw CalendarReadError.Place(line: line.number, reason: "END:\(SafeName.short(component)) where END:\(SafeName.short(innermost.name)) (for line \(innermost.line)) was expected")
-                    }
-                    open.removeLast()
-                } else if open.isEmpty {
-                    throw CalendarReadError.Place(line: line.number, reason: "text outside BEGIN:VCALENDAR … END:VCALENDAR")
-                }
-                let finished = line.bytes.withUnsafeMutableBufferPointer { buffer in
-                    buffer.withMemoryRebound(to: CChar.self) { icalparser_add_line(parser, $0.baseAddress) }
-                }
-                if let finished { roots.append(finished) }
-                if !isBegin, !isEnd, open.count == 2, open[1].name == "VEVENT", icalparser_get_state(parser) == ICALPARSER_ERROR {
-                    badLines[eventOrdinal, default: []].append((line.number, line.name))
-                }
-            }
-            if let innermost = open.last {
-                throw CalendarReadError.Place(line: lastLine, reason: "the text ends inside BEGIN:\(SafeName.short(innermost.name)) of line \(innermost.line)")
-            }
-            guard !roots.isEmpty else { throw CalendarReadError.Place(line: nil, reason: "no BEGIN:VCALENDAR: not iCalendar data") }
-        } catch {
-            for root in roots { icalcomponent_free(root) }
-            LibICal.prepare()
-            throw error
-        }
-        LibICal.prepare()
-        return (roots, badLines)
     }
 
     /// The occurrences that show in `window` (`CalendarWindow.shows`), in order.

@@ -12,6 +12,9 @@ struct EventTime {
     let wall: LocalDateTime
     let isDate: Bool
     let reference: Reference
+    /// The TZID (shortened, safe to show) of a time read as floating because no zone of
+    /// that name is known (`ZoneNames`).
+    var unknownZone: String? = nil
 
     func base(defaultZone: CalendarZone) -> TimeBase {
         switch reference {
@@ -165,7 +168,8 @@ public struct CalendarEvent {
     }
 
     /// A libical time with the TZID of its property resolved: the file's own VTIMEZONE
-    /// first (RFC 5545), else a bare IANA name.
+    /// first (RFC 5545), else the zone the name means (`ZoneNames`: IANA, Windows, a
+    /// libical-style path), else floating, with the name kept to be reported.
     static func time(_ value: icaltimetype, of property: OpaquePointer, named name: String,
                      zones: [String: CalendarZone]) throws(Unusable) -> EventTime {
         guard let wall = LocalDateTime(value) else {
@@ -178,11 +182,10 @@ public struct CalendarEvent {
             return EventTime(wall: wall, isDate: false, reference: .floating)
         }
         if let zone = zones[tzid] { return EventTime(wall: wall, isDate: false, reference: .zone(zone)) }
-        do {
-            return EventTime(wall: wall, isDate: false, reference: .zone(try CalendarZone(named: tzid)))
-        } catch {
-            throw Unusable(reason: "its \(name) is in \(error.description), and the file has no VTIMEZONE for it")
+        guard let zone = ZoneNames.zone(forTZID: tzid) else {
+            return EventTime(wall: wall, isDate: false, reference: .floating, unknownZone: SafeName.short(CalendarText.prefix(tzid, maxBytes: 160)))
         }
+        return EventTime(wall: wall, isDate: false, reference: .zone(zone))
     }
 
     /// A DURATION: days and weeks on the wall clock, the rest exact; a negative one is none.

@@ -17,9 +17,24 @@ struct ContentLine {
     }
 
     /// The property name (`DTSTART` of `DTSTART;TZID=Europe/Berlin:...`), upper-cased.
-    var name: String {
+    var name: String { Self.name(of: bytes[...]) }
+
+    static func name(of bytes: ArraySlice<UInt8>) -> String {
         let end = bytes.firstIndex { $0 == UInt8(ascii: ";") || $0 == UInt8(ascii: ":") || $0 == 0 } ?? bytes.endIndex
-        return String(decoding: bytes[..<min(end, 80)], as: UTF8.self).uppercased().trimmingASCIISpaces
+        return String(decoding: bytes[..<min(end, bytes.startIndex + 80)], as: UTF8.self).uppercased().trimmingASCIISpaces
+    }
+
+    /// Whether nothing but spaces follows the `:` that ends the name and parameters (one in
+    /// a quoted parameter value does not count): `RRULE:`, `EXDATE;VALUE=DATE: `.
+    static func hasEmptyValue(_ bytes: ArraySlice<UInt8>) -> Bool {
+        var quoted = false
+        for (index, byte) in zip(bytes.indices, bytes) {
+            if byte == UInt8(ascii: "\"") { quoted.toggle() }
+            if byte == UInt8(ascii: ":") && !quoted {
+                return bytes[(index + 1)...].allSatisfy { $0 == 0x20 || $0 == 0x09 || $0 == 0 }
+            }
+        }
+        return false
     }
 
     /// What follows the first `:` (a BEGIN's component name), upper-cased.
