@@ -93,7 +93,7 @@ extension CalendarEvent {
         for time in excluded { add(time) }
         for extra in extraStarts {
             add(extra.start)
-            add(extra.end)
+            if case .at(let extraEnd) = extra.end { add(extraEnd) }
         }
         return found
     }

@@ -28,6 +28,8 @@ public struct ServerCounters: Sendable, Equatable {
     /// Calendars being read now (their events come when the reading is done).
     public var calendarsReading: Int = 0
     public var calendarProblems: [String] = []
+    /// Problems past the ones kept (the first 1,000), counted only.
+    public var calendarProblemsNotKept: Int = 0
     /// Calendar files the last reading parsed, and those it kept as they were.
     public var calendarFilesParsed: Int = 0
     public var calendarFilesUnchanged: Int = 0
@@ -383,7 +385,7 @@ public final class Responder {
             "calendars: \(counters.calendarsLoaded) read, \(counters.calendarsWaiting) waiting, \(counters.calendarsReading) reading",
             "calendar_events: \(calendarEvents.count)",
             "calendar_files: \(counters.calendarFilesParsed) parsed, \(counters.calendarFilesUnchanged) unchanged",
-            "calendar_problems: \(counters.calendarProblems.count)"
+            "calendar_problems: \(counters.calendarProblems.count + counters.calendarProblemsNotKept)"
                 + (counters.calendarProblems.first.map { " (" + RequestParser.shorten($0) + ")" } ?? ""),
             "config_problems: \(problems.count)",
         ] + configLines + [

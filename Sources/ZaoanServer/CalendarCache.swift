@@ -57,7 +57,9 @@ struct CalendarCache {
         }
         entries = next
         let unread = result.sourceProblems.filter { next[$0.source] == nil }
-        merged.problems = result.problems + unread.map(\.text) + next.sorted { $0.key < $1.key }.flatMap(\.value.problems)
+        let found = result.problems + unread.map(\.text) + next.sorted { $0.key < $1.key }.flatMap(\.value.problems)
+        merged.problems = Array(found.prefix(ReaderResult.keptProblems))
+        merged.problemsNotKept += found.count - merged.problems.count
         // Each configured calendar keeps at most occurrencesPerWindow, as one reading does.
         let all = next.values.flatMap(\.occurrences) + result.events.filter { next[$0.source] == nil }
         var shown: [CalendarOccurrence] = []

@@ -34,6 +34,10 @@ final class CalendarFeed: EventHandler {
     private(set) var sourcesLoaded = 0
     private(set) var sourcesWaiting = 0
     private(set) var problems: [String] = []
+    /// Problems past `ReaderResult.keptProblems`, counted only.
+    private(set) var problemsNotKept = 0
+    /// New problems logged after one reading; the rest are counted in one line.
+    static let problemsLoggedPerReading = 20
     /// Files the last reading parsed, and files it kept as they were (`CalendarCache`).
     private(set) var filesParsed = 0
     private(set) var filesUnchanged = 0
@@ -121,10 +125,16 @@ final class CalendarFeed: EventHandler {
 
     /// On the loop's thread: the events go to the Responder; new problems to the log.
     private func apply(_ reading: ReaderResult) {
-        for problem in reading.problems where !problems.contains(problem) {
+        let known = Set(problems)
+        let new = reading.problems.filter { !known.contains($0) }
+        for problem in new.prefix(Self.problemsLoggedPerReading) {
             Log.warning("calendar: \(problem); the other events still show")
         }
+        if new.count > Self.problemsLoggedPerReading || reading.problemsNotKept > 0 {
+            Log.warning("calendar: \(new.count - min(new.count, Self.problemsLoggedPerReading) + reading.problemsNotKept) more problems in this reading are not logged; `zaoan ask stats` counts them")
+        }
         problems = reading.problems
+        problemsNotKept = reading.problemsNotKept
         sourcesLoaded = reading.loaded
         sourcesWaiting = reading.waiting
         filesParsed = reading.readFiles.count

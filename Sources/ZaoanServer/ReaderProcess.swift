@@ -214,10 +214,15 @@ enum ReaderProcess {
                 default: return
                 }
                 stepStartedAt = usage?.cpuSeconds ?? 0
-            case "W": result.waiting += 1; text(1).map { result.problems.append($0) }
+            case "W": result.waiting += 1; text(1).map { result.keep(problem: $0) }
             case "L": result.loaded += 1
-            case "P": text(1).map { result.problems.append($0) }
-            case "Q" where fields.count == 3: result.sourceProblems.append(.init(source: fields[1], text: fields[2]))
+            case "P": text(1).map { result.keep(problem: $0) }
+            case "Q" where fields.count == 3:
+                if result.problemCount < ReaderResult.keptProblems {
+                    result.sourceProblems.append(.init(source: fields[1], text: fields[2]))
+                } else {
+                    result.problemsNotKept += 1
+                }
             case "Y" where fields.count == 2: result.unchangedFiles.append(fields[1])
             case "G" where fields.count == 4:
                 if let identity = FileIdentity(fields[2]), let events = Int(fields[3]) {

@@ -111,6 +111,16 @@ struct ReaderResult: Sendable, Equatable {
     var sourceProblems: [SourceProblem] = []
     /// The reader got to the end (`D`).
     var finished = false
+    /// Problems past `keptProblems`: counted, not kept (10,000 files of 40 costly series
+    /// each would otherwise be 400,000 lines in the service's memory and log).
+    var problemsNotKept = 0
+    static let keptProblems = 1_000
+
+    var problemCount: Int { problems.count + sourceProblems.count }
+
+    mutating func keep(problem: String) {
+        if problemCount < Self.keptProblems { problems.append(problem) } else { problemsNotKept += 1 }
+    }
 
     struct ReadFile: Sendable, Equatable {
         var identity: FileIdentity

@@ -206,6 +206,7 @@ public final class Server {
             snapshot.calendarsWaiting = calendars.sourcesWaiting
             snapshot.calendarsReading = calendars.sourcesReading
             snapshot.calendarProblems = calendars.problems
+            snapshot.calendarProblemsNotKept = calendars.problemsNotKept
             snapshot.calendarFilesParsed = calendars.filesParsed
             snapshot.calendarFilesUnchanged = calendars.filesUnchanged
         }

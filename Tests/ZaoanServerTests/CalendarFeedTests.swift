@@ -96,6 +96,25 @@ struct CalendarFeedTests {
         #expect(stats.contains("calendar_files: 0 parsed, 3 unchanged") && stats.contains("calendar_events: 3"), "\(stats)")
     }
 
+    @Test("1,030 broken files: all counted in stats, the first 1,000 kept, 20 logged and one line for the rest")
+    func manyProblemsAreCountedNotFlooded() throws {
+        let folder = try TemporaryDirectory()
+        defer { folder.remove() }
+        let calendar = try folder.makeDirectory("junk")
+        for index in 0..<1_030 {
+            try "BEGIN:VCALENDAR\r\nnot a calendar \(index)\r\n".write(toFile: "\(calendar)/\(index).ics", atomically: false, encoding: .utf8)
+        }
+        try Self.event(uid: "ok", title: "Still shown", minutes: 30).write(toFile: calendar + "/zz-good.ics", atomically: true, encoding: .utf8)
+        let service = try start(calendars: [calendar])
+        defer { try? service.stop() }
+        let stats = try answer(service, "stats", within: 20) { $0.contains("calendar_problems: 1030") }
+        #expect(stats.contains("calendar_problems: 1030 (") && stats.contains("calendar_events: 1"), "every problem counted, the good file read: \(stats)")
+        #expect(try service.ask("countdown").hasPrefix("Still shown"))
+        let logged = service.stderrText.split(separator: "\n").filter { $0.contains("calendar: ") }
+        #expect(logged.count == 21, "20 problems and one line for the rest: \(logged.count) lines")
+        #expect(logged.last?.contains("1010 more problems in this reading are not logged") == true, "\(logged.last ?? "")")
+    }
+
     @Test("an event counts like a room; an edit, a new file, a removed file and a broken file show without a restart")
     func followsAFolder() throws {
         let folder = try TemporaryDirectory()
