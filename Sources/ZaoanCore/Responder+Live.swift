@@ -58,8 +58,13 @@ extension Responder {
         case .ended:
             state = "ended"
         }
-        var tooltip = [room.title.isEmpty ? room.id : room.title, localTime(room.start) + (room.end.map { "–" + localTime($0) } ?? "")]
-        if let description = room.description { tooltip.append(description) }
+        // A calendar event's: its calendar after the time, its location, its description's
+        // first line (a description may be an invitation's page of text).
+        var when = localTime(room.start) + (room.end.map { "–" + localTime($0) } ?? "")
+        if let calendar = room.calendar { when += " · " + calendar }
+        var tooltip = [room.title.isEmpty ? room.id : room.title, when]
+        if let location = room.location { tooltip.append(location) }
+        if let description = room.source == nil ? room.description : room.description.flatMap(Self.firstLine) { tooltip.append(description) }
         if let viewers = room.viewers { tooltip.append(settings.language == .zh ? "\(viewers) 人在看" : "\(viewers) watching") }
         return Answer(titled ? CountdownText.titled(room, phase, language: settings.language) : bare,
                       shortText: titled ? Self.shortText(room, suffix: CountdownText.short(phase, language: settings.language)) : bare,
@@ -102,6 +107,7 @@ extension Responder {
     }
 
     func liveShow(id: String, now: Date) throws(ProtocolError) -> [String] {
+        if schedule.rooms[id] == nil, id.hasPrefix(Request.calendarEventPrefix) { return try calendarEventShow(id: id, now: now) }
         let saved = try self.room(id)
         let room = nextOccurrence(of: saved, now: now)
         let phase = RoomPhase(room: room, now: now, defaultDuration: settings.liveDefaultDuration)
@@ -128,21 +134,79 @@ extension Responder {
         return lines
     }
 
-    /// `schedule HOURS`: every room occurrence and calendar event live now or starting within
-    /// HOURS, by start: `START<TAB>END<TAB>SOURCE<TAB>TITLE`, times in the configured zone
-    /// (END `-` when a room has none), SOURCE `live` for a room, else the calendar file. Rooms
-    /// are expanded 48 hours ahead and events `calendar_window_hours`: HOURS beyond that
-    /// lists what is known.
-    func schedule(hours: Int, now: Date) -> [String] {
+    /// `live show calendar:UID`: the calendar event with that ID (as `watch events` gives
+    /// it) that is live now or comes next in the window, with its calendar, file, location,
+    /// description's first line and URL.
+    private func calendarEventShow(id: String, now: Date) throws(ProtocolError) -> [String] {
+        let duration = settings.liveDefaultDuration
+        let matching = rotation(at: now).filter { $0.id == id && $0.source != nil }
+        guard let event = matching.first(where: { !RoomPhase(room: $0, now: now, defaultDuration: duration).isOver }) ?? matching.last else {
+            throw ProtocolError(.notFound, "no calendar event '\(RequestParser.shorten(id))' in the window; watch events gives the events' IDs")
+        }
+        let phase = RoomPhase(room: event, now: now, defaultDuration: duration)
+        var lines = [
+            "id: \(event.id)",
+            "title: \(event.title)",
+            "start: \(isoTime(event.start))",
+            "end: \(event.end.map(isoTime) ?? "-")",
+            "state: \(CountdownText.render(phase, language: settings.language))",
+        ]
+        if let calendar = event.calendar { lines.append("calendar: \(calendar)") }
+        if let source = event.source { lines.append("source: \(source)") }
+        if let location = event.location { lines.append("location: \(location)") }
+        if let description = event.description.flatMap(Self.firstLine) { lines.append("description: \(description)") }
+        if let url = event.url { lines.append("url: \(url)") }
+        return lines
+    }
+
+    /// The first line of a calendar event's description that holds anything, bounded as a
+    /// title is: what a tooltip or `live show` has room for.
+    static func firstLine(_ description: String) -> String? {
+        var rest = Substring(description)
+        while !rest.isEmpty {
+            let end = rest.unicodeScalars.firstIndex { $0 == "\n" || $0 == "\r" } ?? rest.endIndex
+            if let line = CalendarText.oneLine(String(rest[..<end])) { return line }
+            rest = end < rest.endIndex ? rest[rest.unicodeScalars.index(after: end)...] : ""
+        }
+        return nil
+    }
+
+    /// `schedule HOURS [calendar=NAME]`: every room occurrence and calendar event live now or
+    /// starting within HOURS, by start: `START<TAB>END<TAB>SOURCE<TAB>TITLE`, times in the
+    /// configured zone (END `-` when a room has none), SOURCE `live` for a room, else the
+    /// event's calendar's name. Rooms are expanded 48 hours ahead and events
+    /// `calendar_window_hours`: HOURS beyond that lists what is known. With NAME, the events
+    /// of the calendars of that name (in any case) alone; a name no configured calendar has
+    /// is `not-found`, once the calendars have been read (before, nothing is listed).
+    func schedule(hours: Int, calendar wanted: String? = nil, now: Date) throws(ProtocolError) -> [String] {
+        if let wanted { try checkCalendar(wanted) }
         let horizon = now.addingTimeInterval(Double(hours) * 3600)
         return LiveSchedule.current(in: rotation(at: now), now: now, defaultDuration: settings.liveDefaultDuration)
-            .filter { $0.room.start < horizon }
+            .filter { item in
+                guard item.room.start < horizon else { return false }
+                guard let wanted else { return true }
+                return item.room.calendar.map { CalendarNameRule.matches($0, wanted) } ?? false
+            }
             .map { item in
                 let room = item.room
                 let title = room.title.isEmpty ? room.id : room.title
-                return [isoTime(room.start), room.end.map(isoTime) ?? "-", room.source ?? "live",
+                let source = room.calendar ?? room.source ?? "live"
+                return [isoTime(room.start), room.end.map(isoTime) ?? "-", source.replacingOccurrences(of: "\t", with: " "),
                         title.replacingOccurrences(of: "\t", with: " ")].joined(separator: "\t")
             }
+    }
+
+    /// Refuses a calendar name none of the configured calendars has, naming those there are.
+    private func checkCalendar(_ wanted: String) throws(ProtocolError) {
+        let shown = RequestParser.shorten(wanted)
+        guard !settings.calendars.isEmpty else {
+            throw ProtocolError(.notFound, "no calendar '\(shown)': the config names no calendars (see \"calendars\" in zaoan.conf(5))")
+        }
+        guard let names = calendarNames, !names.contains(where: { CalendarNameRule.matches($0, wanted) }) else { return }
+        var listed: [String] = []
+        for name in names where !listed.contains(name) { listed.append(name) }
+        let shownNames = listed.prefix(8).map(RequestParser.shorten).joined(separator: ", ") + (listed.count > 8 ? ", …" : "")
+        throw ProtocolError(.notFound, "no calendar '\(shown)'; the calendars are: \(shownNames)")
     }
 
     /// The room or event `countdown [ID]`, `ticker [SKIP]` or `status` shows now; an
@@ -280,7 +344,9 @@ extension Responder {
     }
 
     /// New calendar events (the files changed, or the window moved on).
-    public func replaceCalendarEvents(_ events: [LiveRoom]) {
+    /// - Parameter names: every configured calendar's name, when the reading says them.
+    public func replaceCalendarEvents(_ events: [LiveRoom], calendars names: [String]? = nil) {
+        if let names { calendarNames = names }
         calendarEvents = events.sorted(by: LiveSchedule.inOrder)
         rotationBuiltAt = nil
         forgetRendered()
