@@ -12,7 +12,7 @@ public enum CalendarNameRule {
     /// controls among them: a name is shown in bars), within `maxBytes` and `maxCharacters`.
     public static func problem(_ name: String) -> String? {
         if name.isEmpty { return "is blank; leave \"name\" out to use the calendar's own" }
-        let shown = "'" + shortened(SafeText.visible(name)) + "'"
+        let shown = "'" + shortened(SafeText.visible(name).replacing("\t", with: "␉")) + "'"
         if name.unicodeScalars.contains(where: isLineBreak) { return "\(shown) must be one line" }
         // What safe text would change (and TAB, which it keeps but a column must not hold).
         if name.unicodeScalars.contains("\t") || SafeText.visible(name) != name {
