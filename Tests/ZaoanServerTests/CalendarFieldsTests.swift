@@ -210,6 +210,35 @@ struct CalendarFieldsTests {
         #expect(!log.contains("Shadow secret"), "\(log)")
     }
 
+    @Test("bash and zsh complete schedule calendar= with the names the running service shows, a hostile one quoted, never run")
+    func completedNames() throws {
+        let marker = "/tmp/zcp-\(getpid())"  // short: a name is at most 64 characters
+        unlink(marker)
+        defer { unlink(marker) }
+        let base = try TemporaryDirectory()
+        defer { base.remove() }
+        let work = try base.makeDirectory("work")
+        try "Work Team".write(toFile: work + "/displayname", atomically: true, encoding: .utf8)
+        let evil = try base.makeDirectory("evil")
+        try "$(touch \(marker))`touch \(marker)`".write(toFile: evil + "/displayname", atomically: true, encoding: .utf8)
+        for (index, folder) in [work, evil].enumerated() {
+            try Self.calendar(uid: "e\(index)", title: "Event \(index)", minutes: 30 + index).write(toFile: folder + "/e.ics", atomically: true, encoding: .utf8)
+        }
+        let service = try start(#"{"calendars": ["\#(work)", "\#(evil)", {"path": "\#(base.path)/none", "name": "Unseen"}]}"#)
+        defer { try? service.stop() }
+        #expect(try service.ask("live add tea +20m Tea") == "ok\n")
+        let environment = CompletionTests.shellEnvironment(service.environment)
+        let bash = try CompletionTests.bash("zaoan ask --socket \(service.socketPath) schedule 24 calendar=", environment: environment, scratch: service.directory)
+        #expect(bash.set == ["Work\\ Team", "\\$\\(touch\\ \(marker)\\)\\`touch\\ \(marker)\\`"],
+                "the names with an event ahead, quoted; no room's live: \(bash)")
+        let prefixed = try CompletionTests.bash("zaoan ask --socket \(service.socketPath) schedule calendar=Wo", environment: environment, scratch: service.directory)
+        #expect(prefixed.replies == ["Work\\ Team"], "\(prefixed)")
+        let zsh = try CompletionTests.zshCompletions(["zaoan ask --socket \(service.socketPath) schedule calendar="], environment: environment,
+                                                     scratch: service.directory)
+        #expect(zsh.first?.contains("Work\\ Team") == true && zsh.first?.contains("live") == false, "\(zsh)")
+        #expect(access(marker, F_OK) != 0, "a name was run as a command")
+    }
+
     @Test("a calendars entry {\"path\", \"name\"}: a bad name or entry is left out with its place, the others kept")
     func namedEntriesInTheConfig() throws {
         let directory = try TemporaryDirectory()
