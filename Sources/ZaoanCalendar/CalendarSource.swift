@@ -8,6 +8,9 @@ import ZaoanSystem
 /// and so is anything another account than the service's user and root could have written
 /// (`FileTrust`): a folder they could write is not read at all, a file of theirs is skipped,
 /// and a symbolic link is followed only when it and its target are the user's or root's.
+///
+/// What the calendar calls itself (`CalendarSet.name`) comes from a folder's `displayname`
+/// file or a file's `X-WR-CALNAME` (`CalendarName`), read by the same rules.
 public struct CalendarSource: Sendable {
     public let path: String
 
@@ -30,7 +33,11 @@ public struct CalendarSource: Sendable {
         if folder >= 0 {
             defer { Posix.close(folder) }
             if let refused = refusal(of: folder, named: path, trust: trust) { return .loaded(CalendarSet(documents: [], problems: [refused])) }
-            return .loaded(loadFolder(folder, trust: trust))
+            var set = loadFolder(folder, trust: trust)
+            let (name, problem) = CalendarName.displayname(in: folder, path: path, trust: trust)
+            set.name = name
+            if let problem { set.problems.append(problem) }
+            return .loaded(set)
         }
         let code = errno
         if code == ENOENT { return .waiting(reason: "\(SafeName.source(path)) does not exist yet") }
@@ -45,8 +52,11 @@ public struct CalendarSource: Sendable {
         }
         defer { Posix.close(parent) }
         if let refused = refusal(of: parent, named: parentPath, trust: trust) { return .loaded(CalendarSet(documents: [], problems: [refused])) }
-        switch read(name, in: parent, source: path, trust: trust) {
-        case .document(let document): return .loaded(CalendarSet(documents: [document], problems: document.skipped))
+        switch read(name, in: parent, source: path, trust: trust, named: true) {
+        case .document(let document, let calendarName):
+            var set = CalendarSet(documents: [document], problems: document.skipped)
+            set.name = calendarName
+            return .loaded(set)
         case .problem(let problem): return .loaded(CalendarSet(documents: [], problems: [problem]))
         case .unchanged: return .loaded(CalendarSet(documents: [], problems: []))
         }
@@ -76,7 +86,7 @@ public struct CalendarSource: Sendable {
                 break
             }
             switch read(name, in: directory, source: source, trust: trust) {
-            case .document(let document):
+            case .document(let document, _):
                 events += document.events.count
                 set.documents.append(document)
                 set.problems += document.skipped
@@ -110,7 +120,8 @@ public struct CalendarSource: Sendable {
     }
 
     private enum FileOutcome {
-        case document(CalendarDocument)
+        /// With the calendar's name in it, when it was asked for and the file has one.
+        case document(CalendarDocument, name: String?)
         case problem(CalendarProblem)
         /// As the caller last had it read (`CalendarProgress.unchangedFile`): its events.
         case unchanged(events: Int)
@@ -118,20 +129,21 @@ public struct CalendarSource: Sendable {
 
     /// Reads one file, unless the caller says it has it as it is now. The identity is taken
     /// first, so a change while it is read makes it differ the next time.
-    private func read(_ name: String, in directory: Int32, source: String, trust: FileTrust) -> FileOutcome {
+    /// - Parameter named: look for the calendar's `X-WR-CALNAME` too (a configured file).
+    private func read(_ name: String, in directory: Int32, source: String, trust: FileTrust, named: Bool = false) -> FileOutcome {
         let identity = FileIdentity(name, in: directory)
         if let identity, let events = CalendarProgress.unchangedFile?(source, identity) { return .unchanged(events: events) }
-        let outcome = parse(name, in: directory, source: source, trust: trust)
+        let outcome = parse(name, in: directory, source: source, trust: trust, named: named)
         if let identity {
             switch outcome {
-            case .success(let document): CalendarProgress.fileRead?(source, identity, document.events.count)
+            case .success(let read): CalendarProgress.fileRead?(source, identity, read.document.events.count)
             // What it holds was refused (not iCalendar, too many lines): as lasting as a document.
             case .failure(let problem) where problem.fromContent: CalendarProgress.fileRead?(source, identity, 0)
             case .failure: break
             }
         }
         switch outcome {
-        case .success(let document): return .document(document)
+        case .success(let read): return .document(read.document, name: read.name)
         case .failure(let problem): return .problem(problem.problem)
         }
     }
@@ -142,7 +154,8 @@ public struct CalendarSource: Sendable {
         let fromContent: Bool
     }
 
-    private func parse(_ name: String, in directory: Int32, source: String, trust: FileTrust) -> Result<CalendarDocument, ReadProblem> {
+    private func parse(_ name: String, in directory: Int32, source: String, trust: FileTrust,
+                       named: Bool) -> Result<(document: CalendarDocument, name: String?), ReadProblem> {
         guard CalendarProgress.fileStarting?(source) != false else {
             return .failure(ReadProblem(problem: CalendarProblem(source: source, uid: nil, message:
                 "left out unread: it ran past the reader's budget at an earlier reading (see the log); it is read again once it changes"), fromContent: false))
@@ -161,7 +174,7 @@ public struct CalendarSource: Sendable {
             return .failure(ReadProblem(problem: CalendarProblem(source: source, uid: nil, message: reason), fromContent: false))
         }
         do throws(CalendarReadError) {
-            return .success(try CalendarDocument(parsing: bytes, source: source))
+            return .success((try CalendarDocument(parsing: bytes, source: source), named ? CalendarName.calendarName(in: bytes) : nil))
         } catch {
             return .failure(ReadProblem(problem: CalendarProblem(source: source, uid: nil, message: (error.line.map { "line \($0): " } ?? "") + error.reason),
                                         fromContent: true))
@@ -177,6 +190,15 @@ public struct CalendarSource: Sendable {
 public struct CalendarSet {
     public internal(set) var documents: [CalendarDocument]
     public internal(set) var problems: [CalendarProblem]
+    /// What the calendar calls itself (`CalendarName`): a folder's `displayname`, a file's
+    /// `X-WR-CALNAME`, shown safe and bounded; nil without one, and for a file that was not
+    /// read because it had not changed (the caller keeps what it had).
+    public internal(set) var name: String?
+
+    init(documents: [CalendarDocument], problems: [CalendarProblem]) {
+        self.documents = documents
+        self.problems = problems
+    }
 
     /// The occurrences of every document in `window`, in order, with one iteration budget
     /// (`CalendarLimits.iterationsPerSource`) for the whole source.

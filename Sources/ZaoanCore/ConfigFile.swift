@@ -34,8 +34,9 @@ public struct ConfigFile: Sendable, Equatable {
     public var barURLOpener: [String]?
     public var barURLSchemes: [String]?
     public var adminGroup: String?
-    /// `.ics` files and folders of them (vdir) whose events count like rooms.
-    public var calendars: [String]?
+    /// `.ics` files and folders of them (vdir) whose events count like rooms, each a path or
+    /// `{"path": ..., "name": ...}`.
+    public var calendars: [CalendarEntry]?
     public var calendarWindowHours: Int?
 
     public init() {}
@@ -49,6 +50,9 @@ public struct ConfigFile: Sendable, Equatable {
         /// (`cities`), rather than the whole key falling back to its default (`greetings`,
         /// whose rows make one table).
         case stringMap(WritableKeyPath<ConfigFile, [String: String]?>, perEntry: Bool)
+        /// `calendars`: paths, or objects of a path and a name. An object that cannot be
+        /// used is left out alone; an item of another kind spoils the list, as in `.strings`.
+        case calendars(WritableKeyPath<ConfigFile, [CalendarEntry]?>)
     }
 
     /// Every key, in the order zaoan.conf(5) has them.
@@ -68,7 +72,7 @@ public struct ConfigFile: Sendable, Equatable {
             ("i3bar_markup", .string(\.i3barMarkup)), ("bar_blocks", .strings(\.barBlocks)),
             ("bar_clock_formats", .strings(\.barClockFormats)), ("bar_clock_zones", .strings(\.barClockZones)),
             ("bar_url_opener", .strings(\.barURLOpener)), ("bar_url_schemes", .strings(\.barURLSchemes)),
-            ("admin_group", .string(\.adminGroup)), ("calendars", .strings(\.calendars)),
+            ("admin_group", .string(\.adminGroup)), ("calendars", .calendars(\.calendars)),
             ("calendar_window_hours", .integer(\.calendarWindowHours)),
         ]
     }
@@ -83,7 +87,9 @@ public struct ConfigFile: Sendable, Equatable {
         /// In file order. Each says what was done instead (`ConfigError.fallback`).
         public var problems: [ConfigError] = []
         /// The value of each key (`idle_timeout`), the key of each map entry
-        /// (`cities.Gotham`) and each list item (`calendars.0`).
+        /// (`cities.Gotham`) and each list item (`calendars.0`; `calendars.0.name` for an
+        /// entry's name). An entry of `calendars` left out here has no place: `calendars.N`
+        /// is the Nth entry kept, as `file.calendars` holds them.
         public var positions: [String: TextPosition] = [:]
 
         public init() {}
@@ -147,7 +153,67 @@ public struct ConfigFile: Sendable, Equatable {
             var entries: [String: String] = [:]
             for entry in map.entries { entries[entry.key] = entry.value }
             self[keyPath: path] = entries
+        case .calendars(let path):
+            self[keyPath: path] = try Self.calendarEntries(value, key: key, positions: &positions, problems: &problems)
         }
+    }
+
+    /// The members an entry of `calendars` may have.
+    static let calendarEntryKeys = ["path", "name"]
+
+    /// `calendars`' entries: a string is a path; an object needs a string `path` and may have
+    /// a string `name` (null: none); an unknown key in it is ignored. A bad object is left
+    /// out with its problem; an item of any other kind is thrown (the list's default).
+    private static func calendarEntries(_ value: JSONValue, key: String, positions: inout [String: TextPosition],
+                                        problems: inout [ConfigError]) throws(ConfigError) -> [CalendarEntry]? {
+        guard case .array(let items) = value.kind else {
+            if case .null = value.kind { return nil }
+            throw ConfigError(key: key, problem: "expected an array of paths or {\"path\": ..., \"name\": ...} objects", at: value.position)
+        }
+        var entries: [CalendarEntry] = []
+        for (index, item) in items.enumerated() {
+            let place = "\(key).\(entries.count)"
+            switch item.kind {
+            case .string(let text):
+                positions[place] = item.position
+                entries.append(CalendarEntry(path: text))
+            case .object(let members):
+                let (unique, duplicates) = ConfigDocument.unique(members, under: "\(key).\(index)")
+                var found = duplicates
+                var path: String?, name: String?, namePosition: TextPosition?
+                for member in unique {
+                    do throws(ConfigError) {
+                        switch member.key {
+                        case "path": path = try ConfigDocument.string(member.value, key: "\(key).\(index).path")
+                        case "name":
+                            name = try ConfigDocument.string(member.value, key: "\(key).\(index).name")
+                            namePosition = member.value.position
+                        default:
+                            let hint = Spelling.suggestion(for: member.key, among: calendarEntryKeys).map { "did you mean '\($0)'?" }
+                                ?? "an entry has \"path\" and \"name\""
+                            problems.append(ConfigError(key: "\(key).\(index).\(RequestParser.shorten(member.key))", problem: "unknown key; \(hint)",
+                                                        at: member.keyPosition, fallback: .ignored))
+                        }
+                    } catch {
+                        found.append(error)
+                    }
+                }
+                if path == nil, found.isEmpty {
+                    found.append(ConfigError(key: "\(key).\(index)", problem: "an entry needs \"path\", as {\"path\": \"/home/me/.local/share/calendars/work\", \"name\": \"Work\"}",
+                                             at: item.position))
+                }
+                guard found.isEmpty, let path else {
+                    problems += found.map { $0.with(.entryLeftOut) }
+                    continue
+                }
+                positions[place] = item.position
+                if let namePosition { positions[place + ".name"] = namePosition }
+                entries.append(CalendarEntry(path: path, name: name))
+            default:
+                throw ConfigError(key: "\(key).\(index)", problem: "expected a path or a {\"path\": ..., \"name\": ...} object", at: item.position)
+            }
+        }
+        return entries
     }
 
     /// Decodes a config file strictly: the first problem is thrown (tests, and callers that

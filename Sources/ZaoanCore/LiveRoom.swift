@@ -21,6 +21,11 @@ public struct LiveRoom: Codable, Equatable, Sendable {
     public var source: String?
     /// A calendar event's URL (checked by ZaoanCalendar: no spaces or controls). Not saved.
     public var url: String?
+    /// A calendar event's LOCATION, one line, made safe and bounded by ZaoanCalendar. Not saved.
+    public var location: String?
+    /// The name of a calendar event's calendar (the config's, its `displayname` or
+    /// `X-WR-CALNAME`, else its folder's or file's), safe and bounded. Not saved.
+    public var calendar: String?
 
     enum CodingKeys: String, CodingKey {
         case id, title, start, end, description, viewers

@@ -6,7 +6,7 @@ import ZaoanAlmanac
 /// a year once (a few milliseconds) and keeps it, so the per-second rendering is a lookup.
 extension Responder {
     /// Every placeholder `status_template` fills; the docs are checked against it.
-    public static let statusPlaceholders = ["greeting", "city", "time", "countdown", "ticker",
+    public static let statusPlaceholders = ["greeting", "city", "time", "countdown", "ticker", "location", "calendar",
                                             "lunar", "solar_term", "next_solar_term"]
 
     /// The Chinese-calendar parts a template asks for, by placeholder name.

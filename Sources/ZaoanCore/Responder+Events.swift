@@ -41,8 +41,8 @@ extension Responder {
         return next
     }
 
-    /// `{"id","title","phase","at","start","end","source","text"}` and `"description"` when the
-    /// room or event has one: `at` (the moment), `start` and `end` (the room's or event's, the
+    /// `{"id","title","phase","at","start","end","source","text"}` and `"calendar"`,
+    /// `"location"` and `"description"` when the room or event has one: `at` (the moment), `start` and `end` (the room's or event's, the
     /// end being start + `live_default_duration` when it has none) in ISO 8601 with the zone's
     /// offset; `source` `live` for a room or the calendar file; `text` the moment said in the
     /// configured language (`PhaseNoticeText`). Text made safe, as every answer (the
@@ -57,6 +57,8 @@ extension Responder {
         var fields = [("id", room.id), ("title", room.title), ("phase", transition.phase.rawValue),
                       ("at", isoTime(moment)), ("start", isoTime(start)), ("end", isoTime(end)),
                       ("source", room.source ?? "live"), ("text", text)].map { ($0.0, SafeText.visible($0.1)) }
+        if let calendar = room.calendar, !calendar.isEmpty { fields.append(("calendar", SafeText.visible(calendar))) }
+        if let location = room.location, !location.isEmpty { fields.append(("location", SafeText.visible(location))) }
         if let description = room.description, !description.isEmpty { fields.append(("description", SafeText.visibleLines(description))) }
         return "{" + fields.map { SafeText.jsonString($0.0) + ":" + SafeText.jsonString($0.1) }.joined(separator: ",") + "}"
     }

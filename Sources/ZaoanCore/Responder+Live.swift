@@ -58,8 +58,13 @@ extension Responder {
         case .ended:
             state = "ended"
         }
-        var tooltip = [room.title.isEmpty ? room.id : room.title, localTime(room.start) + (room.end.map { "–" + localTime($0) } ?? "")]
-        if let description = room.description { tooltip.append(description) }
+        // A calendar event's: its calendar after the time, its location, its description's
+        // first line (a description may be an invitation's page of text).
+        var when = localTime(room.start) + (room.end.map { "–" + localTime($0) } ?? "")
+        if let calendar = room.calendar { when += " · " + calendar }
+        var tooltip = [room.title.isEmpty ? room.id : room.title, when]
+        if let location = room.location { tooltip.append(location) }
+        if let description = room.source == nil ? room.description : room.description.flatMap(Self.firstLine) { tooltip.append(description) }
         if let viewers = room.viewers { tooltip.append(settings.language == .zh ? "\(viewers) 人在看" : "\(viewers) watching") }
         return Answer(titled ? CountdownText.titled(room, phase, language: settings.language) : bare,
                       shortText: titled ? Self.shortText(room, suffix: CountdownText.short(phase, language: settings.language)) : bare,
@@ -102,6 +107,7 @@ extension Responder {
     }
 
     func liveShow(id: String, now: Date) throws(ProtocolError) -> [String] {
+        if schedule.rooms[id] == nil, id.hasPrefix(Request.calendarEventPrefix) { return try calendarEventShow(id: id, now: now) }
         let saved = try self.room(id)
         let room = nextOccurrence(of: saved, now: now)
         let phase = RoomPhase(room: room, now: now, defaultDuration: settings.liveDefaultDuration)
@@ -126,23 +132,6 @@ extension Responder {
             lines.append("next: " + (upcoming.isEmpty ? "-" : upcoming.map { isoTime($0.start) }.joined(separator: ", ")))
         }
         return lines
-    }
-
-    /// `schedule HOURS`: every room occurrence and calendar event live now or starting within
-    /// HOURS, by start: `START<TAB>END<TAB>SOURCE<TAB>TITLE`, times in the configured zone
-    /// (END `-` when a room has none), SOURCE `live` for a room, else the calendar file. Rooms
-    /// are expanded 48 hours ahead and events `calendar_window_hours`: HOURS beyond that
-    /// lists what is known.
-    func schedule(hours: Int, now: Date) -> [String] {
-        let horizon = now.addingTimeInterval(Double(hours) * 3600)
-        return LiveSchedule.current(in: rotation(at: now), now: now, defaultDuration: settings.liveDefaultDuration)
-            .filter { $0.room.start < horizon }
-            .map { item in
-                let room = item.room
-                let title = room.title.isEmpty ? room.id : room.title
-                return [isoTime(room.start), room.end.map(isoTime) ?? "-", room.source ?? "live",
-                        title.replacingOccurrences(of: "\t", with: " ")].joined(separator: "\t")
-            }
     }
 
     /// The room or event `countdown [ID]`, `ticker [SKIP]` or `status` shows now; an
@@ -280,7 +269,9 @@ extension Responder {
     }
 
     /// New calendar events (the files changed, or the window moved on).
-    public func replaceCalendarEvents(_ events: [LiveRoom]) {
+    /// - Parameter names: every configured calendar's name, when the reading says them.
+    public func replaceCalendarEvents(_ events: [LiveRoom], calendars names: [String]? = nil) {
+        if let names { calendarNames = names }
         calendarEvents = events.sorted(by: LiveSchedule.inOrder)
         rotationBuiltAt = nil
         forgetRendered()

@@ -16,6 +16,12 @@ extension Responder {
         if settings.statusTemplate.contains("{ticker}") {
             parts["ticker"] = tickerAnswer(now: now).text
         }
+        if settings.statusTemplate.contains("{location}") || settings.statusTemplate.contains("{calendar}") {
+            // The featured event's (the one {countdown} shows); nothing for a room.
+            let featured = LiveSchedule.featured(in: rotation(at: now), now: now, defaultDuration: settings.liveDefaultDuration)?.room
+            parts["location"] = featured?.location ?? ""
+            parts["calendar"] = featured?.calendar ?? ""
+        }
         parts.merge(almanacParts(now: now, template: settings.statusTemplate)) { $1 }
         let text = Self.fill(settings.statusTemplate, with: parts)
         let hasRoom = !countdown.text.isEmpty

@@ -54,6 +54,10 @@ public final class Responder {
     /// reads and watches the files): they count like rooms in `countdown`, `ticker` and
     /// `status`, but are not saved and cannot be changed with `live`.
     public internal(set) var calendarEvents: [LiveRoom] = []
+    /// Every configured calendar's name, in the config's order, as the last reading gave
+    /// them (`schedule ... calendar=NAME` says which exist); nil until the calendars the
+    /// settings name have been read once.
+    public internal(set) var calendarNames: [String]?
     /// Rooms (a recurring room as its occurrences ahead) and calendar events together, by
     /// start then ID: what countdowns and the ticker read (`rotation(at:)`). Built when
     /// either changes, and again every `RoomRecurrence.refreshSeconds` as time moves on.
@@ -107,6 +111,7 @@ public final class Responder {
     /// Takes new settings (after `reload`). The formatter cache is kept: its keys include
     /// locale and zone, so old entries are simply not hit.
     public func apply(_ settings: Settings) {
+        if settings.calendars != self.settings.calendars { calendarNames = nil }
         self.settings = settings
         rowCache.removeAll()
         rotationBuiltAt = nil  // a new zone moves recurring rooms' wall clock
@@ -212,7 +217,7 @@ public final class Responder {
         case .status: return try statusAnswer(now: now)
         case .liveList: return Answer(lines: liveList(now: now))
         case .liveShow(let id): return Answer(lines: try liveShow(id: id, now: now))
-        case .schedule(let hours): return Answer(lines: schedule(hours: hours, now: now))
+        case .schedule(let hours, let calendar): return Answer(lines: try schedule(hours: hours, calendar: calendar, now: now))
         case .watchEvents:
             throw ProtocolError(.badArgument, "watch events is a stream; the connection answers it")
         case .url(let inner): return Answer(try shownRoom(inner, now: now)?.url ?? "")

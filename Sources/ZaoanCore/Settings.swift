@@ -46,8 +46,9 @@ public struct Settings: Sendable {
     public var i3barPango: Bool
     /// Members of this group may change rooms and reload, besides the service's user and root.
     public var adminGroup: String?
-    /// Calendar files and vdir folders (absolute paths), read and watched by the server.
-    public var calendars: [String] = []
+    /// Calendar files and vdir folders (absolute paths), read and watched by the server,
+    /// each with the name the config gives it, if any.
+    public var calendars: [CalendarEntry] = []
     /// How far ahead calendar events are expanded and kept, in hours.
     public var calendarWindowHours = 48
 
@@ -240,16 +241,18 @@ public struct Settings: Sendable {
 
     public static let defaultStatusTemplate = "{greeting} {time} {countdown}"
 
-    /// `calendars`: absolute paths, one line each, no `..` part, at most `maxCalendars`. A
-    /// bad entry is left out; too many leave the key at its default (none).
-    private static func calendarPaths(_ paths: [String]?, problems: inout ProblemList) -> [String] {
-        guard let paths else { return [] }
-        guard paths.count <= maxCalendars else {
-            problems.add(ConfigError(key: "calendars", problem: "\(paths.count) entries; at most \(maxCalendars)"), .defaultUsed)
+    /// `calendars`: absolute paths, one line each, no `..` part, at most `maxCalendars`,
+    /// each name as `CalendarNameRule` has it (trimmed). A bad entry is left out; too many
+    /// leave the key at its default (none).
+    private static func calendarPaths(_ entries: [CalendarEntry]?, problems: inout ProblemList) -> [CalendarEntry] {
+        guard let entries else { return [] }
+        guard entries.count <= maxCalendars else {
+            problems.add(ConfigError(key: "calendars", problem: "\(entries.count) entries; at most \(maxCalendars)"), .defaultUsed)
             return []
         }
-        var kept: [String] = []
-        for (index, path) in paths.enumerated() {
+        var kept: [CalendarEntry] = []
+        for (index, entry) in entries.enumerated() {
+            let path = entry.path
             let shown = RequestParser.shorten(SafeText.visible(path))
             guard path.hasPrefix("/"), path.utf8.count <= maxCalendarPathBytes,
                   !path.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F }),
@@ -258,7 +261,12 @@ public struct Settings: Sendable {
                              .entryLeftOut, at: "calendars.\(index)")
                 continue
             }
-            kept.append(path)
+            let name = entry.name.map(CalendarNameRule.trimmed)
+            if let name, let why = CalendarNameRule.problem(name) {
+                problems.add(ConfigError(key: "calendars", problem: "the name \(why)"), .entryLeftOut, at: "calendars.\(index).name")
+                continue
+            }
+            kept.append(CalendarEntry(path: path, name: name))
         }
         return kept
     }

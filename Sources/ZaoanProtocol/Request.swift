@@ -25,8 +25,9 @@ public enum Request: Hashable, Sendable {
     case liveSkip(id: String, date: String)
     case liveList
     case liveShow(id: String)
-    /// `schedule [HOURS]`: rooms and calendar events live now or starting within HOURS.
-    case schedule(hours: Int)
+    /// `schedule [HOURS] [calendar=NAME]`: rooms and calendar events live now or starting
+    /// within HOURS; with a calendar, that calendar's events alone.
+    case schedule(hours: Int, calendar: String?)
     case status
     indirect case watch(Request)
     /// `url countdown`: the link (a calendar event's URL) of what the inner request shows, for
@@ -150,6 +151,13 @@ extension Request {
     /// `schedule` without HOURS, and the most it takes (a calendar window is at most 31 days).
     public static let defaultScheduleHours = 24
     public static let maxScheduleHours = 744
+    /// `schedule ... calendar=NAME`'s word.
+    public static let scheduleCalendarPrefix = "calendar="
+    /// `live show calendar:UID`: a calendar event's ID, as `watch events` gives it.
+    public static let calendarEventPrefix = "calendar:"
+    /// The longest calendar event ID `live show` takes: the prefix and a UID's 48 first
+    /// Characters (ZaoanCalendar keeps at most 512 bytes of a UID).
+    public static let maxCalendarEventIDBytes = 9 + 512
 
     /// The period of an answer the clock never changes (a row that changes
     /// `.withSettings`): it is re-rendered only when the settings change, and a watch of it

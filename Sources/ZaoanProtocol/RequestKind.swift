@@ -81,7 +81,7 @@ public enum RequestKind: UInt8, CaseIterable, Hashable, Sendable {
         case .liveShow:
             RequestDescriptor(self, "live show", "ID", watchable: true, changes: .everySecond, help: .sameLineAsAbove)
         case .schedule:
-            RequestDescriptor(self, "schedule", "[HOURS]", watchable: true, changes: .everySecond,
+            RequestDescriptor(self, "schedule", "[HOURS] [calendar=NAME]", watchable: true, changes: .everySecond,
                               help: .line("what comes next: start, end, source and title per line"))
         case .url:
             RequestDescriptor(self, "url", "countdown [ID] | ticker [SKIP] | status", watchable: false, changes: .everyRequest,

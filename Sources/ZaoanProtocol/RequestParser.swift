@@ -148,7 +148,16 @@ public enum RequestParser {
             }
             return .liveSkip(id: arguments[0], date: arguments[1])
         case .liveList: try noArguments(kind, arguments); return .liveList
-        case .liveShow: return .liveShow(id: try LiveCommandParser.singleID(arguments, of: kind))
+        case .liveShow:
+            // A calendar event by the ID `watch events` gives it, `calendar:` and its UID.
+            if arguments.count == 1, arguments[0].hasPrefix(Request.calendarEventPrefix) {
+                let id = arguments[0]
+                guard id.utf8.count > Request.calendarEventPrefix.utf8.count, id.utf8.count <= Request.maxCalendarEventIDBytes else {
+                    throw ProtocolError(.badArgument, "a calendar event's ID is calendar: and its UID, at most \(Request.maxCalendarEventIDBytes) bytes, as watch events gives it")
+                }
+                return .liveShow(id: id)
+            }
+            return .liveShow(id: try LiveCommandParser.singleID(arguments, of: kind))
         case .watchEvents: try noArguments(kind, arguments); return .watchEvents
         case .url:
             guard let first = arguments.first else { throw ProtocolError(.badArgument, "usage: url \(kind.descriptor.arguments)") }
@@ -158,12 +167,7 @@ public enum RequestParser {
             default: throw ProtocolError(.badArgument, "url takes countdown, ticker or status, the requests that show a room or event")
             }
         case .schedule:
-            guard arguments.count <= 1 else { throw ProtocolError(.badArgument, "schedule takes at most one number, HOURS") }
-            guard let hours = arguments.isEmpty ? Request.defaultScheduleHours : Int(arguments[0]),
-                  (1...Request.maxScheduleHours).contains(hours) else {
-                throw ProtocolError(.badArgument, "schedule HOURS must be a whole number from 1 to \(Request.maxScheduleHours), e.g. schedule 24")
-            }
-            return .schedule(hours: hours)
+            return try schedule(arguments)
         case .blocks: return try blocks(arguments)
         case .format:
             // The value follows the option's word and its `=`.
@@ -204,6 +208,32 @@ public enum RequestParser {
         }
         let time: Request = chinese ? .chineseTime(pattern: pattern) : .time(pattern: pattern)
         return zone.map { .zoned($0, time) } ?? time
+    }
+
+    /// `schedule [HOURS] [calendar=NAME]`: NAME is the rest of the words, joined by a space
+    /// (quote it to keep other spacing), compared without regard to case by the Responder.
+    private static func schedule(_ arguments: [String]) throws(ProtocolError) -> Request {
+        var words = arguments[...]
+        var hours = Request.defaultScheduleHours
+        if let first = words.first, !first.lowercased().hasPrefix(Request.scheduleCalendarPrefix) {
+            guard let number = Int(first), (1...Request.maxScheduleHours).contains(number) else {
+                throw ProtocolError(.badArgument, "schedule HOURS must be a whole number from 1 to \(Request.maxScheduleHours), e.g. schedule 24")
+            }
+            hours = number
+            words = words.dropFirst()
+        }
+        guard let first = words.first else { return .schedule(hours: hours, calendar: nil) }
+        guard first.lowercased().hasPrefix(Request.scheduleCalendarPrefix) else {
+            throw ProtocolError(.badArgument, "schedule takes HOURS and calendar=NAME, e.g. schedule 24 calendar=Work")
+        }
+        let name = ([String(first.dropFirst(Request.scheduleCalendarPrefix.count))] + words.dropFirst()).joined(separator: " ")
+        guard !name.isEmpty else {
+            throw ProtocolError(.badArgument, "calendar= needs a calendar's name, e.g. schedule 24 calendar=Work (quote a name with spaces)")
+        }
+        guard name.utf8.count <= CalendarNameRule.maxBytes else {
+            throw ProtocolError(.badArgument, "a calendar's name is at most \(CalendarNameRule.maxBytes) bytes; no calendar has '\(shorten(name))'")
+        }
+        return .schedule(hours: hours, calendar: name)
     }
 
     /// `--format=FMT REQUEST...`; `--format=json watch X` means `watch --format=json X`.

@@ -8,12 +8,15 @@ import ZaoanSystem
 /// target) is as it was just before it was read; the reader process compares, so a file
 /// is never trusted for longer than it stays the same. Everything is read again when the
 /// calendars, the zone or the window (hourly) change, or after a reading that failed.
+/// A configured file's own name (`X-WR-CALNAME`) is kept with it; a folder's `displayname`
+/// is read at every reading.
 struct CalendarCache {
     private struct Entry {
         let identity: FileIdentity
         let events: Int
         let occurrences: [CalendarOccurrence]
         let problems: [String]
+        let name: String?
     }
 
     private struct Key: Equatable {
@@ -53,9 +56,12 @@ struct CalendarCache {
         }
         for (path, file) in result.readFiles {
             next[path] = Entry(identity: file.identity, events: file.events, occurrences: occurrences[path] ?? [],
-                               problems: problems[path]?.map(\.text) ?? [])
+                               problems: problems[path]?.map(\.text) ?? [], name: result.names[path])
         }
         entries = next
+        for (path, entry) in next where merged.names[path] == nil {
+            if let name = entry.name { merged.names[path] = name }
+        }
         let unread = result.sourceProblems.filter { next[$0.source] == nil }
         let found = result.problems + unread.map(\.text) + next.sorted { $0.key < $1.key }.flatMap(\.value.problems)
         merged.problems = Array(found.prefix(ReaderResult.keptProblems))

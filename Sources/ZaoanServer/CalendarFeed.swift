@@ -18,14 +18,21 @@ import ZaoanCore
 /// may cost memory, and neither reaches the loop or its memory. Nothing waits for a
 /// reading, start-up included: until a calendar is read its events are simply not there
 /// yet (`stats` counts the calendars being read). Watching stays on the loop.
+///
+/// Each event carries its calendar's name: the config's `name`, else the one the calendar
+/// gives itself (a folder's `displayname`, a file's `X-WR-CALNAME`, read by the reader),
+/// else the folder's or file's name.
 final class CalendarFeed: EventHandler {
     private let loop: EventLoop
     private let inotify: Int32
     private var watched: [Int32: String] = [:]
     private var paths: [String] = []
+    /// The config's `name` of each calendar that has one, by path.
+    private var configuredNames: [String: String] = [:]
     private var zoneName = "UTC"
     private var windowSeconds: Int64 = 48 * 3600
-    private let onChange: ([LiveRoom]) -> Void
+    /// Takes the events and every configured calendar's name, in the config's order.
+    private let onChange: ([LiveRoom], [String]) -> Void
     private var debounce: MonotonicTimer!
     private var slide: MonotonicTimer!
     private var reader: BackgroundWorker<ReaderJob, ReaderResult>!
@@ -54,7 +61,7 @@ final class CalendarFeed: EventHandler {
     static let settleSeconds = 0.2
     static let longestSettleSeconds = 1.0
 
-    init(loop: EventLoop, clock: TimeSource, onChange: @escaping ([LiveRoom]) -> Void) throws(SystemError) {
+    init(loop: EventLoop, clock: TimeSource, onChange: @escaping ([LiveRoom], [String]) -> Void) throws(SystemError) {
         self.loop = loop
         self.clock = clock
         self.onChange = onChange
@@ -85,8 +92,12 @@ final class CalendarFeed: EventHandler {
 
     /// Takes the settings' calendars and has them read (at start too: the service is ready
     /// before they are).
-    func configure(paths: [String], zone: String, windowHours: Int) {
-        self.paths = paths
+    func configure(calendars: [CalendarEntry], zone: String, windowHours: Int) {
+        paths = calendars.map(\.path)
+        configuredNames = [:]
+        for calendar in calendars {
+            if let name = calendar.name, configuredNames[calendar.path] == nil { configuredNames[calendar.path] = name }
+        }
         zoneName = zone
         windowSeconds = Int64(windowHours) * 3600
         read()
@@ -143,7 +154,15 @@ final class CalendarFeed: EventHandler {
         let shown = (try? CalendarWindow(from: now, to: now.addingClamped(windowSeconds))).map { window in
             reading.events.filter { window.shows(start: $0.start, end: $0.end) }
         } ?? reading.events
-        onChange(shown.map(Self.room))
+        let names = paths.map { configuredNames[$0] ?? reading.names[$0] ?? CalendarName.fallback(forPath: $0) }
+        // A file's calendar is the file itself or the folder it is in (read non-recursively).
+        var byPath: [String: String] = [:]
+        for (path, name) in zip(paths, names) { byPath[Self.trimmingSlashes(path)] = byPath[Self.trimmingSlashes(path)] ?? name }
+        onChange(shown.map { occurrence in
+            let source = occurrence.source
+            let folder = source.lastIndex(of: "/").map { String(source[..<$0]) } ?? ""
+            return Self.room(occurrence, calendar: byPath[source] ?? byPath[folder])
+        }, names)
         if paths.isEmpty {
             slide.disarm()
         } else {
@@ -172,17 +191,25 @@ final class CalendarFeed: EventHandler {
         watched = wanted
     }
 
+    private static func trimmingSlashes(_ path: String) -> String {
+        var trimmed = Substring(path)
+        while trimmed.count > 1, trimmed.hasSuffix("/") { trimmed = trimmed.dropLast() }
+        return String(trimmed)
+    }
+
     /// An occurrence as the Responder's rooms are: title (or the file's name), start, end,
-    /// description; the ID names its source and UID.
-    static func room(_ occurrence: CalendarOccurrence) -> LiveRoom {
+    /// description, location and the calendar's name; the ID names its source and UID.
+    static func room(_ occurrence: CalendarOccurrence, calendar: String?) -> LiveRoom {
         let name = (occurrence.source as NSString).lastPathComponent
         let title = occurrence.title.flatMap { $0.isEmpty ? nil : $0 } ?? name
         var room = LiveRoom(id: "calendar:" + String(occurrence.uid.prefix(48)), title: title,
                             start: Date(timeIntervalSince1970: Double(occurrence.start)),
                             end: occurrence.end > occurrence.start ? Date(timeIntervalSince1970: Double(occurrence.end)) : nil,
-                            description: occurrence.description ?? occurrence.location)
+                            description: occurrence.description)
         room.source = occurrence.source
         room.url = occurrence.url
+        room.location = occurrence.location
+        room.calendar = calendar
         return room
     }
 }

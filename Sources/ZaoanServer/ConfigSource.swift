@@ -89,7 +89,7 @@ public struct ConfigSource: Sendable {
     /// waits for them and reads them once they appear — but worth a word from check-config.
     public func missingCalendars(_ loaded: Loaded) -> [ConfigError] {
         var warnings: [ConfigError] = []
-        for (index, path) in (loaded.file.calendars ?? []).enumerated() where loaded.settings.calendars.contains(path) {
+        for (index, path) in (loaded.file.calendars ?? []).map(\.path).enumerated() where loaded.settings.calendars.contains(where: { $0.path == path }) {
             guard access(path, F_OK) != 0, errno == ENOENT else { continue }
             warnings.append(ConfigError(key: "calendars", problem: "'\(RequestParser.shorten(SafeText.visible(path)))' does not exist (yet); the service reads it once it appears",
                                         at: loaded.positions["calendars.\(index)"]).inFile(self.path))

@@ -216,6 +216,7 @@ enum ReaderProcess {
                 stepStartedAt = usage?.cpuSeconds ?? 0
             case "W": result.waiting += 1; text(1).map { result.keep(problem: $0) }
             case "L": result.loaded += 1
+            case "N" where fields.count == 3: result.names[fields[1]] = fields[2]
             case "P": text(1).map { result.keep(problem: $0) }
             case "Q" where fields.count == 3:
                 if result.problemCount < ReaderResult.keptProblems {

@@ -250,14 +250,14 @@ public final class Server {
     func followCalendars(_ settings: Settings) throws(SystemError) {
         if calendars == nil {
             guard !settings.calendars.isEmpty else { return }
-            calendars = try CalendarFeed(loop: loop, clock: clock) { [unowned self] events in
-                self.responder.replaceCalendarEvents(events)
+            calendars = try CalendarFeed(loop: loop, clock: clock) { [unowned self] events, names in
+                self.responder.replaceCalendarEvents(events, calendars: names)
                 self.events.scheduleChanged()
                 self.watches.refresh()
                 self.statusChanged()
             }
         }
-        calendars?.configure(paths: settings.calendars, zone: settings.zone.identifier, windowHours: settings.calendarWindowHours)
+        calendars?.configure(calendars: settings.calendars, zone: settings.zone.identifier, windowHours: settings.calendarWindowHours)
     }
 
     /// Re-reads the config; a bad file is rejected and the settings in force are kept.

@@ -24,7 +24,7 @@ import Testing
         ticker [SKIP]           rotates through live and upcoming rooms every few seconds
         live add ID START [TITLE...] [end=END] [desc=TEXT] [viewers=N] [repeat=RULE]
         live rm ID | live skip ID DATE | live list | live show ID
-        schedule [HOURS]        what comes next: start, end, source and title per line
+        schedule [HOURS] [calendar=NAME]   what comes next: start, end, source and title per line
         url countdown [ID] | ticker [SKIP] | status
         watch REQUEST           send REQUEST's answer now and whenever it changes
         watch events            a JSON line the second a room or event is soon, live or ended

@@ -145,7 +145,7 @@ struct CalendarFeedTests {
         #expect(service.stderrText.contains("broken.ics"), "the log says which file: \(service.stderrText)")
     }
 
-    @Test("schedule lists rooms and events by start with their sources, within HOURS, in every format")
+    @Test("schedule lists rooms and events by start with their sources (a calendar's name), within HOURS, in every format")
     func schedule() throws {
         let folder = try TemporaryDirectory()
         defer { folder.remove() }
@@ -159,7 +159,7 @@ struct CalendarFeedTests {
         let rows = lines.map { $0.split(separator: "\t", omittingEmptySubsequences: false).map(String.init) }
         #expect(rows.count == 2 && rows.allSatisfy { $0.count == 4 }, "two rows of four fields within 24 h: \(lines)")
         #expect(rows.first.map { [$0[2], $0[3]] } == ["live", "Tea Time"], "the room first: \(lines)")
-        #expect(rows.last.map { [$0[2], $0[3]] } == [calendar + "/review.ics", "Review"], "then the event, with its file: \(lines)")
+        #expect(rows.last.map { [$0[2], $0[3]] } == ["team", "Review"], "then the event, with its calendar's name (the folder's, without a displayname): \(lines)")
         #expect(rows.first?[0].hasSuffix("+00:00") == true && rows.first?[1] != "-", "\(lines)")
         #expect(try service.ask("schedule 1").split(separator: "\n").count == 1, "within an hour: the room only")
         #expect(try service.ask("schedule 48").split(separator: "\n").count == 3, "48 hours: the later event too")

@@ -176,6 +176,11 @@ struct CompletionTests {
         Case("zaoan bar --config=\(directory)/_za", ["\(directory)/_zaoan"]),
         Case("zaoan serve --exit-idle-time ", []),
         Case("zaoan ask time ", []),
+        Case("zaoan ask schedule ", ["calendar="]),
+        Case("zaoan ask schedule 24 c", ["calendar="]),
+        Case("zaoan watch --format=json schedule cal", ["calendar="]),
+        Case("zaoan ask schedule 2", []),
+        Case("zaoan ask schedule calendar=x ", []),
     ]
 
     @Test("bash: subcommands, options, option values and request words", arguments: staticCases)
@@ -426,6 +431,8 @@ struct CompletionTests {
             Case("zaoan watch ", Self.watchWords),
             Case("zaoan watch live ", ["list", "show"]),
             Case("zaoan bar --", ["--socket", "--config"]),
+            Case("zaoan ask schedule ", ["calendar="]),
+            Case("zaoan watch schedule 24 ", ["calendar="]),
         ]
         // And whatever zaoan --help lists, so the completion keeps up with the usage.
         for (command, options) in usage.options.sorted(by: { $0.key < $1.key }) where !command.isEmpty && !options.isEmpty {

@@ -2,8 +2,9 @@
 #
 # Subcommands, their options and values, and the request words of `zaoan ask` and
 # `zaoan watch` (see `zaoan --help` and docs/protocol.md). Room IDs for `countdown`,
-# `live rm` and `live show` come from the running service (`zaoan ask live list`), asked
-# with a 1 s limit and silently skipped when it does not answer.
+# `live rm` and `live show` come from the running service (`zaoan ask live list`), and
+# calendar names for `schedule calendar=` from its `schedule 744`, asked with a 1 s limit
+# and silently skipped when it does not answer.
 #
 # Install as /usr/share/bash-completion/completions/zaoan (loaded on demand by the
 # bash-completion package), or `source` this file from ~/.bashrc. It needs nothing from
@@ -110,6 +111,30 @@ _zaoan_room_values() {
     return 0
 }
 
+# Calendar names for `schedule calendar=`, from the running service: the third field of each
+# `schedule 744` line (the calendars with an event in the window ahead; a room's is `live`),
+# each once, quoted for the shell. $1: the prefix typed; $2: the --socket given, if any.
+_zaoan_calendar_values() {
+    local prefix socket=$2 program out line name
+    local -A seen=()
+    prefix=$(_zaoan_unquote "$1")
+    program=$(_zaoan_unquote "${_zaoan_w[0]}")
+    [[ $program == */* ]] || program=$(type -P -- "$program") || return 0
+    [[ -x $program ]] || return 0
+    type -P timeout >/dev/null || return 0
+    out=$(timeout -s KILL 1 "$program" ask ${socket:+--socket "$socket"} schedule 744 2>/dev/null </dev/null) ||
+        return 0
+    while IFS= read -r line; do
+        # The CLI shows the tabs between fields as ␉ (its safe text); accept either.
+        line=${line//␉/$'\t'}
+        IFS=$'\t' read -r _ _ name _ <<<"$line"
+        [[ -n $name && $name != live && -z ${seen[$name]} && $name == "$prefix"* ]] || continue
+        seen[$name]=1
+        COMPREPLY+=("$(printf '%q' "$name")")
+    done <<<"$out"
+    return 0
+}
+
 # Completes a request (`greeting`, `live show ID`, `watch --format=json status`, ...) whose
 # first word is _zaoan_w[$1]. $2: ask or watch (what may be watched); $3: --socket, if given.
 # The request words (`words`, `live`; ask-only after `[[ $mode == ask ]] &&`) are those of
@@ -154,6 +179,15 @@ _zaoan_request() {
     case ${_zaoan_w[i]} in
         greeting) ((argument == 1)) && _zaoan_city_values "$cur" ;;
         countdown) ((argument == 1)) && _zaoan_room_values "$cur" "$socket" ;;
+        schedule)
+            # `schedule [HOURS] [calendar=NAME]`: the name last.
+            if [[ $cur == calendar=* ]]; then
+                _zaoan_calendar_values "${cur#calendar=}" "$socket"
+            elif [[ $cur != [0-9]* ]] && { ((argument == 1)) || [[ $argument == 2 && $sub == [0-9]* ]]; }; then
+                _zaoan_add "$cur" calendar=
+                compopt -o nospace 2>/dev/null
+            fi
+            ;;
         live)
             if ((argument == 1)); then
                 local -a live=(list show)

@@ -1,0 +1,20 @@
+/// One entry of the config's `calendars`: a path (`"/home/me/holidays.ics"`), or a path with
+/// the name it is shown and filtered by (`{"path": "...", "name": "Work"}`), which stands
+/// over the name the calendar gives itself (`displayname`, `X-WR-CALNAME`).
+public struct CalendarEntry: Sendable, Hashable, ExpressibleByStringLiteral, CustomStringConvertible {
+    public var path: String
+    /// One line, no control or format character, at most `CalendarNameRule.maxBytes`
+    /// (`Settings` checks it).
+    public var name: String?
+
+    public init(path: String, name: String? = nil) {
+        self.path = path
+        self.name = name
+    }
+
+    public init(stringLiteral path: String) {
+        self.init(path: path)
+    }
+
+    public var description: String { name.map { "\(path) (\($0))" } ?? path }
+}

@@ -1,0 +1,81 @@
+import Foundation
+import ZaoanCalendar
+
+/// What is ahead, rooms and calendar events together (`schedule`), and a calendar event on
+/// its own (`live show calendar:UID`), with the event's calendar, location and description.
+extension Responder {
+    /// `live show calendar:UID`: the calendar event with that ID (as `watch events` gives
+    /// it) that is live now or comes next in the window, with its calendar, file, location,
+    /// description's first line and URL.
+    func calendarEventShow(id: String, now: Date) throws(ProtocolError) -> [String] {
+        let duration = settings.liveDefaultDuration
+        let matching = rotation(at: now).filter { $0.id == id && $0.source != nil }
+        guard let event = matching.first(where: { !RoomPhase(room: $0, now: now, defaultDuration: duration).isOver }) ?? matching.last else {
+            throw ProtocolError(.notFound, "no calendar event '\(RequestParser.shorten(id))' in the window; watch events gives the events' IDs")
+        }
+        let phase = RoomPhase(room: event, now: now, defaultDuration: duration)
+        var lines = [
+            "id: \(event.id)",
+            "title: \(event.title)",
+            "start: \(isoTime(event.start))",
+            "end: \(event.end.map(isoTime) ?? "-")",
+            "state: \(CountdownText.render(phase, language: settings.language))",
+        ]
+        if let calendar = event.calendar { lines.append("calendar: \(calendar)") }
+        if let source = event.source { lines.append("source: \(source)") }
+        if let location = event.location { lines.append("location: \(location)") }
+        if let description = event.description.flatMap(Self.firstLine) { lines.append("description: \(description)") }
+        if let url = event.url { lines.append("url: \(url)") }
+        return lines
+    }
+
+    /// The first line of a calendar event's description that holds anything, bounded as a
+    /// title is: what a tooltip or `live show` has room for.
+    static func firstLine(_ description: String) -> String? {
+        var rest = Substring(description)
+        while !rest.isEmpty {
+            let end = rest.unicodeScalars.firstIndex { $0 == "\n" || $0 == "\r" } ?? rest.endIndex
+            if let line = CalendarText.oneLine(String(rest[..<end])) { return line }
+            rest = end < rest.endIndex ? rest[rest.unicodeScalars.index(after: end)...] : ""
+        }
+        return nil
+    }
+
+    /// `schedule HOURS [calendar=NAME]`: every room occurrence and calendar event live now or
+    /// starting within HOURS, by start: `START<TAB>END<TAB>SOURCE<TAB>TITLE`, times in the
+    /// configured zone (END `-` when a room has none), SOURCE `live` for a room, else the
+    /// event's calendar's name. Rooms are expanded 48 hours ahead and events
+    /// `calendar_window_hours`: HOURS beyond that lists what is known. With NAME, the events
+    /// of the calendars of that name (in any case) alone; a name no configured calendar has
+    /// is `not-found`, once the calendars have been read (before, nothing is listed).
+    func schedule(hours: Int, calendar wanted: String? = nil, now: Date) throws(ProtocolError) -> [String] {
+        if let wanted { try checkCalendar(wanted) }
+        let horizon = now.addingTimeInterval(Double(hours) * 3600)
+        return LiveSchedule.current(in: rotation(at: now), now: now, defaultDuration: settings.liveDefaultDuration)
+            .filter { item in
+                guard item.room.start < horizon else { return false }
+                guard let wanted else { return true }
+                return item.room.calendar.map { CalendarNameRule.matches($0, wanted) } ?? false
+            }
+            .map { item in
+                let room = item.room
+                let title = room.title.isEmpty ? room.id : room.title
+                let source = room.calendar ?? room.source ?? "live"
+                return [isoTime(room.start), room.end.map(isoTime) ?? "-", source.replacingOccurrences(of: "\t", with: " "),
+                        title.replacingOccurrences(of: "\t", with: " ")].joined(separator: "\t")
+            }
+    }
+
+    /// Refuses a calendar name none of the configured calendars has, naming those there are.
+    private func checkCalendar(_ wanted: String) throws(ProtocolError) {
+        let shown = RequestParser.shorten(wanted)
+        guard !settings.calendars.isEmpty else {
+            throw ProtocolError(.notFound, "no calendar '\(shown)': the config names no calendars (see \"calendars\" in zaoan.conf(5))")
+        }
+        guard let names = calendarNames, !names.contains(where: { CalendarNameRule.matches($0, wanted) }) else { return }
+        var listed: [String] = []
+        for name in names where !listed.contains(name) { listed.append(name) }
+        let shownNames = listed.prefix(8).map(RequestParser.shorten).joined(separator: ", ") + (listed.count > 8 ? ", …" : "")
+        throw ProtocolError(.notFound, "no calendar '\(shown)'; the calendars are: \(shownNames)")
+    }
+}

@@ -1,0 +1,71 @@
+/// What names a calendar — the config's `name`, a vdir's `displayname` file, a file's
+/// `X-WR-CALNAME`, `schedule ... calendar=NAME` — may be, in one place for the config's
+/// reader, the calendar reader and the request parser.
+public enum CalendarNameRule {
+    /// The longest name, in bytes of UTF-8 (a discovered one is cut to it, ending in `…`)...
+    public static let maxBytes = 128
+    /// ...and in Characters.
+    public static let maxCharacters = 64
+
+    /// Why `name` (as the user wrote it, trimmed) cannot name a calendar in the config, said
+    /// after "the name": nil when it can. One line, no control or format character (bidi
+    /// controls among them: a name is shown in bars), within `maxBytes` and `maxCharacters`.
+    public static func problem(_ name: String) -> String? {
+        if name.isEmpty { return "is blank; leave \"name\" out to use the calendar's own" }
+        let shown = "'" + shortened(SafeText.visible(name).replacing("\t", with: "␉")) + "'"
+        if name.unicodeScalars.contains(where: isLineBreak) { return "\(shown) must be one line" }
+        // What safe text would change (and TAB, which it keeps but a column must not hold).
+        if name.unicodeScalars.contains("\t") || SafeText.visible(name) != name {
+            let culprit = name.unicodeScalars.first(where: isRefused) ?? name.unicodeScalars.first(where: isJoiner)
+            return "\(shown) holds a control or format character" + (culprit.map { " (U+\(hex($0.value)))" } ?? "")
+        }
+        if name.utf8.count > maxBytes { return "is \(name.utf8.count) bytes long; at most \(maxBytes)" }
+        if name.count > maxCharacters { return "is \(name.count) characters long; at most \(maxCharacters)" }
+        return nil
+    }
+
+    /// Whether a calendar called `name` is the one `wanted` asks for: the same text in any case.
+    public static func matches(_ name: String, _ wanted: String) -> Bool {
+        name == wanted || name.lowercased() == wanted.lowercased()
+    }
+
+    /// The text without spaces and tabs at either end.
+    public static func trimmed(_ text: String) -> String {
+        var scalars = Substring(text).unicodeScalars[...]
+        while let first = scalars.first, first.properties.isWhitespace { scalars.removeFirst() }
+        while let last = scalars.last, last.properties.isWhitespace { scalars.removeLast() }
+        return String(String.UnicodeScalarView(scalars))
+    }
+
+    private static func isLineBreak(_ scalar: Unicode.Scalar) -> Bool {
+        switch scalar.value {
+        case 0x0A, 0x0B, 0x0C, 0x0D, 0x85, 0x2028, 0x2029: return true
+        default: return false
+        }
+    }
+
+    /// Controls (TAB too), format characters (bidi controls, the soft hyphen) and the line and
+    /// paragraph separators, but not the joiners and tags emoji sequences hold, which safe
+    /// text keeps where they join something: a name is refused for those only if they join
+    /// nothing, and then named after anything else.
+    private static func isRefused(_ scalar: Unicode.Scalar) -> Bool {
+        guard !isJoiner(scalar) else { return false }
+        switch scalar.properties.generalCategory {
+        case .control, .format, .lineSeparator, .paragraphSeparator: return true
+        default: return false
+        }
+    }
+
+    private static func isJoiner(_ scalar: Unicode.Scalar) -> Bool {
+        scalar.value == 0x200C || scalar.value == 0x200D || (0xE0000...0xE007F).contains(scalar.value)
+    }
+
+    private static func shortened(_ text: String) -> String {
+        text.count > 40 ? String(text.prefix(40)) + "…" : text
+    }
+
+    private static func hex(_ value: UInt32) -> String {
+        let digits = String(value, radix: 16, uppercase: true)
+        return String(repeating: "0", count: max(0, 4 - digits.count)) + digits
+    }
+}
