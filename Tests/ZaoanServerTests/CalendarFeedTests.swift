@@ -37,18 +37,6 @@ struct CalendarFeedTests {
                                      config: #"{"calendars": [\#(list)]}"#)
     }
 
-    /// Asks until the answer satisfies `condition` or `seconds` pass; returns the last answer.
-    private func answer(_ service: TestService, _ request: String, within seconds: Double,
-                        until condition: (String) -> Bool) throws -> String {
-        let deadline = Date().addingTimeInterval(seconds)
-        var last = try service.ask(request)
-        while !condition(last), Date() < deadline {
-            Thread.sleep(forTimeInterval: 0.1)
-            last = try service.ask(request)
-        }
-        return last
-    }
-
     @Test("a reading parses only the files that changed; an edit, a chmod, a retargeted link and a removal are each seen, the others kept")
     func parsesOnlyWhatChanged() throws {
         let folder = try TemporaryDirectory()
@@ -63,7 +51,7 @@ struct CalendarFeedTests {
         let service = try start(calendars: [calendar])
         defer { try? service.stop() }
         func files(until expected: String) throws -> String {
-            try answer(service, "stats", within: 10) { $0.contains("calendar_files: \(expected)\n") }
+            try service.ask("stats", within: 10) { $0.contains("calendar_files: \(expected)\n") }
         }
         var stats = try files(until: "4 parsed, 0 unchanged")
         #expect(stats.contains("calendar_files: 4 parsed, 0 unchanged") && stats.contains("calendar_events: 4"), "the first reading parses all: \(stats)")
@@ -78,19 +66,19 @@ struct CalendarFeedTests {
 
         // A chmod changes the inode, not the text: c is checked again, and now refused.
         #expect(chmod(calendar + "/c.ics", 0o666) == 0)
-        let refused = try answer(service, "schedule 2", within: 10) { !$0.contains("Event c") }
+        let refused = try service.ask("schedule 2", within: 10) { !$0.contains("Event c") }
         #expect(!refused.contains("Event c") && refused.contains("Edited b"), "writable by every account now: left out: \(refused)")
         #expect(chmod(calendar + "/c.ics", 0o644) == 0)
-        let back = try answer(service, "schedule 2", within: 10) { $0.contains("Event c") }
+        let back = try service.ask("schedule 2", within: 10) { $0.contains("Event c") }
         #expect(back.contains("Event c"), "and back once it is the user's alone again: \(back)")
 
         let retarget = calendar + "/.link.tmp"
         #expect(symlink(folder.path + "/two.txt", retarget) == 0 && rename(retarget, calendar + "/link.ics") == 0)
-        let linked = try answer(service, "schedule 2", within: 10) { $0.contains("Linked two") }
+        let linked = try service.ask("schedule 2", within: 10) { $0.contains("Linked two") }
         #expect(linked.contains("Linked two") && !linked.contains("Linked one"), "a link pointed elsewhere is read again: \(linked)")
 
         #expect(unlink(calendar + "/a.ics") == 0)
-        let gone = try answer(service, "schedule 2", within: 10) { !$0.contains("Event a") }
+        let gone = try service.ask("schedule 2", within: 10) { !$0.contains("Event a") }
         #expect(!gone.contains("Event a") && gone.contains("Event c") && gone.contains("Edited b"), "a removed file's events go, the others stay: \(gone)")
         stats = try files(until: "0 parsed, 3 unchanged")
         #expect(stats.contains("calendar_files: 0 parsed, 3 unchanged") && stats.contains("calendar_events: 3"), "\(stats)")
@@ -107,7 +95,7 @@ struct CalendarFeedTests {
         try Self.event(uid: "ok", title: "Still shown", minutes: 30).write(toFile: calendar + "/zz-good.ics", atomically: true, encoding: .utf8)
         let service = try start(calendars: [calendar])
         defer { try? service.stop() }
-        let stats = try answer(service, "stats", within: 20) { $0.contains("calendar_problems: 1030") }
+        let stats = try service.ask("stats", within: 20) { $0.contains("calendar_problems: 1030") }
         #expect(stats.contains("calendar_problems: 1030 (") && stats.contains("calendar_events: 1"), "every problem counted, the good file read: \(stats)")
         #expect(try service.ask("countdown").hasPrefix("Still shown"))
         let logged = service.stderrText.split(separator: "\n").filter { $0.contains("calendar: ") }
@@ -127,20 +115,20 @@ struct CalendarFeedTests {
         #expect(first.hasPrefix("Standup · starts in 00:"), "the event, like a room: \(first)")
 
         try Self.replace(calendar + "/standup.ics", with: Self.event(uid: "standup", title: "Retro", minutes: 30))
-        var seen = try answer(service, "countdown", within: 3) { $0.hasPrefix("Retro") }
+        var seen = try service.ask("countdown", within: 3) { $0.hasPrefix("Retro") }
         #expect(seen.hasPrefix("Retro · starts in"), "renamed over: \(seen)")
 
         try Self.event(uid: "coffee", title: "Coffee", minutes: 10).write(toFile: calendar + "/coffee.ics", atomically: false, encoding: .utf8)
-        seen = try answer(service, "countdown", within: 3) { $0.hasPrefix("Coffee") }
+        seen = try service.ask("countdown", within: 3) { $0.hasPrefix("Coffee") }
         #expect(seen.hasPrefix("Coffee · starts in 00:"), "a new file, and the earlier event first: \(seen)")
 
         try "BEGIN:VCALENDAR\r\nthis is not a calendar\r\n".write(toFile: calendar + "/broken.ics", atomically: true, encoding: .utf8)
-        let stats = try answer(service, "stats", within: 3) { $0.contains("calendar_problems: 1") }
+        let stats = try service.ask("stats", within: 3) { $0.contains("calendar_problems: 1") }
         #expect(stats.contains("calendar_problems: 1 (") && stats.contains("broken.ics"), "the broken file is named: \(stats)")
         #expect(stats.contains("calendar_events: 2"), "the others keep working: \(stats)")
 
         try FileManager.default.removeItem(atPath: calendar + "/coffee.ics")
-        seen = try answer(service, "countdown", within: 3) { $0.hasPrefix("Retro") }
+        seen = try service.ask("countdown", within: 3) { $0.hasPrefix("Retro") }
         #expect(seen.hasPrefix("Retro"), "a removed file's event goes: \(seen)")
         #expect(service.stderrText.contains("broken.ics"), "the log says which file: \(service.stderrText)")
     }
@@ -173,23 +161,12 @@ struct CalendarFeedTests {
     /// by the real service under a faked clock: what `schedule` lists for March 2026.
     @Test("the sample calendars through the service: moved, cancelled and skipped instances, New York across its DST change, all-day, floating, DURATION")
     func samplesThroughTheService() throws {
-        let samples = Locations.packageRoot + "/Tests/ZaoanCalendarTests/Samples"
         let folder = try TemporaryDirectory()
         defer { folder.remove() }
-        let calendar = try folder.makeDirectory("samples")
-        for name in ["weekly-meeting", "new-york-vtimezone", "all-day", "floating-utc-duration", "malformed"] {
-            try FileManager.default.copyItem(atPath: "\(samples)/\(name).ics", toPath: "\(calendar)/\(name).ics")
-        }
-        var configuration = TestService.Configuration()
-        configuration.fakeTime = "2026-03-02 00:00:00"
-        configuration.arguments = ["--language", "en", "--timezone", "Europe/Berlin"]
-        configuration.config = #"{"calendars": ["\#(calendar)"], "calendar_window_hours": 744}"#
-        let service = try TestService.start(configuration)
+        let samples = ["weekly-meeting", "new-york-vtimezone", "all-day", "floating-utc-duration", "malformed"].map { $0 + ".ics" }
+        let service = try CalendarSamples.service(reading: samples, in: folder, clock: "2026-03-02 00:00:00")
         defer { try? service.stop() }
-        let rows = try service.ask("schedule 744").split(separator: "\n").map { line in
-            let fields = line.split(separator: "\t", omittingEmptySubsequences: false).map(String.init)
-            return fields.count == 4 ? "\(fields[0]) \(fields[1]) \(fields[3])" : String(line)
-        }
+        let rows = try service.scheduleRows()
         let expected = [
             // Weekly on Tuesdays at 10:00 (COUNT=10), an extra Friday (RDATE), the 17th left out
             // (EXDATE), the 24th moved to Wednesday 15:00, the 31st cancelled.
@@ -262,7 +239,7 @@ struct CalendarFeedTests {
         #expect(nothing.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty, "nothing to show yet, and no error: \(nothing)")
         try FileManager.default.createDirectory(atPath: calendar, withIntermediateDirectories: false)
         try Self.event(uid: "x", title: "Synced later", minutes: 20).write(toFile: calendar + "/x.ics", atomically: true, encoding: .utf8)
-        let seen = try answer(service, "countdown", within: 4) { $0.hasPrefix("Synced later") }
+        let seen = try service.ask("countdown", within: 4) { $0.hasPrefix("Synced later") }
         #expect(seen.hasPrefix("Synced later"), "read once it appeared: \(seen)")
     }
 

@@ -29,18 +29,6 @@ struct CalendarFieldsTests {
         try TestService.start(arguments: ["--language", "en", "--timezone", "UTC"], config: config)
     }
 
-    /// Asks until the answer satisfies `condition` or `seconds` pass; returns the last answer.
-    private func answer(_ service: TestService, _ request: String, within seconds: Double = 10,
-                        until condition: (String) -> Bool) throws -> String {
-        let deadline = Date().addingTimeInterval(seconds)
-        var last = try service.ask(request)
-        while !condition(last), Date() < deadline {
-            Thread.sleep(forTimeInterval: 0.1)
-            last = try service.ask(request)
-        }
-        return last
-    }
-
     /// `schedule`'s rows as title → source column, each row checked to have four fields.
     private func sources(_ schedule: String) -> [String: String] {
         var found: [String: String] = [:]
@@ -92,13 +80,13 @@ struct CalendarFieldsTests {
         // A new displayname shows at the next reading; the single file, unchanged, keeps the
         // name read from it (the reading parses no file: nothing .ics changed).
         try CalendarFeedTests.replace(work + "/displayname", with: "Work Crew")
-        let renamed = try answer(service, "schedule") { $0.contains("\tWork Crew\t") }
+        let renamed = try service.ask("schedule", within: 10) { $0.contains("\tWork Crew\t") }
         #expect(sources(renamed) == ["Tea": "live", "Standup": "Work Crew", "Dinner": "home", "Holiday": "Public holidays, DE", "Yoga": "Gym"], "\(renamed)")
         #expect(try service.ask("stats").contains("calendar_files: 0 parsed, 4 unchanged"))
         #expect(sources(try service.ask("schedule 24 calendar=work crew")) == ["Standup": "Work Crew"])
         #expect(try service.ask("schedule 24 calendar=Work Team").hasPrefix("ERR not-found no calendar 'Work Team'"))
         try FileManager.default.removeItem(atPath: work + "/displayname")
-        let folderName = try answer(service, "schedule") { $0.contains("\twork\t") }
+        let folderName = try service.ask("schedule", within: 10) { $0.contains("\twork\t") }
         #expect(sources(folderName)["Standup"] == "work", "no displayname: the folder's name: \(folderName)")
     }
 

@@ -9,21 +9,11 @@ struct CalendarPeerShapeTests {
     /// `START END TITLE` of each row of `schedule 744` for the sample alone, the clock at
     /// `clock` (UTC), the service in `zone`; and `stats`.
     static func schedule(_ sample: String, clock: String, zone: String = "Europe/Berlin") throws -> (rows: [String], stats: String) {
-        let samples = Locations.packageRoot + "/Tests/ZaoanCalendarTests/Samples"
         let folder = try TemporaryDirectory()
         defer { folder.remove() }
-        let calendar = try folder.makeDirectory("calendar")
-        try FileManager.default.copyItem(atPath: "\(samples)/\(sample)", toPath: "\(calendar)/\(sample)")
-        var configuration = TestService.Configuration()
-        configuration.fakeTime = clock
-        configuration.arguments = ["--language", "en", "--timezone", zone]
-        configuration.config = #"{"calendars": ["\#(calendar)"], "calendar_window_hours": 744}"#
-        let service = try TestService.start(configuration)
+        let service = try CalendarSamples.service(reading: [sample], in: folder, clock: clock, zone: zone)
         defer { try? service.stop() }
-        let rows = try service.ask("schedule 744").split(separator: "\n").map { line in
-            let fields = line.split(separator: "\t", omittingEmptySubsequences: false).map(String.init)
-            return fields.count == 4 ? "\(fields[0]) \(fields[1]) \(fields[3])" : String(line)
-        }
+        let rows = try service.scheduleRows()
         return (rows, try service.ask("stats"))
     }
 

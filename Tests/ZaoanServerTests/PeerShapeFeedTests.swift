@@ -16,24 +16,14 @@ struct PeerShapeFeedTests {
     private func read(_ sample: String) throws -> Reading {
         let folder = try TemporaryDirectory()
         defer { folder.remove() }
-        let calendar = try folder.makeDirectory("peers")
-        try FileManager.default.copyItem(atPath: Locations.packageRoot + "/Tests/ZaoanCalendarTests/Samples/\(sample)",
-                                         toPath: "\(calendar)/\(sample)")
-        var configuration = TestService.Configuration()
-        configuration.fakeTime = "2026-03-02 00:00:00"
-        configuration.arguments = ["--language", "en", "--timezone", "Europe/Berlin"]
-        configuration.config = #"{"calendars": ["\#(calendar)"], "calendar_window_hours": 744}"#
-        let service = try TestService.start(configuration)
+        let service = try CalendarSamples.service(reading: [sample], in: folder, clock: "2026-03-02 00:00:00")
         defer { try? service.stop() }
         var stats = ""
         #expect(eventually(timeout: 30, interval: 0.1) {
             stats = (try? service.ask("stats")) ?? ""
             return stats.contains("calendars: 1 read, 0 waiting, 0 reading")
         }, "the folder is read: \(stats)")
-        let rows = try service.ask("schedule 744").split(separator: "\n").map { line in
-            let fields = line.split(separator: "\t", omittingEmptySubsequences: false).map(String.init)
-            return fields.count == 4 ? "\(fields[0]) \(fields[1]) \(fields[3])" : String(line)
-        }
+        let rows = try service.scheduleRows()
         print("\(sample) under faketime: \(rows.count) rows")
         return Reading(rows: rows, stats: stats, log: service.stderrText)
     }
