@@ -4,6 +4,9 @@ extension CalendarDocument {
     func expand(into expansion: inout CalendarExpansion, window: CalendarWindow, defaultZone: CalendarZone,
                 budget: inout IterationBudget) {
         LibICal.prepare()
+        // Where this file's problems begin: its whole-file cut goes first, before the
+        // series it names (a log that shows only the first few then shows that one).
+        let firstProblem = expansion.problems.endIndex
         let groups = EventGroups(events, defaultZone: defaultZone)
         for uid in groups.cutRanges {
             expansion.problems.append(CalendarProblem(source: source, uid: uid, message:
@@ -16,8 +19,9 @@ extension CalendarDocument {
                 break
             }
             if event.rule != nil || groups.ranges[event.uid] != nil, run.time.spent {
-                expansion.problems.append(CalendarProblem(source: source, uid: event.uid, message:
-                    "the file's rules took more than \(CalendarLimits.cpuSecondsPerFile) s of CPU; this event and the \(events.count - index - 1) after it are not shown"))
+                expansion.problems.insert(CalendarProblem(source: source, uid: event.uid, message:
+                    "the file's rules took more than \(CalendarLimits.cpuSecondsPerFile) s of CPU; this event and the \(events.count - index - 1) after it are not shown"),
+                                          at: firstProblem)
                 break
             }
             if event.isOverride {
