@@ -70,6 +70,8 @@ public struct CalendarZone: CustomStringConvertible {
         }
         name = tzid
         handle = ZoneHandle(zone, owned: true)
+        // A TZID that is no IANA name has no system data to fall back on: the file's own
+        // definition then covers the earlier times too (as before issue 19).
         if let onset = Self.firstObservance(of: component), let system = try? CalendarZone(named: tzid) {
             earlier = (system.handle, onset)
         } else {

@@ -35,6 +35,8 @@ enum ZoneNames {
         memo = [:]
     }
 
+    /// Each kind of name in turn; a name libical does not know is not an error here, only a
+    /// reason to try the next kind (the caller names what none of them knew, once per file).
     private static func resolve(_ tzid: String) -> CalendarZone? {
         if let zone = try? CalendarZone(named: tzid) { return zone }
         if let iana = WindowsZones.ianaName(forWindowsName: tzid) { return try? CalendarZone(named: iana) }

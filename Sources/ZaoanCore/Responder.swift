@@ -288,6 +288,7 @@ public final class Responder {
         case .time, .chineseTime: break
         default: return nil
         }
+        // An unknown zone: the block itself shows the error; the label is its name's last part.
         return (try? place(zone))?.name ?? BuiltinCities.name(forZone: zone, language: settings.language)
     }
 

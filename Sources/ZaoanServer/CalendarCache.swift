@@ -69,7 +69,8 @@ struct CalendarCache {
         // Each configured calendar keeps at most occurrencesPerWindow, as one reading does.
         let all = next.values.flatMap(\.occurrences) + result.events.filter { next[$0.source] == nil }
         var shown: [CalendarOccurrence] = []
-        for (calendar, occurrences) in Dictionary(grouping: all, by: { Self.calendar(of: $0.source, in: key?.calendars ?? []) }) {
+        let owners = CalendarPaths(key?.calendars ?? [])
+        for (calendar, occurrences) in Dictionary(grouping: all, by: { owners.calendar(of: $0.source) ?? $0.source }) {
             var sorted = occurrences.sorted(by: Self.inOrder)
             if sorted.count > CalendarLimits.occurrencesPerWindow {
                 merged.problems.append(CalendarProblem(source: calendar, uid: nil, message:
@@ -86,8 +87,4 @@ struct CalendarCache {
         (a.start, a.end, a.uid, a.source) < (b.start, b.end, b.uid, b.source)
     }
 
-    /// The configured calendar a file belongs to: itself, or the folder it is in.
-    private static func calendar(of file: String, in calendars: [String]) -> String {
-        calendars.first { file == $0 || file.hasPrefix($0.hasSuffix("/") ? $0 : $0 + "/") } ?? file
-    }
 }

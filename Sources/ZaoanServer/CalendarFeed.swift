@@ -151,17 +151,15 @@ final class CalendarFeed: EventHandler {
         filesParsed = reading.readFiles.count
         filesUnchanged = reading.unchangedFiles.count
         let now = Int64(clock.unixSeconds)
+        // A clock outside the years a calendar is read for: the reader read nothing and said so.
         let shown = (try? CalendarWindow(from: now, to: now.addingClamped(windowSeconds))).map { window in
             reading.events.filter { window.shows(start: $0.start, end: $0.end) }
-        } ?? reading.events
+        } ?? []
         let names = paths.map { configuredNames[$0] ?? reading.names[$0] ?? CalendarName.fallback(forPath: $0) }
-        // A file's calendar is the file itself or the folder it is in (read non-recursively).
-        var byPath: [String: String] = [:]
-        for (path, name) in zip(paths, names) { byPath[Self.trimmingSlashes(path)] = byPath[Self.trimmingSlashes(path)] ?? name }
+        let nameOfPath = Dictionary(zip(paths, names)) { first, _ in first }
+        let owners = CalendarPaths(paths)
         onChange(shown.map { occurrence in
-            let source = occurrence.source
-            let folder = source.lastIndex(of: "/").map { String(source[..<$0]) } ?? ""
-            return Self.room(occurrence, calendar: byPath[source] ?? byPath[folder])
+            Self.room(occurrence, calendar: owners.calendar(of: occurrence.source).flatMap { nameOfPath[$0] })
         }, names)
         if paths.isEmpty {
             slide.disarm()
@@ -191,11 +189,6 @@ final class CalendarFeed: EventHandler {
         watched = wanted
     }
 
-    private static func trimmingSlashes(_ path: String) -> String {
-        var trimmed = Substring(path)
-        while trimmed.count > 1, trimmed.hasSuffix("/") { trimmed = trimmed.dropLast() }
-        return String(trimmed)
-    }
 
     /// An occurrence as the Responder's rooms are: title (or the file's name), start, end,
     /// description, location and the calendar's name; the ID names its source and UID.

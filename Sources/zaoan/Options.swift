@@ -112,6 +112,7 @@ enum Options {
     /// or a request sent with ask (`greting` → `zaoan ask greeting`, `greeting` too).
     static func suggestion(for word: String) -> String? {
         if let command = Spelling.suggestion(for: word, among: commands) { return "zaoan \(command)" }
+        // Only whether the word is a request matters; why it is not is the next line's business.
         if (try? RequestParser.parse(word)) != nil { return "zaoan ask \(word)" }
         return RequestParser.suggestion(for: word).map { "zaoan ask \($0)" }
     }

@@ -123,7 +123,7 @@ import Testing
     @Test("watch events lines carry the calendar and the location, made safe")
     func eventLines() throws {
         let responder = try responder()
-        let from = Int(try instant(Self.now).timeIntervalSince1970)
+        let from = Int(clampingSeconds: try instant(Self.now).timeIntervalSince1970)
         let line = try #require(responder.transitions(after: from, through: from + 1800).first { $0.room.id == "calendar:standup" && $0.phase == .live })
         let object = try #require(try JSONSerialization.jsonObject(with: Data(responder.eventLine(line).utf8)) as? [String: String])
         #expect(object["calendar"] == "Work" && object["location"] == "Room 4.12" && object["description"] == "\n  \nAgenda <b>&</b>\nsecond line", "\(object)")

@@ -34,7 +34,7 @@ struct RoomExpansionTests {
         responder.replaceRoomExpansions(["r": new])
         responder.replaceRoomExpansions(["r": old])  // an hourly refresh begun before the change
         #expect(responder.roomExpansions["r"] == new)
-        #expect(responder.rotation(at: now).map { Int64($0.start.timeIntervalSince1970) } == [base + 3600, base + 90_000])
+        #expect(responder.rotation(at: now).map { Int64(Int(clampingSeconds: $0.start.timeIntervalSince1970)) } == [base + 3600, base + 90_000])
 
         responder.commit(LiveSchedule())
         #expect(responder.roomExpansions.isEmpty, "a removed room's expansion goes with it")
