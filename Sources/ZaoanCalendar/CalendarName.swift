@@ -15,7 +15,7 @@ public enum CalendarName {
     /// A name as it is shown: its first line, tabs as spaces (a name is a column of
     /// `schedule`), made safe and bounded; nil when nothing is left.
     public static func shown(_ raw: String) -> String? {
-        let line = CalendarNameRule.trimmed(raw).unicodeScalars.prefix { !isLineBreak($0) }
+        let line = SafeText.trimmed(raw).unicodeScalars.prefix { !CalendarNameRule.isLineBreak($0) }
         let spaced = String(String.UnicodeScalarView(line.map { $0 == "\t" ? " " : $0 }))
         return CalendarText.oneLine(spaced, maxBytes: CalendarNameRule.maxBytes, maxCharacters: CalendarNameRule.maxCharacters)
     }
@@ -105,10 +105,4 @@ public enum CalendarName {
         return String(decoding: value, as: UTF8.self)
     }
 
-    private static func isLineBreak(_ scalar: Unicode.Scalar) -> Bool {
-        switch scalar.value {
-        case 0x0A, 0x0B, 0x0C, 0x0D, 0x85, 0x2028, 0x2029: return true
-        default: return false
-        }
-    }
 }

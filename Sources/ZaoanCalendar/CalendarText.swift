@@ -8,14 +8,14 @@ public enum CalendarText {
     /// for empty text. A cut text ends in `…`, within the limits.
     public static func oneLine(_ raw: String, maxBytes: Int = CalendarLimits.titleBytes,
                                maxCharacters: Int = CalendarLimits.titleCharacters) -> String? {
-        let safe = SafeText.visible(trimmed(raw))
+        let safe = SafeText.visible(SafeText.trimmed(raw))
         return safe.isEmpty ? nil : bounded(safe, maxBytes: maxBytes, maxCharacters: maxCharacters)
     }
 
     /// Several lines (a description): each line made safe, the line breaks kept.
     public static func lines(_ raw: String, maxBytes: Int = CalendarLimits.descriptionBytes) -> String? {
         let unified = raw.replacing("\r\n", with: "\n")
-        let safe = SafeText.visibleLines(trimmed(unified))
+        let safe = SafeText.visibleLines(SafeText.trimmed(unified))
         return safe.isEmpty ? nil : bounded(safe, maxBytes: maxBytes, maxCharacters: maxBytes)
     }
 
@@ -23,7 +23,7 @@ public enum CalendarText {
     /// space, control or format character (`LinkText`, the rule `zaoan bar` opens links by;
     /// no URL has them). The consumer checks schemes.
     public static func url(_ raw: String) -> String? {
-        let text = trimmed(raw)
+        let text = SafeText.trimmed(raw)
         guard !text.isEmpty, text.utf8.count <= CalendarLimits.urlBytes, LinkText.firstRefused(in: text) == nil else { return nil }
         return text
     }
@@ -52,12 +52,5 @@ public enum CalendarText {
             scalars.append(scalar)
         }
         return String(scalars)
-    }
-
-    private static func trimmed(_ text: String) -> String {
-        var scalars = Substring(text).unicodeScalars[...]
-        while let first = scalars.first, first.properties.isWhitespace { scalars.removeFirst() }
-        while let last = scalars.last, last.properties.isWhitespace { scalars.removeLast() }
-        return String(String.UnicodeScalarView(scalars))
     }
 }

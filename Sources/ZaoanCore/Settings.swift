@@ -261,7 +261,7 @@ public struct Settings: Sendable {
                              .entryLeftOut, at: "calendars.\(index)")
                 continue
             }
-            let name = entry.name.map(CalendarNameRule.trimmed)
+            let name = entry.name.map(SafeText.trimmed)
             if let name, let why = CalendarNameRule.problem(name) {
                 problems.add(ConfigError(key: "calendars", problem: "the name \(why)"), .entryLeftOut, at: "calendars.\(index).name")
                 continue

@@ -17,7 +17,7 @@ public enum CalendarNameRule {
         // What safe text would change (and TAB, which it keeps but a column must not hold).
         if name.unicodeScalars.contains("\t") || SafeText.visible(name) != name {
             let culprit = name.unicodeScalars.first(where: isRefused) ?? name.unicodeScalars.first(where: isJoiner)
-            return "\(shown) holds a control or format character" + (culprit.map { " (U+\(hex($0.value)))" } ?? "")
+            return "\(shown) holds a control or format character" + (culprit.map { " (\($0.codePoint))" } ?? "")
         }
         if name.utf8.count > maxBytes { return "is \(name.utf8.count) bytes long; at most \(maxBytes)" }
         if name.count > maxCharacters { return "is \(name.count) characters long; at most \(maxCharacters)" }
@@ -29,15 +29,8 @@ public enum CalendarNameRule {
         name == wanted || name.lowercased() == wanted.lowercased()
     }
 
-    /// The text without spaces and tabs at either end.
-    public static func trimmed(_ text: String) -> String {
-        var scalars = Substring(text).unicodeScalars[...]
-        while let first = scalars.first, first.properties.isWhitespace { scalars.removeFirst() }
-        while let last = scalars.last, last.properties.isWhitespace { scalars.removeLast() }
-        return String(String.UnicodeScalarView(scalars))
-    }
-
-    private static func isLineBreak(_ scalar: Unicode.Scalar) -> Bool {
+    /// LF, VT, FF, CR, NEL and the line and paragraph separators.
+    public static func isLineBreak(_ scalar: Unicode.Scalar) -> Bool {
         switch scalar.value {
         case 0x0A, 0x0B, 0x0C, 0x0D, 0x85, 0x2028, 0x2029: return true
         default: return false
@@ -62,10 +55,5 @@ public enum CalendarNameRule {
 
     private static func shortened(_ text: String) -> String {
         text.count > 40 ? String(text.prefix(40)) + "…" : text
-    }
-
-    private static func hex(_ value: UInt32) -> String {
-        let digits = String(value, radix: 16, uppercase: true)
-        return String(repeating: "0", count: max(0, 4 - digits.count)) + digits
     }
 }

@@ -22,6 +22,14 @@
 /// | tag characters U+E0000–U+E007F | kept after a 🏴 or another tag (subdivision flags), else removed |
 /// | everything else (combining marks, variation selectors, TAB) | kept |
 public enum SafeText {
+    /// The text without white space (spaces, tabs, line breaks) at either end, by scalar.
+    public static func trimmed(_ text: String) -> String {
+        var scalars = Substring(text).unicodeScalars[...]
+        while let first = scalars.first, first.properties.isWhitespace { scalars.removeFirst() }
+        while let last = scalars.last, last.properties.isWhitespace { scalars.removeLast() }
+        return String(String.UnicodeScalarView(scalars))
+    }
+
     /// The text with every scalar of the table above replaced or removed.
     public static func visible(_ text: String) -> String {
         guard mayNeedAttention(text), text.unicodeScalars.contains(where: needsAttention) else { return text }
