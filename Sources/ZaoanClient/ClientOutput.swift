@@ -27,8 +27,8 @@ public enum ClientOutput {
         case .json:
             return WaybarObject(json: line)?.encoded
         case .i3bar:
-            guard case .object(let fields)? = JSON.parse(line) else { return nil }
-            return I3barBlock(json: line, pango: fields["markup"]?.string == "pango")?.encoded
+            guard let block = JSONReader.line(line), block.members != nil else { return nil }
+            return I3barBlock(value: block, pango: block["markup"]?.string == "pango")?.encoded
         }
     }
 

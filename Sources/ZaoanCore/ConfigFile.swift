@@ -1,84 +1,85 @@
 import Foundation
 
 /// The JSON config file as written by the user. Every key is optional; `Settings.resolve`
-/// fills in the defaults. Key names are snake_case, as documented in zaoan.conf(5).
+/// fills in the defaults. The keys, and what kind of value each takes, are `ConfigKey`'s
+/// table (ZaoanProtocol, shared with `zaoan bar`); the values are kept by key.
 ///
 /// Read with `ConfigDocument` (JSONC: comments and trailing commas allowed), each key's
 /// value checked for its kind here; what `Settings` makes of the values is checked there.
 public struct ConfigFile: Sendable, Equatable {
-    public var language: String?
-    public var city: String?
-    public var timezone: String?
-    public var cities: [String: String]?
-    public var separator: String?
-    public var greetings: [String: String]?
-    public var timeFormat: String?
-    public var idleTimeout: Int?
-    public var formatterCacheSize: Int?
-    public var maxConnections: Int?
-    public var maxConnectionsPerUser: Int?
-    public var reservedConnections: Int?
-    public var outputSoftLimit: Int?
-    public var outputSoftSeconds: Int?
-    public var outputHardLimit: Int?
-    public var tickerPeriod: Int?
-    public var maxRooms: Int?
-    public var liveDefaultDuration: Int?
-    public var soonThreshold: Int?
-    public var statusTemplate: String?
-    public var i3barMarkup: String?
-    /// Read by `zaoan bar` (a client), checked here so typos are caught by check-config.
-    public var barBlocks: [String]?
-    public var barClockFormats: [String]?
-    public var barClockZones: [String]?
-    public var barURLOpener: [String]?
-    public var barURLSchemes: [String]?
-    public var adminGroup: String?
-    /// `.ics` files and folders of them (vdir) whose events count like rooms, each a path or
-    /// `{"path": ..., "name": ...}`.
-    public var calendars: [CalendarEntry]?
-    public var calendarWindowHours: Int?
+    /// A value as the file gives it, of the kind its key takes.
+    public enum Value: Sendable, Equatable {
+        case string(String)
+        case integer(Int)
+        case strings([String])
+        case stringMap([String: String])
+        case calendars([CalendarEntry])
+    }
+
+    /// The keys the file sets (not null), by name.
+    public var values: [String: Value] = [:]
 
     public init() {}
 
-    /// A key's place in the struct, by the kind of value it takes.
-    enum Field {
-        case string(WritableKeyPath<ConfigFile, String?>)
-        case integer(WritableKeyPath<ConfigFile, Int?>)
-        case strings(WritableKeyPath<ConfigFile, [String]?>)
-        /// An object of strings; `perEntry`: a bad entry is left out and the others kept
-        /// (`cities`), rather than the whole key falling back to its default (`greetings`,
-        /// whose rows make one table).
-        case stringMap(WritableKeyPath<ConfigFile, [String: String]?>, perEntry: Bool)
-        /// `calendars`: paths, or objects of a path and a name. An object that cannot be
-        /// used is left out alone; an item of another kind spoils the list, as in `.strings`.
-        case calendars(WritableKeyPath<ConfigFile, [CalendarEntry]?>)
+    public subscript(string key: ConfigKey) -> String? {
+        get { if case .string(let text)? = values[key.name] { return text } else { return nil } }
+        set { values[key.name] = newValue.map(Value.string) }
     }
 
-    /// Every key, in the order zaoan.conf(5) has them.
-    static var fields: [(key: String, field: Field)] {
-        [
-            ("language", .string(\.language)), ("city", .string(\.city)), ("timezone", .string(\.timezone)),
-            ("cities", .stringMap(\.cities, perEntry: true)), ("separator", .string(\.separator)),
-            ("greetings", .stringMap(\.greetings, perEntry: false)),
-            ("time_format", .string(\.timeFormat)), ("idle_timeout", .integer(\.idleTimeout)),
-            ("formatter_cache_size", .integer(\.formatterCacheSize)), ("max_connections", .integer(\.maxConnections)),
-            ("max_connections_per_user", .integer(\.maxConnectionsPerUser)),
-            ("reserved_connections", .integer(\.reservedConnections)),
-            ("output_soft_limit", .integer(\.outputSoftLimit)), ("output_soft_seconds", .integer(\.outputSoftSeconds)),
-            ("output_hard_limit", .integer(\.outputHardLimit)), ("ticker_period", .integer(\.tickerPeriod)),
-            ("max_rooms", .integer(\.maxRooms)), ("live_default_duration", .integer(\.liveDefaultDuration)),
-            ("soon_threshold", .integer(\.soonThreshold)), ("status_template", .string(\.statusTemplate)),
-            ("i3bar_markup", .string(\.i3barMarkup)), ("bar_blocks", .strings(\.barBlocks)),
-            ("bar_clock_formats", .strings(\.barClockFormats)), ("bar_clock_zones", .strings(\.barClockZones)),
-            ("bar_url_opener", .strings(\.barURLOpener)), ("bar_url_schemes", .strings(\.barURLSchemes)),
-            ("admin_group", .string(\.adminGroup)), ("calendars", .calendars(\.calendars)),
-            ("calendar_window_hours", .integer(\.calendarWindowHours)),
-        ]
+    public subscript(integer key: ConfigKey) -> Int? {
+        get { if case .integer(let number)? = values[key.name] { return number } else { return nil } }
+        set { values[key.name] = newValue.map(Value.integer) }
     }
 
-    /// Every key the file may hold, for suggestions and the docs test.
-    public static let knownKeys: [String] = fields.map(\.key)
+    public subscript(strings key: ConfigKey) -> [String]? {
+        get { if case .strings(let list)? = values[key.name] { return list } else { return nil } }
+        set { values[key.name] = newValue.map(Value.strings) }
+    }
+
+    public subscript(stringMap key: ConfigKey) -> [String: String]? {
+        get { if case .stringMap(let map)? = values[key.name] { return map } else { return nil } }
+        set { values[key.name] = newValue.map(Value.stringMap) }
+    }
+
+    // The keys by Swift name, as the code and tests have long set them; a new key needs
+    // none of these (`file[integer: .theKey]`).
+    public var language: String? { get { self[string: .language] } set { self[string: .language] = newValue } }
+    public var city: String? { get { self[string: .city] } set { self[string: .city] = newValue } }
+    public var timezone: String? { get { self[string: .timezone] } set { self[string: .timezone] = newValue } }
+    public var cities: [String: String]? { get { self[stringMap: .cities] } set { self[stringMap: .cities] = newValue } }
+    public var separator: String? { get { self[string: .separator] } set { self[string: .separator] = newValue } }
+    public var greetings: [String: String]? { get { self[stringMap: .greetings] } set { self[stringMap: .greetings] = newValue } }
+    public var timeFormat: String? { get { self[string: .timeFormat] } set { self[string: .timeFormat] = newValue } }
+    public var idleTimeout: Int? { get { self[integer: .idleTimeout] } set { self[integer: .idleTimeout] = newValue } }
+    public var formatterCacheSize: Int? { get { self[integer: .formatterCacheSize] } set { self[integer: .formatterCacheSize] = newValue } }
+    public var maxConnections: Int? { get { self[integer: .maxConnections] } set { self[integer: .maxConnections] = newValue } }
+    public var maxConnectionsPerUser: Int? { get { self[integer: .maxConnectionsPerUser] } set { self[integer: .maxConnectionsPerUser] = newValue } }
+    public var reservedConnections: Int? { get { self[integer: .reservedConnections] } set { self[integer: .reservedConnections] = newValue } }
+    public var outputSoftLimit: Int? { get { self[integer: .outputSoftLimit] } set { self[integer: .outputSoftLimit] = newValue } }
+    public var outputSoftSeconds: Int? { get { self[integer: .outputSoftSeconds] } set { self[integer: .outputSoftSeconds] = newValue } }
+    public var outputHardLimit: Int? { get { self[integer: .outputHardLimit] } set { self[integer: .outputHardLimit] = newValue } }
+    public var tickerPeriod: Int? { get { self[integer: .tickerPeriod] } set { self[integer: .tickerPeriod] = newValue } }
+    public var maxRooms: Int? { get { self[integer: .maxRooms] } set { self[integer: .maxRooms] = newValue } }
+    public var liveDefaultDuration: Int? { get { self[integer: .liveDefaultDuration] } set { self[integer: .liveDefaultDuration] = newValue } }
+    public var soonThreshold: Int? { get { self[integer: .soonThreshold] } set { self[integer: .soonThreshold] = newValue } }
+    public var statusTemplate: String? { get { self[string: .statusTemplate] } set { self[string: .statusTemplate] = newValue } }
+    public var i3barMarkup: String? { get { self[string: .i3barMarkup] } set { self[string: .i3barMarkup] = newValue } }
+    public var barBlocks: [String]? { get { self[strings: .barBlocks] } set { self[strings: .barBlocks] = newValue } }
+    public var barClockFormats: [String]? { get { self[strings: .barClockFormats] } set { self[strings: .barClockFormats] = newValue } }
+    public var barClockZones: [String]? { get { self[strings: .barClockZones] } set { self[strings: .barClockZones] = newValue } }
+    public var barURLOpener: [String]? { get { self[strings: .barURLOpener] } set { self[strings: .barURLOpener] = newValue } }
+    public var barURLSchemes: [String]? { get { self[strings: .barURLSchemes] } set { self[strings: .barURLSchemes] = newValue } }
+    public var adminGroup: String? { get { self[string: .adminGroup] } set { self[string: .adminGroup] = newValue } }
+    public var calendarWindowHours: Int? { get { self[integer: .calendarWindowHours] } set { self[integer: .calendarWindowHours] = newValue } }
+    /// `.ics` files and folders of them (vdir) whose events count like rooms, each a path or
+    /// `{"path": ..., "name": ...}`.
+    public var calendars: [CalendarEntry]? {
+        get { if case .calendars(let list)? = values[ConfigKey.calendars.name] { return list } else { return nil } }
+        set { values[ConfigKey.calendars.name] = newValue.map(Value.calendars) }
+    }
+
+    /// Every key the file may hold, for suggestions and the docs tests.
+    public static let knownKeys: [String] = ConfigKey.all.map(\.name)
 
     /// A file read: the values that can be used, what could not, and where each key and
     /// entry is (`Settings.resolve` places its own problems with it).
@@ -109,9 +110,8 @@ public struct ConfigFile: Sendable, Equatable {
         var file = ConfigFile()
         var problems = document.problems
         var positions: [String: TextPosition] = [:]
-        let byKey = Dictionary(fields.map { ($0.key, $0.field) }, uniquingKeysWith: { first, _ in first })
         for member in document.members {
-            guard let field = byKey[member.key] else {
+            guard let key = ConfigKey.named(member.key) else {
                 let hint = Spelling.suggestion(for: member.key, among: knownKeys).map { "did you mean '\($0)'?" }
                     ?? "zaoan.conf(5) lists the keys"
                 problems.append(ConfigError(key: RequestParser.shorten(member.key), problem: "unknown key; \(hint)",
@@ -120,7 +120,7 @@ public struct ConfigFile: Sendable, Equatable {
             }
             positions[member.key] = member.value.position
             do throws(ConfigError) {
-                try file.assign(field, member.value, key: member.key, positions: &positions, problems: &problems)
+                file.values[key.name] = try Self.value(of: key, member.value, positions: &positions, problems: &problems)
             } catch {
                 problems.append(error.with(.defaultUsed))
             }
@@ -128,23 +128,22 @@ public struct ConfigFile: Sendable, Equatable {
         return Reading(file: file, problems: ConfigError.inFileOrder(problems), positions: positions)
     }
 
-    private mutating func assign(_ field: Field, _ value: JSONValue, key: String,
-                                 positions: inout [String: TextPosition], problems: inout [ConfigError]) throws(ConfigError) {
-        switch field {
-        case .string(let path):
-            self[keyPath: path] = try ConfigDocument.string(value, key: key)
-        case .integer(let path):
-            self[keyPath: path] = try ConfigDocument.integer(value, key: key)
-        case .strings(let path):
-            let list = try ConfigDocument.strings(value, key: key)
-            for (index, item) in (value.items ?? []).enumerated() { positions["\(key).\(index)"] = item.position }
-            self[keyPath: path] = list
-        case .stringMap(let path, let perEntry):
-            guard let map = try ConfigDocument.stringMap(value, key: key) else {
-                self[keyPath: path] = nil
-                return
-            }
-            for entry in map.entries { positions["\(key).\(entry.key)"] = entry.position }
+    /// The value of `key` as the file has it, checked for its kind; nil for null.
+    private static func value(of key: ConfigKey, _ value: JSONValue, positions: inout [String: TextPosition],
+                              problems: inout [ConfigError]) throws(ConfigError) -> Value? {
+        let name = key.name
+        switch key.kind {
+        case .string:
+            return try ConfigDocument.string(value, key: name).map(Value.string)
+        case .integer:
+            return try ConfigDocument.integer(value, key: name).map(Value.integer)
+        case .strings:
+            let list = try ConfigDocument.strings(value, key: name)
+            for (index, item) in (value.items ?? []).enumerated() { positions["\(name).\(index)"] = item.position }
+            return list.map(Value.strings)
+        case .stringMap(let perEntry):
+            guard let map = try ConfigDocument.stringMap(value, key: name) else { return nil }
+            for entry in map.entries { positions["\(name).\(entry.key)"] = entry.position }
             if let first = map.problems.first, !perEntry {
                 problems += map.problems.dropFirst().map { $0.with(.defaultUsed) }
                 throw first
@@ -152,9 +151,9 @@ public struct ConfigFile: Sendable, Equatable {
             problems += map.problems.map { $0.with(.entryLeftOut) }
             var entries: [String: String] = [:]
             for entry in map.entries { entries[entry.key] = entry.value }
-            self[keyPath: path] = entries
-        case .calendars(let path):
-            self[keyPath: path] = try Self.calendarEntries(value, key: key, positions: &positions, problems: &problems)
+            return .stringMap(entries)
+        case .calendars:
+            return try calendarEntries(value, key: name, positions: &positions, problems: &problems).map(Value.calendars)
         }
     }
 

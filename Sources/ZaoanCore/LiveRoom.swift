@@ -1,7 +1,8 @@
 import Foundation
 
-/// A scheduled live broadcast: what the radio app's "现场直播" card shows.
-public struct LiveRoom: Codable, Equatable, Sendable {
+/// A scheduled live broadcast: what the radio app's "现场直播" card shows. Saved in
+/// `state.json` by `StateFile`, which names the saved fields (`StateFile.Key`).
+public struct LiveRoom: Equatable, Sendable {
     public var id: String
     public var title: String
     public var start: Date
@@ -26,13 +27,6 @@ public struct LiveRoom: Codable, Equatable, Sendable {
     /// The name of a calendar event's calendar (the config's, its `displayname` or
     /// `X-WR-CALNAME`, else its folder's or file's), safe and bounded. Not saved.
     public var calendar: String?
-
-    enum CodingKeys: String, CodingKey {
-        case id, title, start, end, description, viewers
-        case startWallClock = "start_wall_clock"
-        case repeatRule = "repeat"
-        case skippedDays = "skip"
-    }
 
     public init(id: String, title: String, start: Date, end: Date? = nil, description: String? = nil, viewers: Int? = nil,
                 startWallClock: Int? = nil, repeatRule: String? = nil) {

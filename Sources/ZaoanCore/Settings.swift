@@ -56,13 +56,13 @@ public struct Settings: Sendable {
     public static let maxCalendars = 64
     public static let maxCalendarPathBytes = 4096
 
-    public static let defaultIdleTimeout = 300
-    public static let defaultFormatterCacheSize = 64
-    public static let defaultMaxConnections = 1024
+    public static let defaultIdleTimeout = ConfigKey.idleTimeout.defaultInteger!
+    public static let defaultFormatterCacheSize = ConfigKey.formatterCacheSize.defaultInteger!
+    public static let defaultMaxConnections = ConfigKey.maxConnections.defaultInteger!
     public static let defaultReservedConnections = 32
     /// The most rooms `max_rooms` allows: the biggest `live list` stays under a connection's
     /// hard output limit.
-    public static let maxRoomsCeiling = 10_000
+    public static let maxRoomsCeiling = ConfigKey.maxRooms.range!.upperBound
 
     /// Resolves a config file, flags and the environment into settings; the first problem
     /// is thrown (`check-config` and `reload`, which take only a good file, use `resolving`
@@ -101,7 +101,7 @@ public struct Settings: Sendable {
             if let parsed = Language(rawValue: raw) {
                 language = parsed
             } else {
-                problems.add(ConfigError(key: "language", problem: "'\(raw)' is not a language zaoan speaks; use \"zh\" or \"en\""), .defaultUsed)
+                problems.add(ConfigError(key: ConfigKey.language.name, problem: "'\(raw)' is not a language zaoan speaks; use \"zh\" or \"en\""), .defaultUsed)
             }
         }
 
@@ -109,13 +109,13 @@ public struct Settings: Sendable {
         for (name, zoneID) in BuiltinCities.byName {
             cities[name] = TimeZone.named(zoneID)
         }
-        for (name, zoneID) in (file.cities ?? [:]).sorted(by: { problems.place("cities.\($0.key)") < problems.place("cities.\($1.key)") }) {
+        for (name, zoneID) in (file.cities ?? [:]).sorted(by: { problems.place("\(ConfigKey.cities.name).\($0.key)") < problems.place("\(ConfigKey.cities.name).\($1.key)") }) {
             guard !name.isEmpty, !name.contains(where: { $0 == "\n" || $0 == "\r" }) else {
-                problems.add(ConfigError(key: "cities", problem: "a city name must be non-empty and on one line"), .entryLeftOut, at: "cities.\(name)")
+                problems.add(ConfigError(key: ConfigKey.cities.name, problem: "a city name must be non-empty and on one line"), .entryLeftOut, at: "\(ConfigKey.cities.name).\(name)")
                 continue
             }
             guard let zone = TimeZone.named(zoneID) else {
-                problems.add(zoneProblem(zoneID, key: "cities.\(RequestParser.shorten(name))"), .entryLeftOut, at: "cities.\(name)")
+                problems.add(zoneProblem(zoneID, key: "\(ConfigKey.cities.name).\(RequestParser.shorten(name))"), .entryLeftOut, at: "\(ConfigKey.cities.name).\(name)")
                 continue
             }
             cities[name] = zone
@@ -131,7 +131,7 @@ public struct Settings: Sendable {
         if let zoneID = zoneName {
             zone = TimeZone.named(zoneID)
             if zone == nil {
-                problems.add(zoneProblem(zoneID, key: overrides.timezone != nil ? "--timezone" : "timezone"), .defaultUsed)
+                problems.add(zoneProblem(zoneID, key: overrides.timezone != nil ? "--timezone" : ConfigKey.timezone.name), .defaultUsed)
                 zoneFailed = true
             }
         }
@@ -144,7 +144,7 @@ public struct Settings: Sendable {
                 city = name
                 zone = known
             } else if !zoneFailed {  // with a bad timezone, the city was only its label
-                problems.add(ConfigError(key: overrides.city != nil ? "--city" : "city",
+                problems.add(ConfigError(key: overrides.city != nil ? "--city" : ConfigKey.city.name,
                                          problem: "unknown city '\(name)'; add it to \"cities\" with its IANA zone, e.g. {\"\(name)\": \"Asia/Shanghai\"}, or set \"timezone\""),
                              .defaultUsed)
             }
@@ -158,13 +158,13 @@ public struct Settings: Sendable {
         var greetings = GreetingTable.standard(for: language)
         if let table = file.greetings {
             if table.isEmpty {
-                problems.add(ConfigError(key: "greetings", problem: "needs at least one \"HH:MM\": \"text\" row"), .defaultUsed)
+                problems.add(ConfigError(key: ConfigKey.greetings.name, problem: "needs at least one \"HH:MM\": \"text\" row"), .defaultUsed)
             } else {
                 var rows: [GreetingPeriod] = []
-                for (start, text) in table.sorted(by: { problems.place("greetings.\($0.key)") < problems.place("greetings.\($1.key)") }) {
+                for (start, text) in table.sorted(by: { problems.place("\(ConfigKey.greetings.name).\($0.key)") < problems.place("\(ConfigKey.greetings.name).\($1.key)") }) {
                     guard let minutes = parseClockTime(start) else {
-                        problems.add(ConfigError(key: "greetings.\(RequestParser.shorten(start))", problem: "start must be a time of day written HH:MM with two digits each, 00:00 to 23:59 (e.g. \"05:00\")"),
-                                     .defaultUsed, at: "greetings.\(start)")
+                        problems.add(ConfigError(key: "\(ConfigKey.greetings.name).\(RequestParser.shorten(start))", problem: "start must be a time of day written HH:MM with two digits each, 00:00 to 23:59 (e.g. \"05:00\")"),
+                                     .defaultUsed, at: "\(ConfigKey.greetings.name).\(start)")
                         continue
                     }
                     rows.append(GreetingPeriod(start: minutes, text: text))
@@ -175,55 +175,41 @@ public struct Settings: Sendable {
 
         var timeFormat = file.timeFormat ?? "HH:mm"
         if timeFormat.isEmpty {
-            problems.add(ConfigError(key: "time_format", problem: "must not be empty; the default is \"HH:mm\""), .defaultUsed)
+            problems.add(ConfigError(key: ConfigKey.timeFormat.name, problem: "must not be empty; the default is \"HH:mm\""), .defaultUsed)
             timeFormat = "HH:mm"
         }
-        let idleTimeout = problems.value(defaultIdleTimeout) { () throws(ConfigError) in try positive(file.idleTimeout, default: defaultIdleTimeout, key: "idle_timeout", max: 86_400) }
-        let cacheSize = problems.value(defaultFormatterCacheSize) { () throws(ConfigError) in try positive(file.formatterCacheSize, default: defaultFormatterCacheSize, key: "formatter_cache_size", max: 10_000) }
-        let maxConnections = problems.value(defaultMaxConnections) { () throws(ConfigError) in try positive(file.maxConnections, default: defaultMaxConnections, key: "max_connections", max: 65_536) }
-        let perUserDefault = min(maxConnections, max(16, maxConnections / 8))
-        let perUser = problems.value(perUserDefault) { () throws(ConfigError) in
-            try whole(file.maxConnectionsPerUser, default: perUserDefault, key: "max_connections_per_user", in: 1...maxConnections)
-        }
-        let hard = problems.value(OutputLimits.standard.hard) { () throws(ConfigError) in
-            try whole(file.outputHardLimit, default: OutputLimits.standard.hard, key: "output_hard_limit", in: OutputLimits.smallest...OutputLimits.largest)
-        }
-        let softDefault = min(OutputLimits.standard.soft, hard)
-        let soft = problems.value(softDefault) { () throws(ConfigError) in
-            try whole(file.outputSoftLimit, default: softDefault, key: "output_soft_limit", in: OutputLimits.highWater...hard)
-        }
-        let softSeconds = problems.value(OutputLimits.standard.softSeconds) { () throws(ConfigError) in
-            try positive(file.outputSoftSeconds, default: OutputLimits.standard.softSeconds, key: "output_soft_seconds", max: 3_600)
-        }
-        let reservedDefault = min(defaultReservedConnections, maxConnections - 1)
-        let reserved = problems.value(reservedDefault) { () throws(ConfigError) in
-            try whole(file.reservedConnections, default: reservedDefault, key: "reserved_connections", in: 0...(maxConnections - 1))
-        }
-        let tickerPeriod = problems.value(3) { () throws(ConfigError) in try positive(file.tickerPeriod, default: 3, key: "ticker_period", max: 3_600) }
-        let maxRooms = problems.value(1_000) { () throws(ConfigError) in try positive(file.maxRooms, default: 1_000, key: "max_rooms", max: maxRoomsCeiling) }
-        let liveDefaultDuration = problems.value(7_200) { () throws(ConfigError) in
-            try positive(file.liveDefaultDuration, default: 7_200, key: "live_default_duration", max: 7 * 86_400)
-        }
-        let soonThreshold = problems.value(600) { () throws(ConfigError) in try positive(file.soonThreshold, default: 600, key: "soon_threshold", max: 7 * 86_400) }
+        let idleTimeout = problems.integer(.idleTimeout, in: file)
+        let cacheSize = problems.integer(.formatterCacheSize, in: file)
+        let maxConnections = problems.integer(.maxConnections, in: file)
+        let perUser = problems.integer(.maxConnectionsPerUser, in: file, 1...maxConnections, default: min(maxConnections, max(16, maxConnections / 8)))
+        let hard = problems.integer(.outputHardLimit, in: file, OutputLimits.smallest...OutputLimits.largest, default: OutputLimits.standard.hard)
+        let soft = problems.integer(.outputSoftLimit, in: file, OutputLimits.highWater...hard, default: min(OutputLimits.standard.soft, hard))
+        let softSeconds = problems.integer(.outputSoftSeconds, in: file)
+        let reserved = problems.integer(.reservedConnections, in: file, 0...(maxConnections - 1),
+                                        default: min(defaultReservedConnections, maxConnections - 1))
+        let tickerPeriod = problems.integer(.tickerPeriod, in: file)
+        let maxRooms = problems.integer(.maxRooms, in: file)
+        let liveDefaultDuration = problems.integer(.liveDefaultDuration, in: file)
+        let soonThreshold = problems.integer(.soonThreshold, in: file)
         var statusTemplate = file.statusTemplate ?? defaultStatusTemplate
         if statusTemplate.contains(where: { $0 == "\n" || $0 == "\r" }) {
-            problems.add(ConfigError(key: "status_template", problem: "must be one line"), .defaultUsed)
+            problems.add(ConfigError(key: ConfigKey.statusTemplate.name, problem: "must be one line"), .defaultUsed)
             statusTemplate = defaultStatusTemplate
         }
         // The bar's keys: one rule for the service and `zaoan bar` (BarConfig); whether a
         // zone exists only the service can tell.
-        let bar = BarConfig.checking(blocks: file.barBlocks, clockFormats: file.barClockFormats,
-                                     clockZones: file.barClockZones, markup: file.i3barMarkup,
-                                     urlOpener: file.barURLOpener, urlSchemes: file.barURLSchemes)
+        let bar = BarConfig.checking(blocks: file[strings: .barBlocks], clockFormats: file[strings: .barClockFormats],
+                                     clockZones: file[strings: .barClockZones], markup: file[string: .i3barMarkup],
+                                     urlOpener: file[strings: .barURLOpener], urlSchemes: file[strings: .barURLSchemes])
         for problem in bar.problems { problems.add(problem, .defaultUsed) }
         for (index, entry) in bar.config.clockZones.enumerated() where lookUp(entry, in: cities) == nil && TimeZone.named(entry) == nil {
-            problems.add(ConfigError(key: "bar_clock_zones", problem: "'\(RequestParser.shorten(entry))' is neither an IANA time zone (e.g. \"Asia/Tokyo\") nor a city of \"cities\" or the built-in list"),
-                         .defaultUsed, at: "bar_clock_zones.\(index)")
+            problems.add(ConfigError(key: ConfigKey.barClockZones.name, problem: "'\(RequestParser.shorten(entry))' is neither an IANA time zone (e.g. \"Asia/Tokyo\") nor a city of \"cities\" or the built-in list"),
+                         .defaultUsed, at: "\(ConfigKey.barClockZones.name).\(index)")
             break
         }
 
         let calendars = Self.calendarPaths(file.calendars, problems: &problems)
-        let windowHours = problems.value(48) { () throws(ConfigError) in try positive(file.calendarWindowHours, default: 48, key: "calendar_window_hours", max: 744) }
+        let windowHours = problems.integer(.calendarWindowHours, in: file)
 
         var settings = Settings(
             language: language, city: resolvedCity, zone: resolvedZone, cities: cities, greetings: greetings,
@@ -247,7 +233,7 @@ public struct Settings: Sendable {
     private static func calendarPaths(_ entries: [CalendarEntry]?, problems: inout ProblemList) -> [CalendarEntry] {
         guard let entries else { return [] }
         guard entries.count <= maxCalendars else {
-            problems.add(ConfigError(key: "calendars", problem: "\(entries.count) entries; at most \(maxCalendars)"), .defaultUsed)
+            problems.add(ConfigError(key: ConfigKey.calendars.name, problem: "\(entries.count) entries; at most \(maxCalendars)"), .defaultUsed)
             return []
         }
         var kept: [CalendarEntry] = []
@@ -257,13 +243,13 @@ public struct Settings: Sendable {
             guard path.hasPrefix("/"), path.utf8.count <= maxCalendarPathBytes,
                   !path.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F }),
                   !path.split(separator: "/").contains("..") else {
-                problems.add(ConfigError(key: "calendars", problem: "'\(shown)' must be an absolute path to an .ics file or a folder of them, one line, without '..', at most \(maxCalendarPathBytes) bytes"),
-                             .entryLeftOut, at: "calendars.\(index)")
+                problems.add(ConfigError(key: ConfigKey.calendars.name, problem: "'\(shown)' must be an absolute path to an .ics file or a folder of them, one line, without '..', at most \(maxCalendarPathBytes) bytes"),
+                             .entryLeftOut, at: "\(ConfigKey.calendars.name).\(index)")
                 continue
             }
             let name = entry.name.map(SafeText.trimmed)
             if let name, let why = CalendarNameRule.problem(name) {
-                problems.add(ConfigError(key: "calendars", problem: "the name \(why)"), .entryLeftOut, at: "calendars.\(index).name")
+                problems.add(ConfigError(key: ConfigKey.calendars.name, problem: "the name \(why)"), .entryLeftOut, at: "\(ConfigKey.calendars.name).\(index).name")
                 continue
             }
             kept.append(CalendarEntry(path: path, name: name))
@@ -284,17 +270,6 @@ public struct Settings: Sendable {
         ConfigError(key: key, problem: "'\(RequestParser.shorten(identifier))' is not an IANA time zone (e.g. \"Asia/Shanghai\", \"Europe/Berlin\")")
     }
 
-    private static func positive(_ value: Int?, default fallback: Int, key: String, max: Int) throws(ConfigError) -> Int {
-        try whole(value, default: fallback, key: key, in: 1...max)
-    }
-
-    private static func whole(_ value: Int?, default fallback: Int, key: String, in range: ClosedRange<Int>) throws(ConfigError) -> Int {
-        guard let value else { return fallback }
-        guard range.contains(value) else {
-            throw ConfigError(key: key, problem: "must be between \(range.lowerBound) and \(range.upperBound), got \(value)")
-        }
-        return value
-    }
 
     /// "HH:MM" → minutes after midnight. Only the canonical form: two ASCII digits each, so
     /// one minute has one spelling (`5:00`, `+5:00` and `05:00` cannot all name 05:00).
@@ -354,13 +329,19 @@ struct ProblemList {
         all.append(problem)
     }
 
-    /// The value `body` checks, or `fallback` and a problem when it throws.
-    mutating func value<T>(_ fallback: T, _ body: () throws(ConfigError) -> T) -> T {
-        do {
-            return try body()
-        } catch {
-            add(error, .defaultUsed)
+    /// The whole number `file` gives `key` if it is within the key's bounds (`ConfigKey`),
+    /// else its default, and a problem when it is out of bounds.
+    mutating func integer(_ key: ConfigKey, in file: ConfigFile) -> Int {
+        integer(key, in: file, key.range!, default: key.defaultInteger!)
+    }
+
+    /// The same for a key whose bounds and default depend on other keys.
+    mutating func integer(_ key: ConfigKey, in file: ConfigFile, _ range: ClosedRange<Int>, default fallback: Int) -> Int {
+        guard let value = file[integer: key] else { return fallback }
+        guard range.contains(value) else {
+            add(ConfigError(key: key.name, problem: "must be between \(range.lowerBound) and \(range.upperBound), got \(value)"), .defaultUsed)
             return fallback
         }
+        return value
     }
 }

@@ -66,41 +66,41 @@ public struct BarConfig: Equatable, Sendable {
             }
         }
         let blocks = kept(blocks) { list throws(ConfigError) in
-            try checkList("bar_blocks", list)
+            try checkList(.barBlocks, list)
             for block in list {
                 do throws(ProtocolError) {
                     guard let request = try RequestParser.parse(block), request.isWatchable else {
                         throw ProtocolError(.notWatchable, "cannot be shown in a bar")
                     }
                 } catch {
-                    throw ConfigError(key: "bar_blocks", problem: "'\(block)': \(error.message)")
+                    throw ConfigError(key: ConfigKey.barBlocks.name, problem: "'\(block)': \(error.message)")
                 }
             }
         }
-        let clockFormats = kept(clockFormats) { list throws(ConfigError) in try checkList("bar_clock_formats", list) }
+        let clockFormats = kept(clockFormats) { list throws(ConfigError) in try checkList(.barClockFormats, list) }
         let clockZones = kept(clockZones) { list throws(ConfigError) in
-            try checkList("bar_clock_zones", list)
+            try checkList(.barClockZones, list)
             if let long = list.first(where: { $0.utf8.count > RequestParser.maxZoneNameBytes }) {
-                throw ConfigError(key: "bar_clock_zones", problem: "'\(RequestParser.shorten(long))' is longer than the \(RequestParser.maxZoneNameBytes) bytes of the longest zone or city name")
+                throw ConfigError(key: ConfigKey.barClockZones.name, problem: "'\(RequestParser.shorten(long))' is longer than the \(RequestParser.maxZoneNameBytes) bytes of the longest zone or city name")
             }
         }
         let urlOpener = kept(urlOpener) { list throws(ConfigError) in
-            try checkList("bar_url_opener", list)
+            try checkList(.barURLOpener, list)
             if let opener = list.first, !(opener.hasPrefix("/") || !opener.contains("/")) {
-                throw ConfigError(key: "bar_url_opener", problem: "'\(RequestParser.shorten(opener))' must be a command name (xdg-open) or an absolute path")
+                throw ConfigError(key: ConfigKey.barURLOpener.name, problem: "'\(RequestParser.shorten(opener))' must be a command name (xdg-open) or an absolute path")
             }
         }
         let urlSchemes = kept(urlSchemes) { list throws(ConfigError) in
-            try checkList("bar_url_schemes", list)
+            try checkList(.barURLSchemes, list)
             if let scheme = list.first(where: { !BarURL.isScheme($0) }) {
-                throw ConfigError(key: "bar_url_schemes", problem: "'\(RequestParser.shorten(scheme))' is not a URL scheme such as https (lowercase letters, digits, + - .)")
+                throw ConfigError(key: ConfigKey.barURLSchemes.name, problem: "'\(RequestParser.shorten(scheme))' is not a URL scheme such as https (lowercase letters, digits, + - .)")
             }
         }
         var pango = false
         switch markup ?? "none" {
         case "none": pango = false
         case "pango": pango = true
-        case let other: problems.append(ConfigError(key: "i3bar_markup", problem: "'\(other)' is not \"none\" or \"pango\""))
+        case let other: problems.append(ConfigError(key: ConfigKey.i3barMarkup.name, problem: "'\(other)' is not \"none\" or \"pango\""))
         }
         let config = BarConfig(blocks: blocks ?? defaultBlocks, clockFormats: clockFormats ?? defaultClockFormats,
                                clockZones: clockZones ?? [], pango: pango, urlOpener: urlOpener ?? defaultURLOpener,
@@ -109,13 +109,13 @@ public struct BarConfig: Equatable, Sendable {
     }
 
     /// A list key: at least one entry, none blank, none with a control character.
-    private static func checkList(_ key: String, _ list: [String]) throws(ConfigError) {
+    private static func checkList(_ key: ConfigKey, _ list: [String]) throws(ConfigError) {
         if list.isEmpty || list.contains(where: isBlank) {
-            throw ConfigError(key: key, problem: "needs at least one entry, and no empty ones")
+            throw ConfigError(key: key.name, problem: "needs at least one entry, and no empty ones")
         }
         // A line break in an entry would send a second request with the user's rights.
         if let bad = list.first(where: { $0.unicodeScalars.contains(where: isControl) }) {
-            throw ConfigError(key: key, problem: "'\(RequestParser.shorten(bad))' holds a control character or line break; one request per entry")
+            throw ConfigError(key: key.name, problem: "'\(RequestParser.shorten(bad))' holds a control character or line break; one request per entry")
         }
     }
 
@@ -128,19 +128,20 @@ public struct BarConfig: Equatable, Sendable {
         let document = ConfigDocument.read(bytes)
         if let first = document.problems.first { throw first }
         var positions: [String: TextPosition] = [:]
-        func strings(_ key: String) throws(ConfigError) -> [String]? {
-            guard let member = document.members.first(where: { $0.key == key }) else { return nil }
-            positions[key] = member.value.position
-            return try ConfigDocument.strings(member.value, key: key)
+        func member(_ key: ConfigKey) -> JSONValue? {
+            guard let member = document.members.first(where: { $0.key == key.name }) else { return nil }
+            positions[key.name] = member.value.position
+            return member.value
+        }
+        func strings(_ key: ConfigKey) throws(ConfigError) -> [String]? {
+            guard let value = member(key) else { return nil }
+            return try ConfigDocument.strings(value, key: key.name)
         }
         var markup: String?
-        if let member = document.members.first(where: { $0.key == "i3bar_markup" }) {
-            markup = try ConfigDocument.string(member.value, key: "i3bar_markup")
-            positions["i3bar_markup"] = member.value.position
-        }
-        let checked = checking(blocks: try strings("bar_blocks"), clockFormats: try strings("bar_clock_formats"),
-                               clockZones: try strings("bar_clock_zones"), markup: markup,
-                               urlOpener: try strings("bar_url_opener"), urlSchemes: try strings("bar_url_schemes"))
+        if let value = member(.i3barMarkup) { markup = try ConfigDocument.string(value, key: ConfigKey.i3barMarkup.name) }
+        let checked = checking(blocks: try strings(.barBlocks), clockFormats: try strings(.barClockFormats),
+                               clockZones: try strings(.barClockZones), markup: markup,
+                               urlOpener: try strings(.barURLOpener), urlSchemes: try strings(.barURLSchemes))
         if var first = checked.problems.first {
             first.position = first.key.flatMap { positions[$0] }
             throw first

@@ -55,8 +55,8 @@ public struct StateStore: Sendable {
         removeAbandonedTemporaryFiles(in: directoryFD)
         let problem: String
         do {
-            let data = try Files.readRegular(Self.fileName, in: directoryFD, limit: StateFile.maxBytes, followLinks: false)
-            let decoded = try StateFile.decode(data)
+            let bytes = try RegularFile.read(Self.fileName, in: directoryFD, limit: StateFile.maxBytes, followLinks: false)
+            let decoded = try StateFile.decode(bytes)
             return Loaded(schedule: decoded.schedule, problems: decoded.dropped.map { "\(path): dropped \($0)" })
         } catch let failure as Files.ReadFailure {
             switch failure {
@@ -89,11 +89,11 @@ public struct StateStore: Sendable {
     public func save(_ schedule: LiveSchedule) throws(SystemError) -> SaveOutcome {
         let directoryFD = try openDirectory(create: true)
         defer { Posix.close(directoryFD) }
-        let data = StateFile.encode(schedule)
+        let bytes = StateFile.encode(schedule)
         let temporary = Self.temporaryPrefix + "\(getpid())-" + Files.randomHex()
         let fd = openat(directoryFD, temporary, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
         guard fd >= 0 else { throw SystemError(errno: errno, "creating \(directory)/\(temporary)") }
-        let written = data.withUnsafeBytes { Posix.writeAll(fd, $0) }
+        let written = bytes.withUnsafeBytes { Posix.writeAll(fd, $0) }
         if !written || fsync(fd) != 0 {
             let code = errno
             Posix.close(fd)

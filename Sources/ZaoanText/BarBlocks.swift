@@ -23,28 +23,28 @@ public struct I3barBlock: Equatable, Sendable {
 
     /// `{"name","instance","full_text","short_text","urgent","markup"}` in this order.
     public var encoded: String {
-        var fields = [("name", SafeText.jsonString(name)), ("instance", SafeText.jsonString(instance)),
-                      ("full_text", SafeText.jsonString(fullText))]
-        if let shortText { fields.append(("short_text", SafeText.jsonString(shortText))) }
-        fields.append(("urgent", urgent ? "true" : "false"))
-        fields.append(("markup", SafeText.jsonString(markup)))
-        return JSONObjectText.write(fields)
+        var fields: [(String, JSONWriter.Value)] = [("name", .string(name)), ("instance", .string(instance)),
+                                                    ("full_text", .string(fullText))]
+        if let shortText { fields.append(("short_text", .string(shortText))) }
+        fields.append(("urgent", .bool(urgent)))
+        fields.append(("markup", .string(markup)))
+        return JSONWriter.write(.object(fields))
     }
 
     /// A block as another program sent it, reduced to the fields zaoan knows, with its text
     /// made safe for `pango` (the markup the reader's config asks for, whatever the block
     /// says): no control characters, and with Pango markup only entities, never a tag.
     public init?(json: String, pango: Bool) {
-        guard let value = JSON.parse(json) else { return nil }
+        guard let value = JSONReader.line(json) else { return nil }
         self.init(value: value, pango: pango)
     }
 
     /// The same from a parsed value (one block of an array).
-    public init?(value: JSON, pango: Bool) {
-        guard case .object(let fields) = value, let full = fields["full_text"]?.string else { return nil }
-        self.init(instance: fields["instance"]?.string ?? "", fullText: Self.safe(full, pango: pango),
-                  shortText: fields["short_text"]?.string.map { Self.safe($0, pango: pango) },
-                  urgent: fields["urgent"]?.bool ?? false, pango: pango)
+    public init?(value: JSONValue, pango: Bool) {
+        guard let full = value["full_text"]?.string else { return nil }
+        self.init(instance: value["instance"]?.string ?? "", fullText: Self.safe(full, pango: pango),
+                  shortText: value["short_text"]?.string.map { Self.safe($0, pango: pango) },
+                  urgent: value["urgent"]?.bool ?? false, pango: pango)
     }
 
     private static func safe(_ text: String, pango: Bool) -> String {
@@ -54,7 +54,7 @@ public struct I3barBlock: Equatable, Sendable {
     /// A status line as another program sent it (`[{...},{...}]`): its blocks, or nil if it
     /// is not an array of at most `limit` objects.
     public static func line(json: String, pango: Bool, limit: Int) -> [I3barBlock?]? {
-        guard case .array(let values)? = JSON.parse(json), values.count <= limit else { return nil }
+        guard let values = JSONReader.line(json)?.items, values.count <= limit else { return nil }
         return values.map { I3barBlock(value: $0, pango: pango) }
     }
 }
@@ -74,29 +74,22 @@ public struct WaybarObject: Equatable, Sendable {
     }
 
     public var encoded: String {
-        var fields = [("text", SafeText.jsonString(text))]
-        if let tooltip { fields.append(("tooltip", SafeText.jsonString(tooltip))) }
+        var fields: [(String, JSONWriter.Value)] = [("text", .string(text))]
+        if let tooltip { fields.append(("tooltip", .string(tooltip))) }
         if let state {
-            fields.append(("class", SafeText.jsonString(state)))
-            fields.append(("alt", SafeText.jsonString(state)))
+            fields.append(("class", .string(state)))
+            fields.append(("alt", .string(state)))
         }
-        return JSONObjectText.write(fields)
+        return JSONWriter.write(.object(fields))
     }
 
     /// An object as another program sent it, reduced to the fields zaoan writes, its texts
     /// safe for Pango (entities only) and free of control characters.
     public init?(json: String) {
-        guard case .object(let fields)? = JSON.parse(json), let text = fields["text"]?.string else { return nil }
-        let state = fields["class"]?.string.map { String($0.unicodeScalars.filter { $0.properties.isAlphabetic || $0 == "-" || $0 == "_" }.prefix(32)) }
+        guard let object = JSONReader.line(json), let text = object["text"]?.string else { return nil }
+        let state = object["class"]?.string.map { String($0.unicodeScalars.filter { $0.properties.isAlphabetic || $0 == "-" || $0 == "_" }.prefix(32)) }
         self.init(text: SafeText.pangoEntitiesOnly(SafeText.visibleLines(text)),
-                  tooltip: fields["tooltip"]?.string.map { SafeText.pangoEntitiesOnly(SafeText.visibleLines($0)) },
+                  tooltip: object["tooltip"]?.string.map { SafeText.pangoEntitiesOnly(SafeText.visibleLines($0)) },
                   state: state)
-    }
-}
-
-enum JSONObjectText {
-    /// `{"key":value,...}` from keys and already-encoded values.
-    static func write(_ fields: [(String, String)]) -> String {
-        "{" + fields.map { "\"\($0.0)\":\($0.1)" }.joined(separator: ",") + "}"
     }
 }

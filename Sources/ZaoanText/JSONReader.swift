@@ -3,7 +3,8 @@
 /// Two dialects: `.strict` is RFC 8259 JSON; `.jsonc` is what waybar's config and VS Code's
 /// settings take — `//` line comments, `/* */` block comments, a comma after the last
 /// member of an object or array, and a UTF-8 byte order mark at the start. The config file
-/// is read as `.jsonc`; state files and protocol JSON stay strict.
+/// is read as `.jsonc`; state files and protocol lines (`line(_:)`) stay strict. It is
+/// zaoan's one JSON reader; `JSONWriter` is its one writer.
 ///
 /// Nothing in the text can make it trap or grow without bound: the text, each string, each
 /// number literal, the number of values and the nesting depth all have limits (`Limits`),
@@ -37,6 +38,11 @@ public enum JSONReader {
         public static let standard = Limits(maxBytes: 1 << 20, maxDepth: 32, maxStringBytes: 64 << 10,
                                             maxNumberLength: 100, maxValues: 100_000)
 
+        /// What the clients read from others in one line — the service's blocks and objects,
+        /// i3bar's click events: as `standard`, at most 16 levels deep.
+        public static let line = Limits(maxBytes: 1 << 20, maxDepth: 16, maxStringBytes: 64 << 10,
+                                        maxNumberLength: 100, maxValues: 100_000)
+
         public init(maxBytes: Int, maxDepth: Int, maxStringBytes: Int, maxNumberLength: Int, maxValues: Int) {
             self.maxBytes = maxBytes
             self.maxDepth = maxDepth
@@ -66,6 +72,13 @@ public enum JSONReader {
         }
         var parser = Parser(bytes: bytes, dialect: dialect, limits: limits, duplicateKeys: duplicateKeys)
         return try parser.document()
+    }
+
+    /// One line another program sent (a block from the service, a click from i3bar): strict
+    /// JSON within `Limits.line`, a key twice refused; nil for anything else. The clients
+    /// need only whether it is of zaoan's shape, not where it is wrong.
+    public static func line(_ text: String) -> JSONValue? {
+        try? read(Array(text.utf8), dialect: .strict, limits: .line, duplicateKeys: .refused)
     }
 
     static func hex(_ byte: UInt8) -> String {
@@ -460,8 +473,20 @@ private struct Parser {
         JSONReader.hex(UInt8(value >> 8)) + JSONReader.hex(UInt8(value & 0xFF))
     }
 
+    /// The four hex digits of a `\uXXXX` escape, or nil if they are not four hex digits.
     mutating func hex4() -> UInt32? {
-        guard index + 4 <= bytes.count, let value = JSONHex.value(of: bytes[index..<(index + 4)]) else { return nil }
+        guard index + 4 <= bytes.count else { return nil }
+        var value: UInt32 = 0
+        for byte in bytes[index..<(index + 4)] {
+            let digit: UInt8
+            switch byte {
+            case UInt8(ascii: "0")...UInt8(ascii: "9"): digit = byte - UInt8(ascii: "0")
+            case UInt8(ascii: "a")...UInt8(ascii: "f"): digit = byte - UInt8(ascii: "a") + 10
+            case UInt8(ascii: "A")...UInt8(ascii: "F"): digit = byte - UInt8(ascii: "A") + 10
+            default: return nil
+            }
+            value = value << 4 | UInt32(digit)
+        }
         index += 4
         return value
     }

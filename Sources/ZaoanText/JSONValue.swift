@@ -68,9 +68,19 @@ public struct JSONValue: Equatable, Sendable {
 
     public var isNull: Bool { kind == .null }
 
+    /// A whole number that fits an Int (`60`, `60.0`, `6e1`), or nil.
+    public var integer: Int? {
+        number?.integer.flatMap { Int(exactly: $0) }
+    }
+
     /// The first member named `key`, if this is an object.
     public func member(_ key: String) -> JSONMember? {
         members?.first { $0.key == key }
+    }
+
+    /// The value of the first member named `key`, if this is an object.
+    public subscript(key: String) -> JSONValue? {
+        member(key)?.value
     }
 
     /// What the value is, for messages: "a string", "an object", "a number".

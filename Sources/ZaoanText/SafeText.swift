@@ -252,27 +252,10 @@ public enum SafeText {
         return String(out)
     }
 
-    /// A JSON string literal, quotes included. Control characters are escaped, and so are
-    /// U+2028/U+2029, which some JavaScript-based consumers treat as line breaks.
+    /// A JSON string literal, quotes included, as the one JSON writer escapes a line's
+    /// (`JSONWriter.Layout.line`): control characters, DEL and U+2028/U+2029 escaped.
     public static func jsonString(_ text: String) -> String {
-        var out = "\""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case "\r": out += "\\r"
-            case "\t": out += "\\t"
-            default:
-                if scalar.value < 0x20 || scalar.value == 0x7F || scalar.value == 0x2028 || scalar.value == 0x2029 {
-                    let hex = String(scalar.value, radix: 16)
-                    out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-                } else {
-                    out.unicodeScalars.append(scalar)
-                }
-            }
-        }
-        return out + "\""
+        JSONWriter.string(text)
     }
 
     /// Replaces the scalars `replacement` names, scalar by scalar.

@@ -62,8 +62,8 @@ enum BarProtocol {
         while let last = text.last, last == "," || last == " " || last == "\t" || last == "\r" {
             text = text.dropLast()
         }
-        guard text.first == "{", case .object(let fields)? = JSON.parse(String(text)) else { return nil }
-        return Click(name: fields["name"]?.string, instance: fields["instance"]?.string, button: fields["button"]?.integer)
+        guard text.first == "{", let click = JSONReader.line(String(text)), click.members != nil else { return nil }
+        return Click(name: click["name"]?.string, instance: click["instance"]?.string, button: click["button"]?.integer)
     }
 }
 

@@ -1,8 +1,7 @@
 // libFuzzer target: the config path. Whatever the bytes:
 // - JSONReader reads them in both dialects without trapping; an error's line and column lie
-//   inside the text; what strict JSON reads, JSONC reads the same; and what it reads within
-//   the old client reader's depth, that reader (ZaoanText.JSON) reads the same (a
-//   differential check of the two).
+//   inside the text; what strict JSON reads, JSONC reads the same, and so does the clients'
+//   one-line reading (`JSONReader.line`) within its depth.
 // - ConfigFile.read and Settings.resolving never trap (serve starts with any file), every
 //   problem is placed inside the text, and the settings answer the requests that read them.
 // - BarConfig.read, what `zaoan bar` runs, never traps.
@@ -36,8 +35,8 @@ public func fuzzConfig(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
         precondition(inside(error.position), "error outside the text: \(error)")
         precondition(strict == nil, "JSONC refused strict JSON: \(error)")
     }
-    if let strict, depth(strict) <= 15, let expected = oldReader(strict) {
-        precondition(JSON.parse(bytes) == expected, "ZaoanText.JSON and JSONReader disagree")
+    if let strict, depth(strict) <= JSONReader.Limits.line.maxDepth {
+        precondition(JSONReader.line(String(decoding: bytes, as: UTF8.self)) == strict, "the line reader and strict JSON disagree")
     }
 
     let reading = ConfigFile.read(bytes)
@@ -66,30 +65,6 @@ private func depth(_ value: JSONValue) -> Int {
     case .array(let items): return 1 + (items.map(depth).max() ?? 0)
     case .object(let members): return 1 + (members.map { depth($0.value) }.max() ?? 0)
     default: return 0
-    }
-}
-
-/// `value` as the old reader has it; nil when a number is beyond Double, which it refuses.
-private func oldReader(_ value: JSONValue) -> JSON? {
-    switch value.kind {
-    case .null: return .null
-    case .bool(let flag): return .bool(flag)
-    case .string(let text): return .string(text)
-    case .number(let number): return number.double.map(JSON.number)
-    case .array(let items):
-        var converted: [JSON] = []
-        for item in items {
-            guard let item = oldReader(item) else { return nil }
-            converted.append(item)
-        }
-        return .array(converted)
-    case .object(let members):
-        var fields: [String: JSON] = [:]
-        for member in members {
-            guard let item = oldReader(member.value) else { return nil }
-            fields[member.key] = item
-        }
-        return .object(fields)
     }
 }
 

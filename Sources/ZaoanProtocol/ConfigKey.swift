@@ -1,0 +1,97 @@
+/// One key of the config file: its name, what its value must be, and what it does. The
+/// table (`ConfigKey.all`) is the only place key names are written: the service's reader
+/// (`ConfigFile.read`) and `zaoan bar`'s (`BarConfig.read`) take keys from it, unknown keys
+/// are matched against it for "did you mean" (`Spelling`), a whole number is checked
+/// against its bounds here, and docs/configuration.md and zaoan.conf(5) are tested to list
+/// exactly these keys.
+///
+/// Adding a key is one row here (and one in `all`), its use where the settings are made
+/// (`Settings.resolving`: `problems.integer(.theKey, in: file)` for a bounded number), and
+/// its line in docs/configuration.md, which the tests hold to this table.
+public struct ConfigKey: Sendable, Hashable, CustomStringConvertible {
+    /// What the value must be (the reader's check; what it means is `Settings`' to check).
+    public enum Kind: Sendable, Hashable {
+        case string
+        /// A whole number in `range`, `default` when absent. Both nil when they depend on
+        /// another key (`max_connections_per_user` ≤ `max_connections`): `Settings` checks those.
+        case integer(range: ClosedRange<Int>?, default: Int?)
+        case strings
+        /// An object of strings; `perEntry`: a bad entry is left out and the others kept
+        /// (`cities`), rather than the whole key falling back to its default (`greetings`,
+        /// whose rows make one table).
+        case stringMap(perEntry: Bool)
+        /// Paths, or objects of a path and a name (`calendars`).
+        case calendars
+    }
+
+    public let name: String
+    public let kind: Kind
+    /// What it is for, in one line.
+    public let summary: String
+
+    public init(_ name: String, _ kind: Kind, _ summary: String) {
+        self.name = name
+        self.kind = kind
+        self.summary = summary
+    }
+
+    public var description: String { name }
+
+    /// The row named `name`, if there is one.
+    public static func named(_ name: String) -> ConfigKey? { byName[name] }
+
+    private static let byName = Dictionary(all.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
+
+    /// A whole number's fixed bounds, if it has them.
+    public var range: ClosedRange<Int>? {
+        if case .integer(let range, _) = kind { return range }
+        return nil
+    }
+
+    /// A whole number's default, when it does not depend on another key.
+    public var defaultInteger: Int? {
+        if case .integer(_, let value) = kind { return value }
+        return nil
+    }
+
+    /// Every key (the order "did you mean" breaks ties in).
+    public static let all: [ConfigKey] = [
+        .language, .city, .timezone, .cities, .separator, .greetings, .timeFormat, .idleTimeout, .formatterCacheSize,
+        .maxConnections, .maxConnectionsPerUser, .reservedConnections, .outputSoftLimit, .outputSoftSeconds,
+        .outputHardLimit, .tickerPeriod, .maxRooms, .liveDefaultDuration, .soonThreshold, .statusTemplate,
+        .i3barMarkup, .barBlocks, .barClockFormats, .barClockZones, .barURLOpener, .barURLSchemes, .adminGroup,
+        .calendars, .calendarWindowHours,
+    ]
+
+    // MARK: - The keys
+
+    public static let language = ConfigKey("language", .string, "\"zh\" or \"en\": greetings, countdowns and dates")
+    public static let city = ConfigKey("city", .string, "the default city, ending the greeting")
+    public static let timezone = ConfigKey("timezone", .string, "the IANA zone of times and greetings")
+    public static let cities = ConfigKey("cities", .stringMap(perEntry: true), "more cities: name → IANA zone")
+    public static let separator = ConfigKey("separator", .string, "between greeting and city")
+    public static let greetings = ConfigKey("greetings", .stringMap(perEntry: false), "the greeting table: \"HH:MM\" → text")
+    public static let timeFormat = ConfigKey("time_format", .string, "the pattern of time and {time}")
+    public static let idleTimeout = ConfigKey("idle_timeout", .integer(range: 1...86_400, default: 300), "seconds a quiet session stays open")
+    public static let formatterCacheSize = ConfigKey("formatter_cache_size", .integer(range: 1...10_000, default: 64), "date formatters kept")
+    public static let maxConnections = ConfigKey("max_connections", .integer(range: 1...65_536, default: 1_024), "connections open at once")
+    public static let maxConnectionsPerUser = ConfigKey("max_connections_per_user", .integer(range: nil, default: nil), "connections one uid may hold, 1 to max_connections")
+    public static let reservedConnections = ConfigKey("reserved_connections", .integer(range: nil, default: nil), "slots kept for the service's user, root and admin_group")
+    public static let outputHardLimit = ConfigKey("output_hard_limit", .integer(range: nil, default: nil), "bytes of unread answers that close a connection at once")
+    public static let outputSoftLimit = ConfigKey("output_soft_limit", .integer(range: nil, default: nil), "bytes of unread answers allowed for output_soft_seconds")
+    public static let outputSoftSeconds = ConfigKey("output_soft_seconds", .integer(range: 1...3_600, default: 10), "seconds above output_soft_limit before closing")
+    public static let tickerPeriod = ConfigKey("ticker_period", .integer(range: 1...3_600, default: 3), "seconds ticker shows each room")
+    public static let maxRooms = ConfigKey("max_rooms", .integer(range: 1...10_000, default: 1_000), "live rooms stored")
+    public static let liveDefaultDuration = ConfigKey("live_default_duration", .integer(range: 1...604_800, default: 7_200), "seconds a room without an end is live")
+    public static let soonThreshold = ConfigKey("soon_threshold", .integer(range: 1...604_800, default: 600), "seconds before a start that are soon")
+    public static let statusTemplate = ConfigKey("status_template", .string, "the status line, with placeholders")
+    public static let i3barMarkup = ConfigKey("i3bar_markup", .string, "\"none\" or \"pango\" for i3bar blocks")
+    public static let barBlocks = ConfigKey("bar_blocks", .strings, "the blocks of zaoan bar, left to right")
+    public static let barClockFormats = ConfigKey("bar_clock_formats", .strings, "what a click on a time block cycles through")
+    public static let barClockZones = ConfigKey("bar_clock_zones", .strings, "zones a middle click on a time block cycles through")
+    public static let calendars = ConfigKey("calendars", .calendars, ".ics files and vdir folders whose events count like rooms")
+    public static let calendarWindowHours = ConfigKey("calendar_window_hours", .integer(range: 1...744, default: 48), "hours of calendar events expanded ahead")
+    public static let barURLOpener = ConfigKey("bar_url_opener", .strings, "the command a click on an event's URL runs")
+    public static let barURLSchemes = ConfigKey("bar_url_schemes", .strings, "the only URL schemes a click opens")
+    public static let adminGroup = ConfigKey("admin_group", .string, "a group whose members may change rooms and reload")
+}
