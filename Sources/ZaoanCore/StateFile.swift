@@ -109,9 +109,12 @@ public enum StateFile {
     /// drops this room, not the file.
     private static func room(_ value: JSONValue) throws(Problem) -> LiveRoom {
         guard let members = value.members else { throw Problem(text: "not an object") }
-        var seen: Set<String> = []
-        for member in members where !seen.insert(member.key).inserted {
-            throw Problem(text: "'\(RequestParser.shorten(member.key))' appears twice")
+        // A field zaoan reads, twice: which one was meant is unknown. (Other keys are ignored.)
+        var seen: [Key] = []
+        for member in members {
+            guard let key = Key(rawValue: member.key) else { continue }
+            guard !seen.contains(key) else { throw Problem(text: "'\(key.rawValue)' appears twice") }
+            seen.append(key)
         }
         /// The field's value; nil when absent or null.
         func field(_ key: Key) -> JSONValue? {

@@ -62,8 +62,8 @@ public struct ConfigSource: Sendable {
         var resolved = Settings.resolving(reading.file, positions: reading.positions, overrides: overrides, environment: environment)
         var problems = reading.problems + resolved.problems
         if let group = resolved.settings.adminGroup, getgrnam(group) == nil {
-            problems.append(ConfigError(key: "admin_group", problem: "there is no group '\(group)' on this machine; create it (groupadd \(group)) or remove the key",
-                                        at: reading.positions["admin_group"], fallback: .defaultUsed))
+            problems.append(ConfigError(key: ConfigKey.adminGroup.name, problem: "there is no group '\(group)' on this machine; create it (groupadd \(group)) or remove the key",
+                                        at: reading.positions[ConfigKey.adminGroup.name], fallback: .defaultUsed))
             resolved.settings.adminGroup = nil
         }
         return Loaded(settings: resolved.settings, problems: ConfigError.inFileOrder(problems).map { $0.inFile(path) },
@@ -91,8 +91,8 @@ public struct ConfigSource: Sendable {
         var warnings: [ConfigError] = []
         for (index, path) in (loaded.file.calendars ?? []).map(\.path).enumerated() where loaded.settings.calendars.contains(where: { $0.path == path }) {
             guard access(path, F_OK) != 0, errno == ENOENT else { continue }
-            warnings.append(ConfigError(key: "calendars", problem: "'\(RequestParser.shorten(SafeText.visible(path)))' does not exist (yet); the service reads it once it appears",
-                                        at: loaded.positions["calendars.\(index)"]).inFile(self.path))
+            warnings.append(ConfigError(key: ConfigKey.calendars.name, problem: "'\(RequestParser.shorten(SafeText.visible(path)))' does not exist (yet); the service reads it once it appears",
+                                        at: loaded.positions["\(ConfigKey.calendars.name).\(index)"]).inFile(self.path))
         }
         return warnings
     }

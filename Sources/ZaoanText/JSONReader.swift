@@ -404,6 +404,7 @@ private struct Parser {
         let opened = position(index)
         index += 1
         var decoded: [UInt8] = []
+        var escaped = false
         var run = index
         func tooLong() -> JSONSyntaxError {
             JSONSyntaxError(.limit, at: opened, "the string that starts here is longer than \(limits.maxStringBytes) bytes")
@@ -412,6 +413,12 @@ private struct Parser {
             let byte = bytes[index]
             switch byte {
             case UInt8(ascii: "\""):
+                if !escaped {  // most strings: the bytes as they are, with no copy first
+                    guard index - run <= limits.maxStringBytes else { throw tooLong() }
+                    let text = String(decoding: bytes[run..<index], as: UTF8.self)
+                    index += 1
+                    return text
+                }
                 decoded.append(contentsOf: bytes[run..<index])
                 index += 1
                 guard decoded.count <= limits.maxStringBytes else { throw tooLong() }
@@ -419,6 +426,7 @@ private struct Parser {
             case UInt8(ascii: "\\"):
                 decoded.append(contentsOf: bytes[run..<index])
                 guard decoded.count <= limits.maxStringBytes else { throw tooLong() }
+                escaped = true
                 try escape(into: &decoded)
                 run = index
             case 0x0A, 0x0D:

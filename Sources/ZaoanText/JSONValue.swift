@@ -152,6 +152,13 @@ public struct JSONNumber: Equatable, Sendable, CustomStringConvertible {
         if negative { index += 1 }
         func isDigit(_ at: Int) -> Bool { at < bytes.count && bytes[at] >= 0x30 && bytes[at] <= 0x39 }
         guard isDigit(index) else { return nil }
+        // Most literals: a whole number of at most 18 digits, which fits an Int64 as it is.
+        if bytes.count - index <= 18, bytes[index] != 0x30 || bytes.count - index == 1,
+           bytes[index...].allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }) {
+            var value: Int64 = 0
+            for byte in bytes[index...] { value = value * 10 + Int64(byte - 0x30) }
+            return (negative ? -value : value, true)
+        }
         // Every digit of the integer and fraction parts, and how many are fraction.
         var digits: [UInt8] = []
         if bytes[index] == 0x30 {
