@@ -8,7 +8,7 @@
 #   request    a request line through RequestParser and Responder, fixed clock, live changes
 #   framer     LineFramer under random chunking and backpressure, against a model
 #   statefile  StateFile.decode, then every answer that shows rooms, then a save round trip
-#   config     JSONReader in both dialects (and against ZaoanText.JSON), ConfigFile.read, Settings.resolving,
+#   config     JSONReader in both dialects and its one-line reading, ConfigFile.read, Settings.resolving,
 #              BarConfig.read, the answers that read them
 #   calendar   a calendar file through libical into a CalendarDocument, then 48 hours of it
 #              expanded under the reader's budgets (first byte: clock and zone); -timeout=20
