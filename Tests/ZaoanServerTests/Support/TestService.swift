@@ -234,9 +234,6 @@ final class TestService: @unchecked Sendable {
         throw TestFailure("zaoan did not answer ping on \(socketPath) within \(timeout) s (\(lastProblem)); stderr: \(stderrText)")
     }
 
-    /// A one-shot request on this service's socket.
-    func ask(_ request: String) throws -> String { try ZaoanServerTests.ask(socketPath, request) }
-
     func signal(_ number: Int32) {
         guard process.isRunning else { return }  // never signal a pid that may be reused
         let target = pid
