@@ -117,7 +117,6 @@ final class TestService: @unchecked Sendable {
         var arguments = ["serve"]
         if configuration.fakeTime != nil, let sanitizer = Sanitizer.active {
             // libfaketime's LD_PRELOAD and the sanitizer runtime both intercept the clock.
-            print("skipped under \(sanitizer) sanitizer: the service would run under faketime, whose LD_PRELOAD the sanitizer runtime does not allow")
             try Test.cancel("skipped under \(sanitizer) sanitizer: faketime's LD_PRELOAD and the sanitizer runtime do not mix")
         }
         if let fakeTime = configuration.fakeTime {
