@@ -467,15 +467,6 @@ struct BarAndWatchOptionTests {
         #expect(BarProtocol.click(fromLine: #",{"name":"zaoan","instance":"0-ticker","button":1}"#)
                 == BarProtocol.Click(name: "zaoan", instance: "0-ticker", button: 1))
         #expect(BarProtocol.click(fromLine: #"[{"instance":"2-time","button":3},"#)?.button == 3)
-        #expect(BarProtocol.renamedBlock(#"{"name":"x","instance":"time","full_text":"a\"b","urgent":false}"#, instance: "0-time", pango: false)
-                == #"{"name":"zaoan","instance":"0-time","full_text":"a\"b","urgent":false,"markup":"none"}"#)
-        // Only the fields zaoan writes pass; markup is the config's; text made safe for it.
-        #expect(BarProtocol.renamedBlock(##"{"full_text":"<b>x</b> &amp; \u001b[2J","color":"#ff0000","markup":"pango","separator":false}"##,
-                                         instance: "1-greeting", pango: true)
-                == #"{"name":"zaoan","instance":"1-greeting","full_text":"&lt;b&gt;x&lt;/b&gt; &amp; ␛[2J","urgent":false,"markup":"pango"}"#)
-        #expect(BarProtocol.renamedBlock(#"{"full_text":"a","urgent":true}"#, instance: "0-x", pango: false)
-                == #"{"name":"zaoan","instance":"0-x","full_text":"a","urgent":true,"markup":"none"}"#)
-        #expect(BarProtocol.renamedBlock("not json", instance: "0-x", pango: false) == nil)
         #expect(BarProtocol.statusLine(["{}", "{}"]) == "[{},{}],")
     }
 }
@@ -501,9 +492,34 @@ extension BarAndWatchCLITests {
     }
 }
 
-extension BarProtocol {
-    /// A block line as the bar takes it from a relayed watch: parsed, then renamed.
-    static func renamedBlock(_ line: String, instance: String, pango: Bool) -> String? {
-        I3barBlock(json: line, pango: pango).map { renamed($0, instance: instance, pango: pango) }
+extension BarAndWatchOptionTests {
+    /// What a bar makes of the blocks a service sends: the real `zaoan bar` against a server
+    /// that sends these blocks as they are, so the test reads the bar's own parsing and
+    /// renaming, not a copy of it.
+    @Test("bar: a service's blocks keep only the fields zaoan writes, renamed to the bar's instances; markup is the config's, text made safe for it",
+          arguments: [false, true])
+    func barRelaysBlocks(pango: Bool) throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        // A line that is not blocks is passed over; the next line is shown.
+        try directory.write("fake.sock.answer", "not json\n[" + [
+            #"{"name":"x","instance":"time","full_text":"a\"b","urgent":false}"#,
+            ##"{"full_text":"<b>x</b> &amp; \u001b[2J","color":"#ff0000","markup":"pango","separator":false}"##,
+            #"{"full_text":"a","urgent":true}"#,
+        ].joined(separator: ",") + "]\n")
+        let server = try ClientHardeningTests.FakeServer("relay", in: directory)
+        try directory.write("bar.json", #"{"bar_blocks": ["time HH:mm", "greeting", "ticker"], "i3bar_markup": "\#(pango ? "pango" : "none")"}"#)
+        let bar = try RunningZaoan(["bar", "--socket", server.path, "--config", directory.file("bar.json")],
+                                   environment: try TestService.isolatedEnvironment(in: directory), scratch: directory)
+        defer { _ = bar.terminate() }
+        let markup = pango ? "pango" : "none"
+        let expected = "[" + [
+            #"{"name":"zaoan","instance":"0-time","full_text":"a\"b","urgent":false,"markup":"\#(markup)"}"#,
+            pango ? #"{"name":"zaoan","instance":"1-greeting","full_text":"&lt;b&gt;x&lt;/b&gt; &amp; ␛[2J","urgent":false,"markup":"pango"}"#
+                  : #"{"name":"zaoan","instance":"1-greeting","full_text":"<b>x</b> &amp; ␛[2J","urgent":false,"markup":"none"}"#,
+            #"{"name":"zaoan","instance":"2-ticker","full_text":"a","urgent":true,"markup":"\#(markup)"}"#,
+        ].joined(separator: ",") + "],"
+        let shown = bar.line(within: 10) { $0.hasPrefix("[{") }
+        #expect(shown == expected, "the bar's first status line; all: \(bar.lines); stderr: \(bar.errorText)")
     }
 }

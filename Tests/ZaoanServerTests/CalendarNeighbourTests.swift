@@ -11,7 +11,6 @@ struct CalendarNeighbourTests {
     @Test("a link nobody plants in a folder it can write shows none of the service's private titles; stats names the refusal")
     func plantedLink() throws {
         if let reason = Neighbour.unavailable {
-            print("planted calendar link test skipped: \(reason)")
             try Test.cancel("skipped: \(reason)")
         }
         let base = try TemporaryDirectory()

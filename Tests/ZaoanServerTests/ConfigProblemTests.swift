@@ -101,7 +101,6 @@ struct ConfigProblemTests {
     @Test("a config the service may not read: it serves with the defaults and says why")
     func unreadableForTheService() throws {
         guard geteuid() == 0, let setpriv = Locations.tool("setpriv") else {
-            print("permission test skipped: needs root and setpriv(1) to run the service as uid 65534")
             try Test.cancel("needs root and setpriv(1) to run the service as another user")
         }
         let directory = try TemporaryDirectory()

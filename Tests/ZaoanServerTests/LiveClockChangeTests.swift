@@ -26,8 +26,8 @@ struct LiveClockChangeTests {
 
         #expect(try Live.stats(service.socketPath)["clock_changes"] == "0")
         guard Self.nudgeWallClock() else {
-            print("skipped: clock_settime refused here (\(String(cString: strerror(errno)))); needs CAP_SYS_TIME")
-            return
+            // Skipped through the framework, so the run reports it (a print would pass).
+            try Test.cancel("clock_settime refused here (\(String(cString: strerror(errno)))); needs CAP_SYS_TIME")
         }
         let noticed = eventually(timeout: 2, interval: 0.05) {
             (try? Live.stats(service.socketPath)["clock_changes"]) == "1"

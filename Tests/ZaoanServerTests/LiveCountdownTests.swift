@@ -60,7 +60,7 @@ struct LiveCountdownTests {
     static func atOneSecond(_ service: TestService, _ requests: [String], zone: String) throws -> (now: Int, answers: [String]) {
         let pattern = "time yyyy-MM-dd HH:mm:ss"
         for _ in 0..<5 {
-            let answer = try Live.exchange(service.socketPath, [pattern] + requests + [pattern])
+            let answer = try ask(service.socketPath, [pattern] + requests + [pattern])
             let lines = answer.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
             guard lines.count == requests.count + 3, lines.last == "" else {
                 throw TestFailure("expected \(requests.count + 2) answers to \(requests); got \(answer.debugDescription)")

@@ -14,7 +14,7 @@ struct LiveSlowWatcherTests {
         defer { try? service.stop() }
         let title = String(repeating: "夜读", count: 40)  // 240 bytes
         let adds = (0..<600).map { "live add room\($0) +\(2 + $0)h \(title)" }
-        let answers = try Live.exchange(service.socketPath, ["session"] + adds + ["quit"], timeout: 60)
+        let answers = try ask(service.socketPath, ["session"] + adds + ["quit"], timeout: 60)
         #expect(answers.components(separatedBy: "\n").filter { $0 == "ok" }.count == 601, "\(answers.prefix(200))")
 
         let stuck = try RawClient(path: service.socketPath, timeout: 5)

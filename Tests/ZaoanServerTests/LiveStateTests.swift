@@ -99,7 +99,7 @@ struct LiveStateTests {
                     serial += 1
                     attempts.withLock { $0 += 1 }
                     // Errors (refused, reset, closed before the answer) are unacknowledged adds.
-                    if let answer = try? Live.oneShot(path, "live add \(id) +\(serial)m room \(id)", timeout: 3) {
+                    if let answer = try? ask(path, "live add \(id) +\(serial)m room \(id)", timeout: 3) {
                         if answer == "ok\n" {
                             acknowledged.withLock { _ = $0.insert(id) }
                         } else if !answer.isEmpty {

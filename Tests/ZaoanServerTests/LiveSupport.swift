@@ -53,11 +53,6 @@ enum Live {
 
     // MARK: - Answers
 
-    /// Sends `requests` in one write on a one-shot connection and reads every answer.
-    static func exchange(_ path: String, _ requests: [String], timeout: Double = 5) throws -> String {
-        try ask(path, requests.joined(separator: "\n"), timeout: timeout)
-    }
-
     /// The lines of a multi-line answer, without the empty line that ends it.
     static func lines(_ answer: String) throws -> [String] {
         guard answer.hasSuffix("\n\n") || answer == "\n" else {
@@ -94,43 +89,10 @@ enum Live {
 
     // MARK: - Connections
 
-    /// A one-shot exchange that closes its descriptor exactly once, also when connecting
-    /// fails. The crash test connects thousands of times while the service is down; a client
-    /// that closed a failed descriptor twice would close other threads' sockets.
-    static func oneShot(_ path: String, _ request: String, timeout: Double = 5) throws -> String {
-        let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
-        guard fd >= 0 else { throw TestFailure("socket: \(String(cString: strerror(errno)))") }
-        defer { Glibc.close(fd) }
-        var time = timeval(tv_sec: Int(timeout), tv_usec: Int((timeout - timeout.rounded(.down)) * 1_000_000))
-        setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &time, socklen_t(MemoryLayout<timeval>.size))
-        setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &time, socklen_t(MemoryLayout<timeval>.size))
-        guard try withUnixAddress(path, { Glibc.connect(fd, $0, $1) }) == 0 else {
-            throw TestFailure("connect \(path): \(String(cString: strerror(errno)))")
-        }
-        let bytes = Array((request + "\n").utf8)
-        var offset = 0
-        while offset < bytes.count {
-            let sent = bytes.withUnsafeBytes { Glibc.send(fd, $0.baseAddress! + offset, $0.count - offset, Int32(MSG_NOSIGNAL)) }
-            guard sent > 0 else { throw TestFailure("send to \(path): \(String(cString: strerror(errno)))") }
-            offset += sent
-        }
-        Glibc.shutdown(fd, Int32(SHUT_WR))
-        var received: [UInt8] = []
-        var chunk = [UInt8](repeating: 0, count: 4096)
-        while true {
-            let count = chunk.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
-            if count > 0 { received += chunk[0..<count]; continue }
-            if count == 0 { break }
-            if errno == EINTR { continue }
-            throw TestFailure("recv from \(path): \(String(cString: strerror(errno))); got \(String(decoding: received, as: UTF8.self).debugDescription)")
-        }
-        return String(decoding: received, as: UTF8.self)
-    }
-
-    /// Waits until `path` answers ping, through `oneShot`.
+    /// Waits until `path` answers ping.
     static func waitUntilServing(_ path: String, timeout: Double = 10, running: () -> Bool) -> Bool {
         eventually(timeout: timeout) {
-            (try? oneShot(path, "ping", timeout: 1)) == "pong\n" || !running()
+            (try? ask(path, "ping", timeout: 1)) == "pong\n" || !running()
         } && running()
     }
 

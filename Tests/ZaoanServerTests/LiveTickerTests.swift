@@ -96,7 +96,7 @@ struct LiveTickerTests {
         }
         // Two tickers asked in one write: the same second (mostly), the same answer.
         func pair() throws -> [String] {
-            try Live.exchange(world.socketPath, ["time HH:mm:ss", "ticker", "ticker", "time HH:mm:ss"])
+            try ask(world.socketPath, ["time HH:mm:ss", "ticker", "ticker", "time HH:mm:ss"])
                 .split(separator: "\n").map(String.init)
         }
         var answers = try pair()

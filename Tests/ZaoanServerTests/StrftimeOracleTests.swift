@@ -112,7 +112,7 @@ struct StrftimeOracleTests {
                 guard try client.readLine() == "ok" else { throw TestFailure("reload was not answered ok") }
             }
             let expected = try dateOutputs(formats, at: instant, zone: moment.zone, language: language, locales: locales, scratch: service.directory)
-            let answers = try ask(client, formats)
+            let answers = try pipelinedTimes(client, formats)
             for (format, (answer, dateOutput)) in zip(formats, zip(answers, expected)) {
                 if answer.hasPrefix("ERR ") {
                     // zaoan refuses only what date leaves unconverted too.
@@ -127,7 +127,7 @@ struct StrftimeOracleTests {
     }
 
     /// `time "FORMAT"` for each format, pipelined in batches over the session.
-    private static func ask(_ client: RawClient, _ formats: [String]) throws -> [String] {
+    private static func pipelinedTimes(_ client: RawClient, _ formats: [String]) throws -> [String] {
         var answers: [String] = []
         var start = 0
         while start < formats.count {

@@ -154,7 +154,6 @@ struct SystemdJournalTests {
     @Test("under a real journald: structured entries with MESSAGE_ID, PRIORITY and the refused client's pid/uid; <N> lines filed at their level")
     func realJournal() throws {
         guard geteuid() == 0, let unshare = Locations.tool("unshare") else {
-            print("journal test skipped: needs root and unshare(1) to run a private journald")
             try Test.cancel("needs root and unshare(1) to run a private journald")
         }
         let directory = try TemporaryDirectory()
@@ -165,7 +164,6 @@ struct SystemdJournalTests {
         let result = try Tool.run(unshare, ["--mount", "--propagation", "private", "bash", directory.file("journal.sh"), Locations.zaoan, work],
                                   environment: Tool.baseEnvironment(home: work), timeout: 60, scratch: directory)
         if result.status == 77 || (result.status != 0 && result.errorOutput.contains("unshare failed")) {
-            print("journal test skipped: no private journald here: \(result.errorOutput)")
             try Test.cancel("no private journald here: \(result.errorOutput)")
         }
         try #require(result.status == 0, "\(result)")
@@ -216,7 +214,6 @@ struct SystemdJournalTests {
     @Test("under a real journald: a config problem at start is a warning with MESSAGE_ID rejected-config, the file, line, column and key")
     func configProblemInTheJournal() throws {
         guard geteuid() == 0, let unshare = Locations.tool("unshare") else {
-            print("journal test skipped: needs root and unshare(1) to run a private journald")
             try Test.cancel("needs root and unshare(1) to run a private journald")
         }
         let directory = try TemporaryDirectory()
@@ -227,7 +224,6 @@ struct SystemdJournalTests {
         let result = try Tool.run(unshare, ["--mount", "--propagation", "private", "bash", directory.file("journal.sh"), Locations.zaoan, work],
                                   environment: Tool.baseEnvironment(home: work), timeout: 60, scratch: directory)
         if result.status == 77 || (result.status != 0 && result.errorOutput.contains("unshare failed")) {
-            print("journal test skipped: no private journald here: \(result.errorOutput)")
             try Test.cancel("no private journald here: \(result.errorOutput)")
         }
         try #require(result.status == 0, "\(result)")

@@ -45,7 +45,6 @@ struct SystemdManagerTests {
     static func startManager() throws -> UserManager {
         let (manager, reason) = UserManager.start()
         guard let manager else {
-            print("systemd user manager tests skipped: \(reason ?? "unknown reason")")
             try Test.cancel("no systemd user manager can run here: \(reason ?? "unknown reason")")
         }
         return manager

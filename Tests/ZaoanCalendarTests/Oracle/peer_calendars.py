@@ -226,6 +226,12 @@ class Service:
             except subprocess.TimeoutExpired:
                 os.killpg(self.process.pid, signal.SIGKILL)
                 self.process.wait()
+                # A killed wrapper leaves its pair: remove it (named after the wrapper's pid).
+                for name in ("faketime_shm_%d", "sem.faketime_sem_%d"):
+                    try:
+                        os.unlink("/dev/shm/" + name % self.process.pid)
+                    except OSError:
+                        pass
         shutil.rmtree(self.directory, ignore_errors=True)
 
 

@@ -23,17 +23,6 @@ enum CalendarSamples {
 }
 
 extension TestService {
-    /// Asks until the answer satisfies `condition` or `seconds` pass; returns the last answer.
-    func ask(_ request: String, within seconds: Double, until condition: (String) -> Bool) throws -> String {
-        let deadline = Date().addingTimeInterval(seconds)
-        var last = try ask(request)
-        while !condition(last), Date() < deadline {
-            Thread.sleep(forTimeInterval: 0.1)
-            last = try ask(request)
-        }
-        return last
-    }
-
     /// `START END TITLE` of each row of `schedule HOURS` (a row that is not four fields as it is).
     func scheduleRows(hours: Int = 744) throws -> [String] {
         try ask("schedule \(hours)").split(separator: "\n").map { line in

@@ -130,11 +130,3 @@ final class RawClient {
         Glibc.close(fd)
     }
 }
-
-/// A one-shot exchange: send `request` (LF added), half-close, read until the server closes.
-func ask(_ path: String, _ request: String, timeout: Double = 5) throws -> String {
-    let client = try RawClient(path: path, timeout: timeout)
-    try client.send(request + "\n")
-    client.shutdownWrite()
-    return try client.readToEndText()
-}

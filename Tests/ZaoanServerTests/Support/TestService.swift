@@ -51,6 +51,8 @@ final class TestService: @unchecked Sendable {
     private var stopped = false
     /// zaoan runs as the child of a wrapper (faketime) rather than as `process` itself.
     private var wrapped = false
+    /// The wrapper is `faketime`, which keeps a semaphore and shared memory in /dev/shm.
+    private var faketimeWrapped = false
     private var cachedServicePID: pid_t?
 
     var configPath: String { environment["XDG_CONFIG_HOME"]! + "/zaoan/config.json" }
@@ -117,7 +119,6 @@ final class TestService: @unchecked Sendable {
         var arguments = ["serve"]
         if configuration.fakeTime != nil, let sanitizer = Sanitizer.active {
             // libfaketime's LD_PRELOAD and the sanitizer runtime both intercept the clock.
-            print("skipped under \(sanitizer) sanitizer: the service would run under faketime, whose LD_PRELOAD the sanitizer runtime does not allow")
             try Test.cancel("skipped under \(sanitizer) sanitizer: faketime's LD_PRELOAD and the sanitizer runtime do not mix")
         }
         if let fakeTime = configuration.fakeTime {
@@ -130,6 +131,7 @@ final class TestService: @unchecked Sendable {
             executable = faketime
             arguments = [fakeTime, zaoan, "serve"]
             wrapped = true
+            faketimeWrapped = true
         } else if let wrapper = configuration.wrapper, let first = wrapper.first {
             guard let tool = first.hasPrefix("/") ? first : Locations.tool(first) else {
                 throw TestFailure("\(first) not found; scripts/test installs what the tests use")
@@ -137,6 +139,7 @@ final class TestService: @unchecked Sendable {
             executable = tool
             arguments = Array(wrapper.dropFirst()) + [zaoan, "serve"]
             wrapped = true
+            faketimeWrapped = (tool as NSString).lastPathComponent == "faketime"
         }
         if let activation = configuration.activation {
             guard !wrapped else { throw TestFailure("fakeTime and activation cannot be combined") }
@@ -177,6 +180,7 @@ final class TestService: @unchecked Sendable {
         process.standardInput = FileHandle.nullDevice
         process.standardOutput = FileHandle(forWritingAtPath: stderrPath)
         process.standardError = FileHandle(forWritingAtPath: stderrPath)
+        if faketimeWrapped { FaketimeFiles.removeStale() }  // no new wrapper meets a dead one's pair
         try process.run()
 
         if wrapped { _ = pid }  // note the child while it is there
@@ -197,17 +201,23 @@ final class TestService: @unchecked Sendable {
     }
 
     deinit {
-        if process.isRunning {
-            if wrapped, let child = cachedServicePID {
-                kill(child, SIGKILL)  // the wrapper then exits and removes its shared memory
-                _ = waitForExit(timeout: 2)
-            }
-            if process.isRunning {
-                kill(process.processIdentifier, SIGKILL)
-                _ = waitForExit(timeout: 5)
-            }
-        }
+        if process.isRunning { kill() }
         directory.remove()
+    }
+
+    /// Ends zaoan with SIGKILL. A wrapper is ended through its children, so that it exits by
+    /// itself (faketime then removes its semaphore and shared memory); one that is still
+    /// there after that is killed too, and what faketime kept in /dev/shm is removed for it.
+    private func kill() {
+        let wrapper = process.processIdentifier
+        if wrapped {
+            let children = (try? String(contentsOfFile: "/proc/\(wrapper)/task/\(wrapper)/children", encoding: .utf8)) ?? ""
+            for child in children.split(separator: " ").compactMap({ pid_t($0) }) { Glibc.kill(child, SIGKILL) }
+            _ = waitForExit(timeout: 5)
+        }
+        guard process.isRunning else { return }
+        Glibc.kill(wrapper, SIGKILL)
+        if waitForExit(timeout: 5), faketimeWrapped { FaketimeFiles.remove(of: wrapper) }
     }
 
     /// Waits until the socket answers `ping` with `pong`.
@@ -234,13 +244,10 @@ final class TestService: @unchecked Sendable {
         throw TestFailure("zaoan did not answer ping on \(socketPath) within \(timeout) s (\(lastProblem)); stderr: \(stderrText)")
     }
 
-    /// A one-shot request on this service's socket.
-    func ask(_ request: String) throws -> String { try ZaoanServerTests.ask(socketPath, request) }
-
     func signal(_ number: Int32) {
         guard process.isRunning else { return }  // never signal a pid that may be reused
         let target = pid
-        if target > 0 { kill(target, number) }
+        if target > 0 { Glibc.kill(target, number) }
     }
 
     /// Waits for the process to exit; returns false if it is still running after `timeout`.
@@ -255,14 +262,16 @@ final class TestService: @unchecked Sendable {
         stopped = true
         signal(SIGTERM)
         guard waitForExit(timeout: 5) else {
-            if wrapped, pid > 0 { kill(pid, SIGKILL) }
-            kill(process.processIdentifier, SIGKILL)
-            _ = waitForExit(timeout: 5)
+            kill()
             throw TestFailure("zaoan did not exit within 5 s of SIGTERM; stderr: \(stderrText)")
         }
         #expect(process.terminationReason == .exit && process.terminationStatus == 0,
                 "zaoan should exit 0 on SIGTERM; got \(process.terminationReason == .exit ? "status" : "signal") \(process.terminationStatus); stderr: \(stderrText)",
                 sourceLocation: sourceLocation)
+        if faketimeWrapped {
+            #expect(FaketimeFiles.present(of: process.processIdentifier).isEmpty,
+                    "faketime left its semaphore and shared memory behind", sourceLocation: sourceLocation)
+        }
         if expectSocketRemoved {
             #expect(!FileManager.default.fileExists(atPath: socketPath),
                     "zaoan should remove the socket it created (\(socketPath)) on exit", sourceLocation: sourceLocation)

@@ -14,6 +14,7 @@ connection, reads the request line and then misbehaves as MODE says. Standard li
                descriptor came with the request, then waits
     link       a bar's one countdown block; to `url ...`, a URL with a right-to-left
                override (U+202E), then closes
+    relay      the bytes of the file PATH.answer, then waits
 """
 import os
 import socket
@@ -62,6 +63,10 @@ def serve(conn, mode):
             time.sleep(60)
         elif mode == "handover":
             conn.sendall(HANDED_OVER)
+            time.sleep(60)
+        elif mode == "relay":
+            with open(sys.argv[2] + ".answer", "rb") as answer:
+                conn.sendall(answer.read())
             time.sleep(60)
         elif mode == "link":
             if data.startswith(b"url "):

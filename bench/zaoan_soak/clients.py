@@ -1,0 +1,365 @@
+"""The owner's clients (uid 0, the service's own user): watchers, sessions, one-shot
+workers, slow readers and a writer."""
+
+import random
+
+from .common import *  # noqa: F401,F403
+from .loop import *  # noqa: F401,F403
+from .handover import *  # noqa: F401,F403
+
+
+# ------------------------------------------------------------------------------------------
+# Owner clients
+# ------------------------------------------------------------------------------------------
+
+ONESHOT_REQUESTS = [(b"greeting", "greeting"), (b"time HH:mm:ss", "time"),
+                    (b"countdown", "countdown"), (b"ping", "ping")]
+
+
+class OneShot(LineClient):
+    kind = "oneshot"
+
+    def start(self):
+        if self.w.stopping:
+            return
+        if not self.connect():
+            self.loop.later(random.uniform(0.05, 0.3), self.start)
+            return
+        req, label = random.choice(ONESHOT_REQUESTS)
+        self.answered = False
+        self.request(req, label)
+        self.loop.later(15.0, self.timeout, self.gen)
+
+    def on_answer(self, label, line, t_sent, extra):
+        self.w.answer(self.kind, label, line)
+        self.answered = True
+
+    def on_unexpected(self, line):
+        self.w.count(self.kind, "extra-lines")
+
+    def timeout(self, gen):
+        if gen == self.gen and not self.closed:
+            self.w.count(self.kind, "timeout")
+            self.close()
+            self.loop.later(0.1, self.start)
+
+    def on_eof(self):
+        if not self.answered:
+            self.w.count(self.kind, "closed-early")
+        self.close()
+        think = random.uniform(0.2, 0.6) if self.busy else random.uniform(0.0, 0.4)
+        self.loop.later(think, self.start)
+
+
+def session_requests(rooms):
+    r = random.randint(1, rooms)
+    choices = [
+        (b"ping", "ping", False),
+        (b"greeting", "greeting", False),
+        (b"time HH:mm:ss", "time", False),
+        (b"countdown r%d" % r, "countdown ID", False),
+        (b"duration %d" % random.randint(0, 100000), "duration", False),
+        (b"ago -%dm" % random.randint(1, 600), "ago", False),
+        (b"status", "status", False),
+        (b"ticker %d" % random.randint(0, 5), "ticker", False),
+        (b"--format=json countdown", "json countdown", False),
+        (b"live show r%d" % r, "live show", True),
+    ]
+    return random.choice(choices)
+
+
+class Session(LineClient):
+    kind = "session"
+
+    def start(self):
+        if self.w.stopping:
+            return
+        if not self.connect():
+            self.loop.later(random.uniform(0.1, 0.5), self.start)
+            return
+        self.quitting = False
+        self.end_at = monotonic() + random.uniform(20, 120)
+        self.request(b"session", "session")
+        self.loop.later(random.uniform(0.1, 1.0), self.batch, self.gen)
+
+    def on_answer(self, label, line, t_sent, extra):
+        code = self.w.answer(self.kind, label, line)
+        if code == "busy":
+            self.busy = True
+            self.expect.clear()
+        if label == "live list" and code is None:
+            self.w.lists["live list ms"].append((monotonic() - t_sent) * 1000)
+
+    def batch(self, gen):
+        if gen != self.gen or self.closed or self.quitting or self.w.stopping or self.busy:
+            return
+        if monotonic() > self.end_at:
+            self.quitting = True
+            self.request(b"quit", "quit")
+            return
+        if len(self.expect) > 50:
+            self.w.count(self.kind, "backlogged")   # the service is behind; wait
+        else:
+            lines = []
+            for _ in range(random.randint(3, 6)):
+                req, label, multi = session_requests(self.w.cfg["rooms"])
+                lines.append(req)
+                self.expect.append((label, multi, monotonic(), None))
+            if random.random() < self.w.cfg["live_list"]:
+                lines.append(b"live list")
+                self.expect.append(("live list", True, monotonic(), None))
+            self.send(b"\n".join(lines) + b"\n")
+        self.loop.later(random.uniform(0.5, 1.5), self.batch, self.gen)
+
+    def on_eof(self):
+        if self.expect and not self.busy:
+            self.w.count(self.kind, "closed-early")
+        elif not self.quitting and not self.busy:
+            self.w.count(self.kind, "closed-by-service")
+        self.close()
+        self.loop.later(random.uniform(0.5, 1.0) if self.busy else random.uniform(0.05, 0.5), self.start)
+
+
+class Watcher(LineClient):
+    kind = "watch"
+
+    def start(self):
+        if self.w.stopping:
+            return
+        if not self.connect():
+            self.loop.later(random.uniform(0.1, 0.5), self.start)
+            return
+        self.req = random.choice([b"time HH:mm:ss", b"countdown"])
+        self.label = "watch " + self.req.decode()
+        self.in_session = random.random() < 0.2
+        self.ending = False
+        self.updates = 0
+        self.last = monotonic()
+        if self.in_session:
+            self.request(b"session", "session")
+            self.send(b"watch " + self.req + b"\n")
+        else:
+            self.watching = True
+            self.send(b"watch " + self.req + b"\n")
+        if random.random() < 0.33:
+            self.loop.later(random.uniform(5, 60), self.leave, self.gen)
+
+    def on_answer(self, label, line, t_sent, extra):
+        code = self.w.answer(self.kind, label, line)
+        if code == "busy":
+            self.busy = True
+        elif label == "session":
+            self.watching = True
+
+    def on_update(self, line):
+        now = monotonic()
+        if self.ending and self.in_session and line == b"pong":
+            # the line that ended the watch, answered as usual in a session
+            self.watching = False
+            self.w.answer(self.kind, "end watch", line)
+            self.request(b"quit", "quit")
+            return
+        code = self.w.answer(self.kind, self.label, line)
+        if code == "busy":
+            self.busy = True
+            return
+        if self.updates:
+            gap = now - self.last
+            if gap > 1.5:
+                self.w.lists["watch gap s"].append(gap)
+            if gap > self.w.extra.get("watch_max_gap_s", 0):
+                self.w.extra["watch_max_gap_s"] = gap
+            self.w.count(self.kind, "gaps-checked")
+        self.updates += 1
+        self.last = now
+
+    def leave(self, gen):
+        if gen != self.gen or self.closed or self.w.stopping or self.busy:
+            return
+        how = random.choice(["close", "line"])
+        if how == "close":
+            self.w.count(self.kind, "left-by-close")
+            self.close()
+            self.loop.later(random.uniform(0.1, 1.0), self.start)
+        else:
+            self.w.count(self.kind, "left-by-line")
+            self.ending = True
+            self.send(b"ping\n")   # any line ends a watch; one-shot: closed, not answered
+
+    def on_eof(self):
+        if not self.ending and not self.busy:
+            self.w.count(self.kind, "closed-by-service")
+        self.close()
+        self.loop.later(random.uniform(0.5, 1.0) if self.busy else random.uniform(0.1, 1.0), self.start)
+
+    def finish(self):
+        if not self.closed and self.updates and not self.busy:
+            gap = monotonic() - self.last
+            if gap > self.w.extra.get("watch_max_gap_s", 0):
+                self.w.extra["watch_max_gap_s"] = gap
+        self.close()
+
+
+class SlowReader(Conn):
+    """A session pipelining `help` that reads `chunk` bytes every `period` seconds."""
+    read_on_events = False
+
+    def __init__(self, w, kind, chunk, period):
+        super().__init__(w)
+        self.kind = kind
+        self.chunk = chunk
+        self.period = period
+        self.batch = b"help\n" * 2000
+
+    def start(self):
+        if self.w.stopping:
+            return
+        if not self.connect():
+            self.loop.later(random.uniform(0.2, 0.5), self.start)
+            return
+        self.tail = b""
+        self.first = True
+        self.last = monotonic()
+        self.send(b"session\n")
+        self.fill()
+        self.loop.later(self.period, self.tick, self.gen)
+
+    def fill(self):
+        """Keeps the socket's send buffer full of `help` requests: the service reads them
+        as fast as its limit on unread answers lets it."""
+        for _ in range(16):
+            if self.closed or self.write_dead or self.out:
+                return
+            self.send(self.batch)
+        # Still accepting: come back when writable (flush of nothing -> on_drained -> fill).
+        self.set_mask(self.mask | EPOLLOUT)
+
+    def on_drained(self):
+        self.fill()
+
+    def on_hangup(self):
+        # Stop polling (HUP is level-triggered); the timer reads what is left, then EOF.
+        self.loop.unregister(self)
+
+    def tick(self, gen):
+        if gen != self.gen or self.closed:
+            return
+        now = monotonic()
+        chunks = int((now - self.last) / self.period)
+        if chunks > 8:
+            self.w.count(self.kind, "late-ticks")
+            chunks = 8
+            self.last = now
+        else:
+            self.last += chunks * self.period
+        got = 0
+        for _ in range(chunks):
+            try:
+                data = self.sock.recv(self.chunk)
+            except BlockingIOError:
+                break
+            except OSError as e:
+                self.w.count(self.kind, "recv-" + errname(e))
+                data = b""
+            if not data:
+                self.w.count(self.kind, "closed-by-service")
+                self.close()
+                self.loop.later(0.5, self.start)
+                return
+            got += len(data)
+            if self.first:
+                self.first = False
+                if data.startswith(b"ERR busy"):
+                    self.w.answer(self.kind, "session", data.split(b"\n", 1)[0])
+                    self.close()
+                    self.loop.later(0.5, self.start)
+                    return
+            helps = data.count(b"\n\n")
+            if self.tail == b"\n" and data[:1] == b"\n":
+                helps += 1
+            self.tail = data[-1:]
+            if helps:
+                self.w.answers[self.kind + "|help"] += helps
+                self.w.minutes[self.w.minute]["answers"] += helps
+        if got:
+            self.w.count(self.kind, "bytes-read", got)
+        self.loop.later(self.period, self.tick, self.gen)
+
+
+class Writer(LineClient):
+    kind = "writer"
+
+    def __init__(self, w, ids, batch, pause):
+        super().__init__(w)
+        self.ids = ids
+        self.present = set()
+        self.batch_size = batch
+        self.pause = pause
+
+    def start(self):
+        if self.w.stopping:
+            return
+        if not self.connect():
+            self.loop.later(0.5, self.start)
+            return
+        self.request(b"session", "session")
+        self.loop.later(0.2, self.batch, self.gen)
+
+    def batch(self, gen):
+        if gen != self.gen or self.closed or self.w.stopping or self.busy:
+            return
+        lines = []
+        for _ in range(self.batch_size):
+            rid = random.choice(self.ids)
+            if rid in self.present:
+                lines.append(b"live rm " + rid)
+                self.expect.append(("live rm", False, monotonic(), rid))
+            else:
+                lines.append(b"live add " + rid + b" +2h writer room " + rid + b" end=+30m")
+                self.expect.append(("live add", False, monotonic(), rid))
+        self.send(b"\n".join(lines) + b"\n")
+
+    def on_answer(self, label, line, t_sent, extra):
+        code = self.w.answer(self.kind, label, line)
+        if code == "busy":
+            self.busy = True
+            self.expect.clear()
+            return
+        if label in ("live add", "live rm"):
+            self.w.lists["writer ms"].append((monotonic() - t_sent) * 1000)
+            if label == "live add" and code is None:
+                self.present.add(extra)
+            elif label == "live rm" and code in (None, "not-found"):
+                self.present.discard(extra)
+            if not self.expect:
+                self.loop.later(self.pause, self.batch, self.gen)
+
+    def on_eof(self):
+        if not self.busy:
+            self.w.count(self.kind, "closed-by-service")
+        self.close()
+        self.loop.later(1.0, self.start)
+
+
+def run_owner(cfg):
+    w = Worker(cfg, "owner")
+    n = cfg["owner_conns"]
+    n_watch = int(n * 0.4)
+    n_session = int(n * 0.4)
+    n_slow = cfg["slow_readers"]
+    n_oneshot = max(1, n - n_watch - n_session - n_slow - 1)
+    w.extra["mix"] = {"watch": n_watch, "session": n_session, "oneshot": n_oneshot,
+                      "slow": n_slow, "writer": 1}
+    starts = []
+    starts += [Watcher(w).start for _ in range(n_watch)]
+    starts += [Session(w).start for _ in range(n_session)]
+    starts += [OneShot(w).start for _ in range(n_oneshot)]
+    starts += [SlowReader(w, "slow", 8192, cfg["slow_period_ms"] / 1000.0).start for _ in range(n_slow)]
+    if cfg["writer_batch"] > 0:
+        ids = [b"w%d" % i for i in range(50)]
+        starts.append(Writer(w, ids, cfg["writer_batch"], cfg["writer_pause"]).start)
+    for s in starts:
+        w.loop.later(random.uniform(0, 3.0), s)
+    if "handover" in cfg["attacks"]:
+        PipeFiller(w).start()
+    w.run()
