@@ -1,40 +1,20 @@
 import ZaoanText
 
-/// A parsed request line. See docs/protocol.md for each command, and `RequestKind` for the
-/// table that says what each is (`kind`) and how to add one.
+/// A parsed request line: a request of its own (`simple`: its row and its arguments, as the
+/// row's reader read them), or one made of requests. See docs/protocol.md for each command,
+/// and `RequestKind` for the table that says what each is and how to add one.
+///
+/// A request of its own carries its kind, so nothing here grows with the table: a new row
+/// needs no case, no line in `kind` and no constructor (the named ones below are a
+/// convenience for the requests code asks for by name).
 public enum Request: Hashable, Sendable {
-    case greeting(city: String?)
-    case time(pattern: String?)
-    /// `time U年MMMd calendar=chinese`: an LDML pattern in the Chinese lunisolar calendar.
-    case chineseTime(pattern: String?)
-    case ago(String)
-    case duration(String)
-    case ping
-    case version
-    case help
-    case session
-    case quit
-    case reload
-    case stats
-    case countdown(id: String?)
-    /// `ticker [SKIP]`: SKIP shows the room that many places further on (a bar's click).
-    case ticker(skip: Int)
-    case liveAdd(LiveRoomDraft)
-    case liveRemove(id: String)
-    /// `live skip ID DATE`: a recurring room does not take place on DATE (YYYY-MM-DD).
-    case liveSkip(id: String, date: String)
-    case liveList
-    case liveShow(id: String)
-    /// `schedule [HOURS] [calendar=NAME]`: rooms and calendar events live now or starting
-    /// within HOURS; with a calendar, that calendar's events alone.
-    case schedule(hours: Int, calendar: String?)
-    case status
+    /// `greeting Tokyo`, `countdown`, `live add ...`: the row, and the arguments its reader
+    /// (`RequestDescriptor.reading`) made of the words after the command words.
+    case simple(RequestKind, RequestArguments)
     indirect case watch(Request)
     /// `url countdown`: the link (a calendar event's URL) of what the inner request shows, for
     /// a bar click; an empty line when it has none.
     indirect case url(Request)
-    /// `watch events`: one JSON line per phase change of a room or calendar event.
-    case watchEvents
     /// `--format=json greeting`: the inner request's answer as a waybar object or i3bar block.
     indirect case formatted(OutputFormat, Request)
     /// `time HH:mm @Asia/Tokyo`, `status @东京`: `time` or `status` in another zone, named by
@@ -49,33 +29,21 @@ public enum Request: Hashable, Sendable {
     /// kind of the request in it.
     public var kind: RequestKind {
         switch self {
-        case .greeting: return .greeting
-        case .time: return .time
-        case .chineseTime: return .chineseTime
-        case .ago: return .ago
-        case .duration: return .duration
-        case .ping: return .ping
-        case .version: return .version
-        case .help: return .help
-        case .session: return .session
-        case .quit: return .quit
-        case .reload: return .reload
-        case .stats: return .stats
-        case .countdown: return .countdown
-        case .ticker: return .ticker
-        case .liveAdd: return .liveAdd
-        case .liveRemove: return .liveRemove
-        case .liveSkip: return .liveSkip
-        case .liveList: return .liveList
-        case .liveShow: return .liveShow
-        case .schedule: return .schedule
-        case .watchEvents: return .watchEvents
-        case .url: return .url
-        case .status: return .status
+        case .simple(let kind, _): return kind
         case .watch: return .watch
+        case .url: return .url
         case .formatted: return .format
         case .zoned(_, let inner): return inner.kind
         case .blocks: return .blocks
+        }
+    }
+
+    /// What a request of its own was asked with (`.none` for one made of requests).
+    public var arguments: RequestArguments {
+        switch self {
+        case .simple(_, let arguments): return arguments
+        case .zoned(_, let inner): return inner.arguments
+        default: return .none
         }
     }
 
@@ -90,17 +58,17 @@ public enum Request: Hashable, Sendable {
         }
     }
 
-    /// The command as the user would type it, for logs and errors. `--format` is an option:
-    /// the request after it is the one named.
     /// The room a `live add` or `live skip` makes or alters (one that may need expanding).
     public var changedRoomID: String? {
         switch self {
-        case .liveAdd(let draft): return draft.id
-        case .liveSkip(let id, _): return id
+        case .simple(.liveAdd, .room(let draft)): return draft.id
+        case .simple(.liveSkip, .pair(let id, _)): return id
         default: return nil
         }
     }
 
+    /// The command as the user would type it, for logs and errors. `--format` is an option:
+    /// the request after it is the one named.
     public var commandWord: String {
         if case .formatted(_, let inner) = self { return inner.commandWord }
         return kind.descriptor.words
@@ -113,6 +81,73 @@ public enum Request: Hashable, Sendable {
     }
 }
 
+/// What a request of its own was asked with: the few shapes every row's arguments take, so
+/// that a new row reuses one rather than adding a case to `Request`. The row's reader makes
+/// them and its answer function reads them (`text`, `number`, ...); the row's `arguments`
+/// says in `help`'s notation what they mean.
+public enum RequestArguments: Hashable, Sendable {
+    case none
+    /// One text or none: a city, a pattern, a room ID, a time, a number of seconds as typed.
+    case text(String?)
+    /// A whole number, checked by the reader: `ticker SKIP`.
+    case number(Int)
+    /// A number and a text or none: `schedule HOURS calendar=NAME`.
+    case numberAndText(Int, String?)
+    /// Two texts: `live skip ID DATE`.
+    case pair(String, String)
+    /// `live add`'s room as sent.
+    case room(LiveRoomDraft)
+
+    /// The text of `.text` and `.numberAndText`, the first of `.pair`; nil otherwise.
+    @inlinable public var text: String? {
+        switch self {
+        case .text(let text), .numberAndText(_, let text): return text
+        case .pair(let first, _): return first
+        default: return nil
+        }
+    }
+
+    /// The number of `.number` and `.numberAndText`; 0 otherwise.
+    @inlinable public var number: Int {
+        switch self {
+        case .number(let number), .numberAndText(let number, _): return number
+        default: return 0
+        }
+    }
+}
+
+/// The requests other code asks for by name (the server, the bar, the tests): each is
+/// `simple` with its row and arguments, and matches as a pattern too (`case .session:`).
+extension Request {
+    @inlinable public static var ping: Request { .simple(.ping, .none) }
+    @inlinable public static var version: Request { .simple(.version, .none) }
+    @inlinable public static var help: Request { .simple(.help, .none) }
+    @inlinable public static var session: Request { .simple(.session, .none) }
+    @inlinable public static var quit: Request { .simple(.quit, .none) }
+    @inlinable public static var reload: Request { .simple(.reload, .none) }
+    @inlinable public static var stats: Request { .simple(.stats, .none) }
+    @inlinable public static var status: Request { .simple(.status, .none) }
+    @inlinable public static var liveList: Request { .simple(.liveList, .none) }
+    /// `watch events`: one JSON line per phase change of a room or calendar event.
+    @inlinable public static var watchEvents: Request { .simple(.watchEvents, .none) }
+    public static func greeting(city: String?) -> Request { .simple(.greeting, .text(city)) }
+    public static func time(pattern: String?) -> Request { .simple(.time, .text(pattern)) }
+    /// `time U年MMMd calendar=chinese`: an LDML pattern in the Chinese lunisolar calendar.
+    public static func chineseTime(pattern: String?) -> Request { .simple(.chineseTime, .text(pattern)) }
+    public static func ago(_ time: String) -> Request { .simple(.ago, .text(time)) }
+    public static func duration(_ seconds: String) -> Request { .simple(.duration, .text(seconds)) }
+    public static func countdown(id: String?) -> Request { .simple(.countdown, .text(id)) }
+    /// `ticker [SKIP]`: SKIP shows the room that many places further on (a bar's click).
+    public static func ticker(skip: Int) -> Request { .simple(.ticker, .number(skip)) }
+    public static func liveAdd(_ draft: LiveRoomDraft) -> Request { .simple(.liveAdd, .room(draft)) }
+    public static func liveRemove(id: String) -> Request { .simple(.liveRemove, .text(id)) }
+    /// `live skip ID DATE`: a recurring room does not take place on DATE (YYYY-MM-DD).
+    public static func liveSkip(id: String, date: String) -> Request { .simple(.liveSkip, .pair(id, date)) }
+    public static func liveShow(id: String) -> Request { .simple(.liveShow, .text(id)) }
+    /// `schedule [HOURS] [calendar=NAME]`: rooms and calendar events live now or starting
+    /// within HOURS; with a calendar, that calendar's events alone.
+    public static func schedule(hours: Int, calendar: String?) -> Request { .simple(.schedule, .numberAndText(hours, calendar)) }
+}
 /// `live add` as sent: times are still text, resolved against the clock and zone when the
 /// request is answered.
 public struct LiveRoomDraft: Hashable, Sendable {
