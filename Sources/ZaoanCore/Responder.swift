@@ -130,7 +130,7 @@ public final class Responder {
     /// decided by the connection; `reload` and room changes by the server. `counters` is
     /// only evaluated for `stats`, so the request path does not gather them.
     public func answer(_ request: Request, now: Date, counters: @autoclosure () -> ServerCounters) -> Reply {
-        if case .simple(.ping, _) = request { return .pong }  // the benchmark's request: no work at all
+        if case .plain(.ping) = request { return .pong }  // the benchmark's request: no work at all
         if case .watch(let inner) = request { return answer(inner, now: now, counters: counters()) }
         let (inner, format) = request.withFormat
         if case .blocks(let parts) = inner { return blocks(parts, format: format, now: now) }
@@ -154,9 +154,9 @@ public final class Responder {
     /// a `time` pattern by its smallest field, the rest as `Request.renderPeriod` says.
     func renderPeriod(_ request: Request) -> Int? {
         switch request {
-        case .simple(.time, let arguments): return RenderPeriod.seconds(forTimePattern: arguments.text ?? settings.timeFormat)
-        case .simple(.chineseTime, let arguments):
-            return RenderPeriod.seconds(forTimePattern: arguments.text ?? Self.chineseDatePattern(settings.language))
+        case .text(.time, let pattern): return RenderPeriod.seconds(forTimePattern: pattern ?? settings.timeFormat)
+        case .text(.chineseTime, let pattern):
+            return RenderPeriod.seconds(forTimePattern: pattern ?? Self.chineseDatePattern(settings.language))
         case .zoned(_, let inner): return renderPeriod(inner)
         case .blocks(let parts):
             // The line changes as often as its most changeable part.
@@ -200,10 +200,10 @@ public final class Responder {
     /// Responder+Answers.swift); one made of requests by what it is made of.
     public func structured(_ request: Request, now: Date, counters: @autoclosure () -> ServerCounters) throws(ProtocolError) -> Answer {
         switch request {
-        case .simple(let kind, let arguments):
-            return try answer(kind, Asked(arguments: arguments, place: nil, now: now), counters: counters)
-        case .zoned(let spec, .simple(let kind, let arguments)):
-            return try answer(kind, Asked(arguments: arguments, place: try place(spec), now: now), counters: counters)
+        case .plain, .text, .number, .numberAndText, .pair, .room:
+            return try answer(request.kind, Asked(request: request, place: nil, now: now), counters: counters)
+        case .zoned(let spec, let inner) where inner.isOfItsOwn:
+            return try answer(inner.kind, Asked(request: inner, place: try place(spec), now: now), counters: counters)
         case .url(let inner): return Answer(try shownRoom(inner, now: now)?.url ?? "")
         case .blocks:
             throw ProtocolError(.badArgument, "blocks answers as i3bar only; send --format=i3bar blocks ...")
@@ -213,7 +213,7 @@ public final class Responder {
     }
 
     /// The answer table: for each kind of request, the one function that answers it. A request
-    /// of its own (`Request.simple`) comes here from `structured` with its arguments, the place
+    /// of its own (`.plain`, `.text`, ...) comes here from `structured` with its arguments, the place
     /// a `@ZONE` named and the time; combinators (`watch`, `--format`, `blocks`, `url`) are
     /// answered by what they are made of and never reach their row's line.
     ///
@@ -234,15 +234,15 @@ public final class Responder {
         case .session, .reload: return Answer("ok")
         case .quit: return Answer("bye")
         case .stats: return Answer(lines: stats(now: asked.now, counters: counters()))
-        case .countdown: return try countdownAnswer(id: asked.arguments.text, now: asked.now)
+        case .countdown: return try countdownAnswer(id: asked.text, now: asked.now)
         case .status: return try statusAnswer(now: asked.now, place: asked.place)
-        case .ticker: return tickerAnswer(now: asked.now, skip: asked.arguments.number)
+        case .ticker: return tickerAnswer(now: asked.now, skip: asked.number)
         case .liveAdd, .liveRemove, .liveSkip:
             throw ProtocolError(.badArgument, "\(kind.descriptor.words) changes the rooms; the server applies it")
         case .liveList: return Answer(lines: liveList(now: asked.now))
-        case .liveShow: return Answer(lines: try liveShow(id: asked.arguments.text ?? "", now: asked.now))
+        case .liveShow: return Answer(lines: try liveShow(id: asked.text ?? "", now: asked.now))
         case .schedule:
-            return Answer(lines: try schedule(hours: asked.arguments.number, calendar: asked.arguments.text, now: asked.now))
+            return Answer(lines: try schedule(hours: asked.number, calendar: asked.text, now: asked.now))
         case .watchEvents: throw ProtocolError(.badArgument, "watch events is a stream; the connection answers it")
         case .url, .watch, .format, .blocks:
             throw ProtocolError(.badArgument, "\(kind.descriptor.words) is made of requests; send it with one")

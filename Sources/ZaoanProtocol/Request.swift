@@ -1,16 +1,31 @@
 import ZaoanText
 
-/// A parsed request line: a request of its own (`simple`: its row and its arguments, as the
-/// row's reader read them), or one made of requests. See docs/protocol.md for each command,
-/// and `RequestKind` for the table that says what each is and how to add one.
+/// A parsed request line: a request of its own, its row (`RequestKind`) with its arguments
+/// in one of six shapes, or one made of requests. See docs/protocol.md for each command, and
+/// `RequestKind` for the table that says what each is and how to add one.
 ///
 /// A request of its own carries its kind, so nothing here grows with the table: a new row
+/// takes the shape its arguments have (its reader, `RequestDescriptor.reading`, makes it) and
 /// needs no case, no line in `kind` and no constructor (the named ones below are a
-/// convenience for the requests code asks for by name).
+/// convenience for the requests code asks for by name). One enum, not a kind beside an enum
+/// of arguments: a request is copied several times on its way, and one level of payload
+/// copies as cheaply as the case per request it replaced (callgrind: a nested enum of
+/// arguments cost about 200 instructions a `greeting`).
 public enum Request: Hashable, Sendable {
-    /// `greeting Tokyo`, `countdown`, `live add ...`: the row, and the arguments its reader
-    /// (`RequestDescriptor.reading`) made of the words after the command words.
-    case simple(RequestKind, RequestArguments)
+    /// No arguments: `ping`, `live list`, `status`.
+    case plain(RequestKind)
+    /// One text or none: a city, a pattern, a room ID, a time, a number of seconds as typed.
+    case text(RequestKind, String?)
+    /// A whole number, checked by the reader: `ticker SKIP`.
+    case number(RequestKind, Int)
+    /// A number and a text or none: `schedule HOURS calendar=NAME`.
+    case numberAndText(RequestKind, Int, String?)
+    /// Two texts: `live skip ID DATE`.
+    case pair(RequestKind, String, String)
+    /// `live add`'s room as sent. Boxed: inline, its seven fields would make every request
+    /// as large as a `live add` to copy.
+    indirect case room(RequestKind, LiveRoomDraft)
+
     indirect case watch(Request)
     /// `url countdown`: the link (a calendar event's URL) of what the inner request shows, for
     /// a bar click; an empty line when it has none.
@@ -29,7 +44,9 @@ public enum Request: Hashable, Sendable {
     /// kind of the request in it.
     public var kind: RequestKind {
         switch self {
-        case .simple(let kind, _): return kind
+        case .plain(let kind), .text(let kind, _), .number(let kind, _), .numberAndText(let kind, _, _),
+             .pair(let kind, _, _), .room(let kind, _):
+            return kind
         case .watch: return .watch
         case .url: return .url
         case .formatted: return .format
@@ -38,12 +55,28 @@ public enum Request: Hashable, Sendable {
         }
     }
 
-    /// What a request of its own was asked with (`.none` for one made of requests).
-    public var arguments: RequestArguments {
+    /// Whether it is a request of its own (one of the six shapes), not one made of requests.
+    public var isOfItsOwn: Bool {
         switch self {
-        case .simple(_, let arguments): return arguments
-        case .zoned(_, let inner): return inner.arguments
-        default: return .none
+        case .plain, .text, .number, .numberAndText, .pair, .room: return true
+        case .watch, .url, .formatted, .zoned, .blocks: return false
+        }
+    }
+
+    /// The text of `.text` and `.numberAndText`, the first of `.pair`; nil otherwise.
+    public var text: String? {
+        switch self {
+        case .text(_, let text), .numberAndText(_, _, let text): return text
+        case .pair(_, let first, _): return first
+        default: return nil
+        }
+    }
+
+    /// The number of `.number` and `.numberAndText`; 0 otherwise.
+    public var number: Int {
+        switch self {
+        case .number(_, let number), .numberAndText(_, let number, _): return number
+        default: return 0
         }
     }
 
@@ -61,8 +94,8 @@ public enum Request: Hashable, Sendable {
     /// The room a `live add` or `live skip` makes or alters (one that may need expanding).
     public var changedRoomID: String? {
         switch self {
-        case .simple(.liveAdd, .room(let draft)): return draft.id
-        case .simple(.liveSkip, .pair(let id, _)): return id
+        case .room(.liveAdd, let draft): return draft.id
+        case .pair(.liveSkip, let id, _): return id
         default: return nil
         }
     }
@@ -81,72 +114,47 @@ public enum Request: Hashable, Sendable {
     }
 }
 
-/// What a request of its own was asked with: the few shapes every row's arguments take, so
-/// that a new row reuses one rather than adding a case to `Request`. The row's reader makes
-/// them and its answer function reads them (`text`, `number`, ...); the row's `arguments`
-/// says in `help`'s notation what they mean.
-public enum RequestArguments: Hashable, Sendable {
-    case none
-    /// One text or none: a city, a pattern, a room ID, a time, a number of seconds as typed.
-    case text(String?)
-    /// A whole number, checked by the reader: `ticker SKIP`.
-    case number(Int)
-    /// A number and a text or none: `schedule HOURS calendar=NAME`.
-    case numberAndText(Int, String?)
-    /// Two texts: `live skip ID DATE`.
-    case pair(String, String)
-    /// `live add`'s room as sent.
-    case room(LiveRoomDraft)
-
-    /// The text of `.text` and `.numberAndText`, the first of `.pair`; nil otherwise.
-    @inlinable public var text: String? {
-        switch self {
-        case .text(let text), .numberAndText(_, let text): return text
-        case .pair(let first, _): return first
-        default: return nil
-        }
-    }
-
-    /// The number of `.number` and `.numberAndText`; 0 otherwise.
-    @inlinable public var number: Int {
-        switch self {
-        case .number(let number), .numberAndText(let number, _): return number
-        default: return 0
-        }
-    }
-}
-
 /// The requests other code asks for by name (the server, the bar, the tests): each is
-/// `simple` with its row and arguments, and matches as a pattern too (`case .session:`).
+/// its row with its arguments, and matches as a pattern too (`case .session:`).
 extension Request {
-    @inlinable public static var ping: Request { .simple(.ping, .none) }
-    @inlinable public static var version: Request { .simple(.version, .none) }
-    @inlinable public static var help: Request { .simple(.help, .none) }
-    @inlinable public static var session: Request { .simple(.session, .none) }
-    @inlinable public static var quit: Request { .simple(.quit, .none) }
-    @inlinable public static var reload: Request { .simple(.reload, .none) }
-    @inlinable public static var stats: Request { .simple(.stats, .none) }
-    @inlinable public static var status: Request { .simple(.status, .none) }
-    @inlinable public static var liveList: Request { .simple(.liveList, .none) }
+    /// `case .session:` in a `switch` over requests. A request without arguments, as every
+    /// pattern of this kind is, is compared by its kind: the server's switch tries several
+    /// on every request, and the derived `==` through the generic `~=` copied and compared
+    /// the whole request each time (callgrind: about 1,300 instructions a `ping`).
+    @inlinable public static func ~= (pattern: Request, request: Request) -> Bool {
+        guard case .plain(let kind) = pattern else { return pattern == request }
+        guard case .plain(kind) = request else { return false }
+        return true
+    }
+
+    @inlinable public static var ping: Request { .plain(.ping) }
+    @inlinable public static var version: Request { .plain(.version) }
+    @inlinable public static var help: Request { .plain(.help) }
+    @inlinable public static var session: Request { .plain(.session) }
+    @inlinable public static var quit: Request { .plain(.quit) }
+    @inlinable public static var reload: Request { .plain(.reload) }
+    @inlinable public static var stats: Request { .plain(.stats) }
+    @inlinable public static var status: Request { .plain(.status) }
+    @inlinable public static var liveList: Request { .plain(.liveList) }
     /// `watch events`: one JSON line per phase change of a room or calendar event.
-    @inlinable public static var watchEvents: Request { .simple(.watchEvents, .none) }
-    public static func greeting(city: String?) -> Request { .simple(.greeting, .text(city)) }
-    public static func time(pattern: String?) -> Request { .simple(.time, .text(pattern)) }
+    @inlinable public static var watchEvents: Request { .plain(.watchEvents) }
+    public static func greeting(city: String?) -> Request { .text(.greeting, city) }
+    public static func time(pattern: String?) -> Request { .text(.time, pattern) }
     /// `time U年MMMd calendar=chinese`: an LDML pattern in the Chinese lunisolar calendar.
-    public static func chineseTime(pattern: String?) -> Request { .simple(.chineseTime, .text(pattern)) }
-    public static func ago(_ time: String) -> Request { .simple(.ago, .text(time)) }
-    public static func duration(_ seconds: String) -> Request { .simple(.duration, .text(seconds)) }
-    public static func countdown(id: String?) -> Request { .simple(.countdown, .text(id)) }
+    public static func chineseTime(pattern: String?) -> Request { .text(.chineseTime, pattern) }
+    public static func ago(_ time: String) -> Request { .text(.ago, time) }
+    public static func duration(_ seconds: String) -> Request { .text(.duration, seconds) }
+    public static func countdown(id: String?) -> Request { .text(.countdown, id) }
     /// `ticker [SKIP]`: SKIP shows the room that many places further on (a bar's click).
-    public static func ticker(skip: Int) -> Request { .simple(.ticker, .number(skip)) }
-    public static func liveAdd(_ draft: LiveRoomDraft) -> Request { .simple(.liveAdd, .room(draft)) }
-    public static func liveRemove(id: String) -> Request { .simple(.liveRemove, .text(id)) }
+    public static func ticker(skip: Int) -> Request { .number(.ticker, skip) }
+    public static func liveAdd(_ draft: LiveRoomDraft) -> Request { .room(.liveAdd, draft) }
+    public static func liveRemove(id: String) -> Request { .text(.liveRemove, id) }
     /// `live skip ID DATE`: a recurring room does not take place on DATE (YYYY-MM-DD).
-    public static func liveSkip(id: String, date: String) -> Request { .simple(.liveSkip, .pair(id, date)) }
-    public static func liveShow(id: String) -> Request { .simple(.liveShow, .text(id)) }
+    public static func liveSkip(id: String, date: String) -> Request { .pair(.liveSkip, id, date) }
+    public static func liveShow(id: String) -> Request { .text(.liveShow, id) }
     /// `schedule [HOURS] [calendar=NAME]`: rooms and calendar events live now or starting
     /// within HOURS; with a calendar, that calendar's events alone.
-    public static func schedule(hours: Int, calendar: String?) -> Request { .simple(.schedule, .numberAndText(hours, calendar)) }
+    public static func schedule(hours: Int, calendar: String?) -> Request { .numberAndText(.schedule, hours, calendar) }
 }
 /// `live add` as sent: times are still text, resolved against the clock and zone when the
 /// request is answered.

@@ -30,8 +30,8 @@ public final class RequestDescriptor: Sendable {
     enum Reading: Sendable {
         /// None may follow: `ping`. A word after it is refused, "ping takes no arguments".
         case nothing
-        /// This function reads them (`ReadArguments`): checks them, and makes the request, most
-        /// often `.simple(kind, arguments)` in one of `RequestArguments`' shapes.
+        /// This function reads them (`ReadArguments`): checks them, and makes the request in
+        /// the shape they have (`Request.text(kind, ...)`, `.number`, ...).
         case words(@Sendable (RequestWords) throws(ProtocolError) -> Request)
     }
 

@@ -2,7 +2,7 @@
 ///
 /// To add a request (docs/development.md, "Adding a request", walks through one): a case
 /// here and its row in `row` (the compiler asks for it), which says how its arguments are
-/// read (`reads:`, a function of `ReadArguments` making one of `RequestArguments`' shapes;
+/// read (`reads:`, a function of `ReadArguments` making its `Request` in one of six shapes;
 /// none by default), and the one function that answers it, on its line of the Responder's
 /// answer table (`Responder.answer(_:_:counters:)`; the compiler asks for that too). The
 /// completions and docs/protocol.md then fail RequestTableFilesTests until they offer it.

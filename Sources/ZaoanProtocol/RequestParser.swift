@@ -105,7 +105,7 @@ public enum RequestParser {
         switch kind.descriptor.reading {
         case .nothing:
             guard arguments.isEmpty else { throw ProtocolError(.badArgument, "\(kind.descriptor.words) takes no arguments") }
-            return .simple(kind, .none)
+            return .plain(kind)
         case .words(let read):
             return try read(RequestWords(kind: kind, words: arguments, quoted: quoted, command: command))
         }

@@ -14,23 +14,22 @@ public struct RequestWords: Sendable {
     var joined: String? { words.isEmpty ? nil : words.joined(separator: " ") }
 
     /// Refuses any word: `status` without `@ZONE`.
-    func none() throws(ProtocolError) {
+    func checkEmpty() throws(ProtocolError) {
         guard words.isEmpty else { throw ProtocolError(.badArgument, "\(kind.descriptor.words) takes no arguments") }
     }
 
-    /// The request of this row with these arguments.
-    func request(_ arguments: RequestArguments) -> Request { .simple(kind, arguments) }
 }
 
 /// How each row's arguments are read: the functions the rows name (`RequestDescriptor.reading`),
-/// one per row whose arguments are more than none. Each checks what can be checked without
+/// one per row whose arguments are more than none; each makes the row's request in the
+/// shape its arguments have (`Request.text(kind, ...)`, `.number`, ...). Each checks what can be checked without
 /// the clock, the rooms or the settings, with an error that says what to send instead; the
 /// Responder checks the rest when it answers.
 enum ReadArguments {
     /// `greeting [CITY|@ZONE]`: `greeting @Tokyo` is `greeting Tokyo`, a city or a zone either way.
     static func greeting(_ words: RequestWords) throws(ProtocolError) -> Request {
-        if words.words.count == 1, let zone = try RequestParser.zoneWord(words.words[0]) { return words.request(.text(zone)) }
-        return words.request(.text(words.joined))
+        if words.words.count == 1, let zone = try RequestParser.zoneWord(words.words[0]) { return .text(words.kind, zone) }
+        return .text(words.kind, words.joined)
     }
 
     /// `time [PATTERN] [@ZONE]`, and `time PATTERN calendar=chinese`.
@@ -47,25 +46,25 @@ enum ReadArguments {
         if chinese, let pattern, pattern.utf8.contains(UInt8(ascii: "%")) {
             throw ProtocolError(.badArgument, "calendar=chinese takes an LDML pattern such as U年MMMd or r年MMMd, not strftime")
         }
-        let time = Request.simple(chinese ? .chineseTime : .time, .text(pattern))
+        let time = Request.text(chinese ? .chineseTime : .time, pattern)
         return zone.map { .zoned($0, time) } ?? time
     }
 
     static func ago(_ words: RequestWords) throws(ProtocolError) -> Request {
         guard let joined = words.joined else { throw ProtocolError(.badArgument, "ago needs a TIME, e.g. ago 2026-12-01T08:00+08:00") }
-        return words.request(.text(joined))
+        return .text(words.kind, joined)
     }
 
     static func duration(_ words: RequestWords) throws(ProtocolError) -> Request {
         guard words.words.count == 1 else {
             throw ProtocolError(.badArgument, "duration needs one argument, a number of seconds, e.g. duration 125")
         }
-        return words.request(.text(words.words[0]))
+        return .text(words.kind, words.words[0])
     }
 
     static func countdown(_ words: RequestWords) throws(ProtocolError) -> Request {
         guard words.words.count <= 1 else { throw ProtocolError(.badArgument, "countdown takes at most one room ID") }
-        return words.request(.text(words.words.first))
+        return .text(words.kind, words.words.first)
     }
 
     static func ticker(_ words: RequestWords) throws(ProtocolError) -> Request {
@@ -73,22 +72,22 @@ enum ReadArguments {
         guard let skip = words.words.isEmpty ? 0 : Int(words.words[0]), skip >= 0, skip < 1_000_000 else {
             throw ProtocolError(.badArgument, "ticker SKIP must be a whole number from 0, e.g. ticker 1 for the next room")
         }
-        return words.request(.number(skip))
+        return .number(words.kind, skip)
     }
 
     /// `[@ZONE]` and nothing else (`status`): the row's request, zoned when a zone is named.
     static func optionalZone(_ words: RequestWords) throws(ProtocolError) -> Request {
-        if words.words.count == 1, let zone = try RequestParser.zoneWord(words.words[0]) { return .zoned(zone, words.request(.none)) }
-        try words.none()
-        return words.request(.none)
+        if words.words.count == 1, let zone = try RequestParser.zoneWord(words.words[0]) { return .zoned(zone, .plain(words.kind)) }
+        try words.checkEmpty()
+        return .plain(words.kind)
     }
 
     static func liveAdd(_ words: RequestWords) throws(ProtocolError) -> Request {
-        words.request(.room(try LiveCommandParser.draft(words.words, quoted: Set(words.quoted))))
+        .room(words.kind, try LiveCommandParser.draft(words.words, quoted: Set(words.quoted)))
     }
 
     static func liveRemove(_ words: RequestWords) throws(ProtocolError) -> Request {
-        words.request(.text(try LiveCommandParser.singleID(words.words, of: words.kind)))
+        .text(words.kind, try LiveCommandParser.singleID(words.words, of: words.kind))
     }
 
     static func liveSkip(_ words: RequestWords) throws(ProtocolError) -> Request {
@@ -98,7 +97,7 @@ enum ReadArguments {
         guard RoomLimits.isDate(arguments[1]) else {
             throw ProtocolError(.badArgument, "'\(RequestParser.shorten(arguments[1]))' is not a date; write it as 2026-12-24")
         }
-        return words.request(.pair(arguments[0], arguments[1]))
+        return .pair(words.kind, arguments[0], arguments[1])
     }
 
     /// `live show ID`, or a calendar event by the ID `watch events` gives it, `calendar:` and its UID.
@@ -108,9 +107,9 @@ enum ReadArguments {
             guard id.utf8.count > Request.calendarEventPrefix.utf8.count, id.utf8.count <= Request.maxCalendarEventIDBytes else {
                 throw ProtocolError(.badArgument, "a calendar event's ID is calendar: and its UID, at most \(Request.maxCalendarEventIDBytes) bytes, as watch events gives it")
             }
-            return words.request(.text(id))
+            return .text(words.kind, id)
         }
-        return words.request(.text(try LiveCommandParser.singleID(words.words, of: words.kind)))
+        return .text(words.kind, try LiveCommandParser.singleID(words.words, of: words.kind))
     }
 
     /// `schedule [HOURS] [calendar=NAME]`: NAME is the rest of the words, joined by a space
@@ -125,7 +124,7 @@ enum ReadArguments {
             hours = number
             words = words.dropFirst()
         }
-        guard let first = words.first else { return arguments.request(.numberAndText(hours, nil)) }
+        guard let first = words.first else { return .numberAndText(arguments.kind, hours, nil) }
         guard first.lowercased().hasPrefix(Request.scheduleCalendarPrefix) else {
             throw ProtocolError(.badArgument, "schedule takes HOURS and calendar=NAME, e.g. schedule 24 calendar=Work")
         }
@@ -136,7 +135,7 @@ enum ReadArguments {
         guard name.utf8.count <= CalendarNameRule.maxBytes else {
             throw ProtocolError(.badArgument, "a calendar's name is at most \(CalendarNameRule.maxBytes) bytes; no calendar has '\(RequestParser.shorten(name))'")
         }
-        return arguments.request(.numberAndText(hours, name))
+        return .numberAndText(arguments.kind, hours, name)
     }
 
     // MARK: - Rows made of requests
@@ -146,7 +145,7 @@ enum ReadArguments {
         guard let first = words.words.first else { throw ProtocolError(.badArgument, "usage: url \(words.kind.descriptor.arguments)") }
         let inner = try RequestParser.request(command: first.lowercased(), arguments: Array(words.words.dropFirst()))
         switch inner {
-        case .simple(.countdown, _), .simple(.ticker, _), .simple(.status, _): return .url(inner)
+        case .text(.countdown, _), .number(.ticker, _), .plain(.status): return .url(inner)
         default: throw ProtocolError(.badArgument, "url takes countdown, ticker or status, the requests that show a room or event")
         }
     }
@@ -204,7 +203,7 @@ enum ReadArguments {
             }
             let part = try RequestParser.request(command: first.lowercased(), arguments: Array(current.dropFirst()))
             switch part {
-            case .blocks, .watch, .formatted, .simple(.stats, _):
+            case .blocks, .watch, .formatted, .plain(.stats):
                 throw ProtocolError(.badArgument, "a part of blocks is a plain request (not stats), without blocks, watch or --format")
             default:
                 guard part.isWatchable, !part.isRoomChange else {
