@@ -4,9 +4,10 @@ import Testing
 
 /// Every row of the request table, from its line to its answer: the row's reader reads the
 /// words (`ReadArguments`), the answer table finds the row's function, and what that function
-/// answers shows it got what was read (the room ID, the pattern, the zone, the hours and the
-/// calendar's name). One line per row, so a new row fails here until it has one; the answers
-/// were recorded before the answer table replaced `structured`'s switch over requests.
+/// answers shows it got what was read (the room ID, the pattern, the zone, the ticker's SKIP,
+/// the hours and the calendar's name). One line per row, so a new row fails here until it
+/// has one. The answers were recorded before the answer table replaced `structured`'s switch
+/// over requests (all but the ticker's, recorded when a second room came to tell SKIP 1 from 0).
 @Suite struct AnswerTableTests {
     /// A line for every row and its answer; `…` at the end: the answer starts so.
     static let lines: [RequestKind: (line: String, answer: String)] = [
@@ -24,7 +25,7 @@ import Testing
         .stats: ("stats", "uptime_seconds: 0…"),
         .countdown: ("countdown r1", "starts in 01:00:00"),
         .status: ("status @Asia/Tokyo", "Good evening · Tokyo 21:00 Launch · starts in 01:00:00"),
-        .ticker: ("ticker 1", "Launch · starts in 01:00:00"),
+        .ticker: ("ticker 1", "Third · starts in 03:00:00"),
         .liveAdd: ("live add r2 +2h Second", "ERR bad-argument live add changes the rooms; the server applies it"),
         .liveRemove: ("live rm r1", "ERR bad-argument live rm changes the rooms; the server applies it"),
         .liveSkip: ("live skip r1 2026-06-16", "ERR bad-argument live skip changes the rooms; the server applies it"),
@@ -51,9 +52,11 @@ import Testing
         #expect(request.kind == kind || request.withFormat.request.kind == kind, "\(line) reads as a \(request.kind)")
         let now = try instant("2026-06-15T12:00:00Z")
         let responder = Responder(settings: try makeSettings(timezone: "UTC"))
-        let add = try #require(try RequestParser.parse("live add r1 +1h Launch"))
-        #expect(add.changedRoomID == "r1")
-        responder.commit(try responder.proposedChange(add, now: now))
+        for (line, id) in [("live add r1 +1h Launch", "r1"), ("live add r3 +3h Third", "r3")] {
+            let add = try #require(try RequestParser.parse(line))
+            #expect(add.changedRoomID == id)
+            responder.commit(try responder.proposedChange(add, now: now))
+        }
         let answer = responder.answer(request, now: now, counters: ServerCounters(startedAt: now)).text
         if expected.hasSuffix("…") {
             #expect(answer.hasPrefix(expected.dropLast()), "\(line) → \(answer.debugDescription)")
