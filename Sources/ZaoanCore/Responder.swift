@@ -196,8 +196,8 @@ public final class Responder {
     }
 
     /// The answer with what bars want to know about it; `OutputFormat` writes it out. A
-    /// request of its own is answered by its kind's function (`answer(_:_:counters:)`, in
-    /// Responder+Answers.swift); one made of requests by what it is made of.
+    /// request of its own is answered by its kind's line of the answer table below; one made
+    /// of requests by what it is made of.
     public func structured(_ request: Request, now: Date, counters: @autoclosure () -> ServerCounters) throws(ProtocolError) -> Answer {
         switch request {
         case .plain, .text, .number, .numberAndText, .pair, .room:
@@ -213,14 +213,14 @@ public final class Responder {
     }
 
     /// The answer table: for each kind of request, the one function that answers it. A request
-    /// of its own (`.plain`, `.text`, ...) comes here from `structured` with its arguments, the place
-    /// a `@ZONE` named and the time; combinators (`watch`, `--format`, `blocks`, `url`) are
-    /// answered by what they are made of and never reach their row's line.
+    /// of its own (`.plain`, `.text`, ...) comes here from `structured` as an `Asked`, with the
+    /// place a `@ZONE` named and the time (Responder+Answers.swift); combinators (`watch`,
+    /// `--format`, `blocks`, `url`) are answered by what they are made of and never reach
+    /// their row's line. `counters` is evaluated for `stats` alone.
     ///
     /// An exhaustive `switch` rather than an array of functions, so that a row without an
     /// answer does not compile (an array could only be checked by a test), and each line is a
     /// direct call: no closure is read from a table on the request path.
-    /// `counters` is evaluated for `stats` alone.
     func answer(_ kind: RequestKind, _ asked: Asked, counters: () -> ServerCounters) throws(ProtocolError) -> Answer {
         switch kind {
         case .greeting: return try greetingAnswer(asked)
