@@ -138,10 +138,10 @@ extension Responder {
     /// unknown ID is `not-found`, as for `countdown ID`.
     func shownRoom(_ request: Request, now: Date) throws(ProtocolError) -> LiveRoom? {
         switch request {
-        case .countdown(let id?): return nextOccurrence(of: try room(id), now: now)
-        case .countdown(nil), .status:
+        case .text(.countdown, let id?): return nextOccurrence(of: try room(id), now: now)
+        case .text(.countdown, nil), .plain(.status):
             return LiveSchedule.featured(in: rotation(at: now), now: now, defaultDuration: settings.liveDefaultDuration)?.room
-        case .ticker(let skip): return tickerRoom(now: now, skip: skip)?.room
+        case .number(.ticker, let skip): return tickerRoom(now: now, skip: skip)?.room
         default: return nil
         }
     }
@@ -161,7 +161,7 @@ extension Responder {
     public func proposedChange(_ request: Request, to base: LiveSchedule? = nil, now: Date) throws(ProtocolError) -> LiveSchedule {
         var next = base ?? schedule
         switch request {
-        case .liveAdd(let draft):
+        case .room(.liveAdd, let draft):
             let zone = settings.zone
             let resolved = try TimeExpression.resolve(draft.start, now: now, zone: zone, lean: .future, within: AcceptedTimes.room)
             let start = resolved.date
@@ -184,7 +184,7 @@ extension Responder {
                 next.removeEnded(now: now, defaultDuration: settings.liveDefaultDuration)
             }
             try next.upsert(room, limit: settings.maxRooms)
-        case .liveSkip(let id, let date):
+        case .pair(.liveSkip, let id, let date):
             guard var room = next.rooms[id] else { throw ProtocolError(.notFound, "no live room '\(id)'; see live list") }
             guard room.repeatRule != nil else {
                 throw ProtocolError(.badArgument, "room '\(id)' does not repeat; live rm it instead")
@@ -199,7 +199,7 @@ extension Responder {
             }
             room.skippedDays = days.sorted()
             try next.upsert(room, limit: settings.maxRooms)
-        case .liveRemove(let id):
+        case .text(.liveRemove, let id?):
             guard next.remove(id: id) else {
                 throw ProtocolError(.notFound, "no live room '\(id)'; see live list")
             }

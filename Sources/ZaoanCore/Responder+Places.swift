@@ -28,7 +28,7 @@ extension Responder {
     /// place is unknown (the answer is then an error, whatever the period).
     func zone(of request: Request) -> TimeZone {
         switch request {
-        case .greeting(let city?), .zoned(let city, _):
+        case .text(.greeting, let city?), .zoned(let city, _):
             // An unknown place is answered with its error by `structured`; here it only needs
             // some zone to count render periods in.
             return (try? place(city))?.zone ?? settings.zone

@@ -130,7 +130,7 @@ public final class Responder {
     /// decided by the connection; `reload` and room changes by the server. `counters` is
     /// only evaluated for `stats`, so the request path does not gather them.
     public func answer(_ request: Request, now: Date, counters: @autoclosure () -> ServerCounters) -> Reply {
-        if case .ping = request { return .pong }  // the benchmark's request: no work at all
+        if case .plain(.ping) = request { return .pong }  // the benchmark's request: no work at all
         if case .watch(let inner) = request { return answer(inner, now: now, counters: counters()) }
         let (inner, format) = request.withFormat
         if case .blocks(let parts) = inner { return blocks(parts, format: format, now: now) }
@@ -154,8 +154,9 @@ public final class Responder {
     /// a `time` pattern by its smallest field, the rest as `Request.renderPeriod` says.
     func renderPeriod(_ request: Request) -> Int? {
         switch request {
-        case .time(let pattern): return RenderPeriod.seconds(forTimePattern: pattern ?? settings.timeFormat)
-        case .chineseTime(let pattern): return RenderPeriod.seconds(forTimePattern: pattern ?? Self.chineseDatePattern(settings.language))
+        case .text(.time, let pattern): return RenderPeriod.seconds(forTimePattern: pattern ?? settings.timeFormat)
+        case .text(.chineseTime, let pattern):
+            return RenderPeriod.seconds(forTimePattern: pattern ?? Self.chineseDatePattern(settings.language))
         case .zoned(_, let inner): return renderPeriod(inner)
         case .blocks(let parts):
             // The line changes as often as its most changeable part.
@@ -194,47 +195,57 @@ public final class Responder {
         }
     }
 
-    /// The answer with what bars want to know about it; `OutputFormat` writes it out.
+    /// The answer with what bars want to know about it; `OutputFormat` writes it out. A
+    /// request of its own is answered by its kind's line of the answer table below; one made
+    /// of requests by what it is made of.
     public func structured(_ request: Request, now: Date, counters: @autoclosure () -> ServerCounters) throws(ProtocolError) -> Answer {
         switch request {
+        case .plain, .text, .number, .numberAndText, .pair, .room:
+            return try answer(request.kind, Asked(request: request, place: nil, now: now), counters: counters)
+        case .zoned(let spec, let inner) where inner.isOfItsOwn:
+            return try answer(inner.kind, Asked(request: inner, place: try place(spec), now: now), counters: counters)
+        case .url(let inner): return Answer(try shownRoom(inner, now: now)?.url ?? "")
+        case .blocks:
+            throw ProtocolError(.badArgument, "blocks answers as i3bar only; send --format=i3bar blocks ...")
+        case .watch(let inner), .formatted(_, let inner), .zoned(_, let inner):
+            return try structured(inner, now: now, counters: counters())
+        }
+    }
+
+    /// The answer table: for each kind of request, the one function that answers it. A request
+    /// of its own (`.plain`, `.text`, ...) comes here from `structured` as an `Asked`, with the
+    /// place a `@ZONE` named and the time (Responder+Answers.swift); combinators (`watch`,
+    /// `--format`, `blocks`, `url`) are answered by what they are made of and never reach
+    /// their row's line. `counters` is evaluated for `stats` alone.
+    ///
+    /// An exhaustive `switch` rather than an array of functions, so that a row without an
+    /// answer does not compile (an array could only be checked by a test), and each line is a
+    /// direct call: no closure is read from a table on the request path.
+    func answer(_ kind: RequestKind, _ asked: Asked, counters: () -> ServerCounters) throws(ProtocolError) -> Answer {
+        switch kind {
+        case .greeting: return try greetingAnswer(asked)
+        case .time: return try timeAnswer(asked)
+        case .chineseTime: return try chineseTimeAnswer(asked)
+        case .ago: return try agoAnswer(asked)
+        case .duration: return try durationAnswer(asked)
         case .ping: return Answer("pong")
-        case .greeting(let city): return try greetingAnswer(city: city, now: now)
-        case .time(let pattern): return Answer(try time(pattern: pattern, now: now), state: "time")
-        case .chineseTime(let pattern): return Answer(try chineseTime(pattern: pattern, now: now, zone: settings.zone), state: "time")
-        case .ago(let text):
-            let date = try TimeExpression.parse(text, now: now, zone: settings.zone, lean: .past)
-            return Answer(RelativeTimeText.describe(Int(clampingSeconds: date.timeIntervalSince1970),
-                                                    from: Int(clampingSeconds: now.timeIntervalSince1970), language: settings.language))
-        case .duration(let text):
-            return Answer(DurationText.format(seconds: try DurationText.parse(text)))
         case .version: return Answer(versionText)
         case .help: return Answer(lines: RequestKind.helpLines)
         case .session, .reload: return Answer("ok")
         case .quit: return Answer("bye")
-        case .stats: return Answer(lines: stats(now: now, counters: counters()))
-        case .countdown(let id): return try countdownAnswer(id: id, now: now)
-        case .ticker(let skip): return tickerAnswer(now: now, skip: skip)
-        case .status: return try statusAnswer(now: now)
-        case .liveList: return Answer(lines: liveList(now: now))
-        case .liveShow(let id): return Answer(lines: try liveShow(id: id, now: now))
-        case .schedule(let hours, let calendar): return Answer(lines: try schedule(hours: hours, calendar: calendar, now: now))
-        case .watchEvents:
-            throw ProtocolError(.badArgument, "watch events is a stream; the connection answers it")
-        case .url(let inner): return Answer(try shownRoom(inner, now: now)?.url ?? "")
+        case .stats: return Answer(lines: stats(now: asked.now, counters: counters()))
+        case .countdown: return try countdownAnswer(id: asked.text, now: asked.now)
+        case .status: return try statusAnswer(now: asked.now, place: asked.place)
+        case .ticker: return tickerAnswer(now: asked.now, skip: asked.number)
         case .liveAdd, .liveRemove, .liveSkip:
-            throw ProtocolError(.badArgument, "\(request.commandWord) changes the rooms; the server applies it")
-        case .blocks:
-            throw ProtocolError(.badArgument, "blocks answers as i3bar only; send --format=i3bar blocks ...")
-        case .zoned(let spec, let inner):
-            let place = try place(spec)
-            switch inner {
-            case .time(let pattern): return Answer(try time(pattern: pattern, now: now, zone: place.zone), state: "time")
-            case .chineseTime(let pattern): return Answer(try chineseTime(pattern: pattern, now: now, zone: place.zone), state: "time")
-            case .status: return try statusAnswer(now: now, place: place)
-            default: return try structured(inner, now: now, counters: counters())
-            }
-        case .watch(let inner), .formatted(_, let inner):
-            return try structured(inner, now: now, counters: counters())
+            throw ProtocolError(.badArgument, "\(kind.descriptor.words) changes the rooms; the server applies it")
+        case .liveList: return Answer(lines: liveList(now: asked.now))
+        case .liveShow: return Answer(lines: try liveShow(id: asked.text ?? "", now: asked.now))
+        case .schedule:
+            return Answer(lines: try schedule(hours: asked.number, calendar: asked.text, now: asked.now))
+        case .watchEvents: throw ProtocolError(.badArgument, "watch events is a stream; the connection answers it")
+        case .url, .watch, .format, .blocks:
+            throw ProtocolError(.badArgument, "\(kind.descriptor.words) is made of requests; send it with one")
         }
     }
 
@@ -284,7 +295,7 @@ public final class Responder {
     /// component (`America/Port_of_Spain` as `Port of Spain`).
     func zoneLabel(_ request: Request) -> String? {
         guard case .zoned(let zone, let inner) = request else { return nil }
-        switch inner {
+        switch inner.kind {
         case .time, .chineseTime: break
         default: return nil
         }

@@ -1,5 +1,6 @@
-/// One row of the request table (`RequestKind.table`): everything about a request that is
-/// not how its arguments are read or how it is answered. The parser's dispatch, `help`,
+/// One row of the request table (`RequestKind.table`): everything about a request but how
+/// it is answered (a function of the Responder's, found by its kind). The parser's dispatch
+/// and how it reads the arguments, `help`,
 /// `isWatchable`, `isRoomChange`, `commandWord` and the render period come from here; the
 /// shell completions and docs/protocol.md are checked against it (RequestTableFilesTests).
 ///
@@ -22,6 +23,17 @@ public final class RequestDescriptor: Sendable {
     public let isWatchable: Bool
     public let changes: Changes
     public let help: Help
+    /// How the words after the command words are read into a `Request`.
+    let reading: Reading
+
+    /// How a row's arguments are read (`RequestParser`).
+    enum Reading: Sendable {
+        /// None may follow: `ping`. A word after it is refused, "ping takes no arguments".
+        case nothing
+        /// This function reads them (`ReadArguments`): checks them, and makes the request in
+        /// the shape they have (`Request.text(kind, ...)`, `.number`, ...).
+        case words(@Sendable (RequestWords) throws(ProtocolError) -> Request)
+    }
 
     /// How the words relate to other requests.
     public enum Shape: Sendable {
@@ -83,7 +95,7 @@ public final class RequestDescriptor: Sendable {
         case sameLineAsAbove
     }
 
-    init(_ kind: RequestKind, _ words: String, _ arguments: String = "", aliases: [String] = [],
+    init(_ kind: RequestKind, _ words: String, _ arguments: String = "", aliases: [String] = [], reads reading: Reading = .nothing,
          shape: Shape = .request, effect: Effect = .readsOnly, watchable: Bool, changes: Changes, help: Help) {
         self.kind = kind
         self.words = words
@@ -94,6 +106,7 @@ public final class RequestDescriptor: Sendable {
         self.isWatchable = watchable
         self.changes = changes
         self.help = help
+        self.reading = reading
     }
 
     /// The words and arguments as `help` shows them: `live show ID`, `--format=FMT REQUEST`.

@@ -1,9 +1,11 @@
 /// Which request: one case per row of the table below, declared in the order `help` lists them.
 ///
-/// To add a request: a case here and its row in `row` (the compiler asks for it), a case in
-/// `Request` with its arguments and in `Request.kind`, its argument parsing in
-/// `RequestParser.request(_:arguments:command:)`, and its answer in `Responder.structured`.
-/// The completions and docs/protocol.md then fail RequestTableFilesTests until they offer it.
+/// To add a request (docs/development.md, "Adding a request", walks through one): a case
+/// here and its row in `row` (the compiler asks for it), which says how its arguments are
+/// read (`reads:`, a function of `ReadArguments` making its `Request` in one of six shapes;
+/// none by default), and the one function that answers it, on its line of the Responder's
+/// answer table (`Responder.answer(_:_:counters:)`; the compiler asks for that too). The
+/// completions and docs/protocol.md then fail RequestTableFilesTests until they offer it.
 ///
 /// Combinators (`watch REQUEST`, `blocks REQUEST ; ...`) and the option `--format=FMT
 /// REQUEST` are rows too: they have words, a help line and a place in the completions. What
@@ -24,19 +26,19 @@ public enum RequestKind: UInt8, CaseIterable, Hashable, Sendable {
     private var row: RequestDescriptor {
         switch self {
         case .greeting:
-            RequestDescriptor(self, "greeting", "[CITY|@ZONE]", watchable: true, changes: .everyMinute,
+            RequestDescriptor(self, "greeting", "[CITY|@ZONE]", reads: .words(ReadArguments.greeting), watchable: true, changes: .everyMinute,
                               help: .line("greeting for the time of day, e.g. 早安·北京"))
         case .time:
-            RequestDescriptor(self, "time", "[PATTERN] [@ZONE]", watchable: true, changes: .byArguments,
+            RequestDescriptor(self, "time", "[PATTERN] [@ZONE]", reads: .words(ReadArguments.time), watchable: true, changes: .byArguments,
                               help: .line("current time; LDML (yyyy-MM-dd HH:mm) or strftime (%H:%M)"))
         case .chineseTime:
-            RequestDescriptor(self, "time", "PATTERN calendar=chinese", watchable: true, changes: .byArguments,
+            RequestDescriptor(self, "time", "PATTERN calendar=chinese", reads: .words(ReadArguments.time), watchable: true, changes: .byArguments,
                               help: .line("an LDML pattern in the Chinese calendar: U年MMMd"))
         case .ago:
-            RequestDescriptor(self, "ago", "TIME", watchable: true, changes: .everyRequest,
+            RequestDescriptor(self, "ago", "TIME", reads: .words(ReadArguments.ago), watchable: true, changes: .everyRequest,
                               help: .line("relative time, e.g. 5分钟前 / 3 hours ago"))
         case .duration:
-            RequestDescriptor(self, "duration", "SECONDS", watchable: true, changes: .everyRequest,
+            RequestDescriptor(self, "duration", "SECONDS", reads: .words(ReadArguments.duration), watchable: true, changes: .everyRequest,
                               help: .line("02:05, 1:02:05"))
         case .ping:
             RequestDescriptor(self, "ping", watchable: true, changes: .everyRequest, help: .line("answers pong"))
@@ -57,47 +59,47 @@ public enum RequestKind: UInt8, CaseIterable, Hashable, Sendable {
             RequestDescriptor(self, "stats", watchable: true, changes: .everyRequest,
                               help: .line("uptime, connections, requests, watches, formatter cache"))
         case .countdown:
-            RequestDescriptor(self, "countdown", "[ID]", watchable: true, changes: .everySecond,
+            RequestDescriptor(self, "countdown", "[ID]", reads: .words(ReadArguments.countdown), watchable: true, changes: .everySecond,
                               help: .line("距开播 01:02:03 / live 00:12:03 / ended, for a room or the next"))
         case .status:
-            RequestDescriptor(self, "status", "[@ZONE]", watchable: true, changes: .everySecond,
+            RequestDescriptor(self, "status", "[@ZONE]", reads: .words(ReadArguments.optionalZone), watchable: true, changes: .everySecond,
                               help: .line("greeting, time and the next room's countdown in one line"))
         case .ticker:
-            RequestDescriptor(self, "ticker", "[SKIP]", watchable: true, changes: .everySecond,
+            RequestDescriptor(self, "ticker", "[SKIP]", reads: .words(ReadArguments.ticker), watchable: true, changes: .everySecond,
                               help: .line("rotates through live and upcoming rooms every few seconds"))
         case .liveAdd:
-            RequestDescriptor(self, "live add", "ID START [TITLE...] [end=END] [desc=TEXT] [viewers=N] [repeat=RULE]",
+            RequestDescriptor(self, "live add", "ID START [TITLE...] [end=END] [desc=TEXT] [viewers=N] [repeat=RULE]", reads: .words(ReadArguments.liveAdd),
                               effect: .changesRooms, watchable: false, changes: .everyRequest, help: .usageOnly)
         case .liveRemove:
-            RequestDescriptor(self, "live rm", "ID", aliases: ["live remove", "live del"],
+            RequestDescriptor(self, "live rm", "ID", aliases: ["live remove", "live del"], reads: .words(ReadArguments.liveRemove),
                               effect: .changesRooms, watchable: false, changes: .everyRequest, help: .usageOnly)
         case .liveSkip:
-            RequestDescriptor(self, "live skip", "ID DATE", effect: .changesRooms, watchable: false, changes: .everyRequest,
+            RequestDescriptor(self, "live skip", "ID DATE", reads: .words(ReadArguments.liveSkip), effect: .changesRooms, watchable: false, changes: .everyRequest,
                               help: .sameLineAsAbove)
         case .liveList:
             // Over 1,000 rooms it takes milliseconds: a client asking in a loop costs one
             // rendering a second.
             RequestDescriptor(self, "live list", watchable: true, changes: .everySecond, help: .sameLineAsAbove)
         case .liveShow:
-            RequestDescriptor(self, "live show", "ID", watchable: true, changes: .everySecond, help: .sameLineAsAbove)
+            RequestDescriptor(self, "live show", "ID", reads: .words(ReadArguments.liveShow), watchable: true, changes: .everySecond, help: .sameLineAsAbove)
         case .schedule:
-            RequestDescriptor(self, "schedule", "[HOURS] [calendar=NAME]", watchable: true, changes: .everySecond,
+            RequestDescriptor(self, "schedule", "[HOURS] [calendar=NAME]", reads: .words(ReadArguments.schedule), watchable: true, changes: .everySecond,
                               help: .line("what comes next: start, end, source and title per line"))
         case .url:
-            RequestDescriptor(self, "url", "countdown [ID] | ticker [SKIP] | status", watchable: false, changes: .everyRequest,
+            RequestDescriptor(self, "url", "countdown [ID] | ticker [SKIP] | status", reads: .words(ReadArguments.url), watchable: false, changes: .everyRequest,
                               help: .usageOnly)
         case .watch:
-            RequestDescriptor(self, "watch", "REQUEST", shape: .combinator, watchable: false, changes: .byArguments,
+            RequestDescriptor(self, "watch", "REQUEST", reads: .words(ReadArguments.watch), shape: .combinator, watchable: false, changes: .byArguments,
                               help: .line("send REQUEST's answer now and whenever it changes"))
         case .watchEvents:
             // A stream of moments, not a state: nothing on subscribing, nothing to cache.
             RequestDescriptor(self, "watch events", watchable: false, changes: .everyRequest,
                               help: .line("a JSON line the second a room or event is soon, live or ended"))
         case .format:
-            RequestDescriptor(self, "--format", "FMT REQUEST", shape: .option, watchable: true, changes: .byArguments,
+            RequestDescriptor(self, "--format", "FMT REQUEST", reads: .words(ReadArguments.format), shape: .option, watchable: true, changes: .byArguments,
                               help: .line("plain text, json (waybar), i3bar, or text for tmux or polybar"))
         case .blocks:
-            RequestDescriptor(self, "blocks", "REQUEST ; ...", shape: .combinator, watchable: true, changes: .byArguments,
+            RequestDescriptor(self, "blocks", "REQUEST ; ...", reads: .words(ReadArguments.blocks), shape: .combinator, watchable: true, changes: .byArguments,
                               help: .line("several requests as one i3bar line (with --format=i3bar)"))
         }
     }

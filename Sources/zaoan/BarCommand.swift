@@ -50,17 +50,17 @@ final class BarBlock {
         }
         let request = (try? RequestParser.parse(line)) ?? nil
         switch request {
-        case .ticker(let skip)?:
+        case .number(.ticker, let skip)?:
             kind = "ticker"
             source = .ticker(skip: skip)
-        case .time(let pattern)?:
+        case .text(.time, let pattern)?:
             kind = "time"
             if let pattern {
                 source = .clock(formatIndex: clockFormats.firstIndex(of: pattern), pattern: pattern)
             } else {
                 source = .clock(formatIndex: 0, pattern: clockFormats[0])
             }
-        case .zoned(let zone, .time(let pattern))?:
+        case .zoned(let zone, .text(.time, let pattern))?:
             kind = "time"
             let shown = pattern ?? clockFormats[0]
             source = .clock(formatIndex: clockFormats.firstIndex(of: shown), pattern: shown, zone: zone)

@@ -1,0 +1,225 @@
+import ZaoanText
+
+/// The words after a row's command words, as its reader gets them.
+public struct RequestWords: Sendable {
+    /// The row being read.
+    public let kind: RequestKind
+    public let words: [String]
+    /// Which words began with a quote (`live add` keeps a quoted `key=value` word in its title).
+    let quoted: [Int]
+    /// The first word as typed, lowercased: an option's value is in it (`--format=json`).
+    let command: String
+
+    /// The words joined by one space; nil for none.
+    var joined: String? { words.isEmpty ? nil : words.joined(separator: " ") }
+
+    /// Refuses any word: `status` without `@ZONE`.
+    func checkEmpty() throws(ProtocolError) {
+        guard words.isEmpty else { throw ProtocolError(.badArgument, "\(kind.descriptor.words) takes no arguments") }
+    }
+
+}
+
+/// How each row's arguments are read: the functions the rows name (`RequestDescriptor.reading`),
+/// one per row whose arguments are more than none; each makes the row's request in the
+/// shape its arguments have (`Request.text(kind, ...)`, `.number`, ...). Each checks what can be checked without
+/// the clock, the rooms or the settings, with an error that says what to send instead; the
+/// Responder checks the rest when it answers.
+enum ReadArguments {
+    /// `greeting [CITY|@ZONE]`: `greeting @Tokyo` is `greeting Tokyo`, a city or a zone either way.
+    static func greeting(_ words: RequestWords) throws(ProtocolError) -> Request {
+        if words.words.count == 1, let zone = try RequestParser.zoneWord(words.words[0]) { return .text(words.kind, zone) }
+        return .text(words.kind, words.joined)
+    }
+
+    /// `time [PATTERN] [@ZONE]`, and `time PATTERN calendar=chinese`.
+    static func time(_ arguments: RequestWords) throws(ProtocolError) -> Request {
+        var words = arguments.words
+        var zone: String?
+        if let last = words.last, let name = try RequestParser.zoneWord(last) {
+            zone = name
+            words.removeLast()
+        }
+        let chinese = words.contains { $0.lowercased() == "calendar=chinese" }
+        words.removeAll { $0.lowercased() == "calendar=chinese" }
+        let pattern = words.isEmpty ? nil : words.joined(separator: " ")
+        if chinese, let pattern, pattern.utf8.contains(UInt8(ascii: "%")) {
+            throw ProtocolError(.badArgument, "calendar=chinese takes an LDML pattern such as U年MMMd or r年MMMd, not strftime")
+        }
+        let time = Request.text(chinese ? .chineseTime : .time, pattern)
+        return zone.map { .zoned($0, time) } ?? time
+    }
+
+    static func ago(_ words: RequestWords) throws(ProtocolError) -> Request {
+        guard let joined = words.joined else { throw ProtocolError(.badArgument, "ago needs a TIME, e.g. ago 2026-12-01T08:00+08:00") }
+        return .text(words.kind, joined)
+    }
+
+    static func duration(_ words: RequestWords) throws(ProtocolError) -> Request {
+        guard words.words.count == 1 else {
+            throw ProtocolError(.badArgument, "duration needs one argument, a number of seconds, e.g. duration 125")
+        }
+        return .text(words.kind, words.words[0])
+    }
+
+    static func countdown(_ words: RequestWords) throws(ProtocolError) -> Request {
+        guard words.words.count <= 1 else { throw ProtocolError(.badArgument, "countdown takes at most one room ID") }
+        return .text(words.kind, words.words.first)
+    }
+
+    static func ticker(_ words: RequestWords) throws(ProtocolError) -> Request {
+        guard words.words.count <= 1 else { throw ProtocolError(.badArgument, "ticker takes at most one number, SKIP") }
+        guard let skip = words.words.isEmpty ? 0 : Int(words.words[0]), skip >= 0, skip < 1_000_000 else {
+            throw ProtocolError(.badArgument, "ticker SKIP must be a whole number from 0, e.g. ticker 1 for the next room")
+        }
+        return .number(words.kind, skip)
+    }
+
+    /// `[@ZONE]` and nothing else (`status`): the row's request, zoned when a zone is named.
+    static func optionalZone(_ words: RequestWords) throws(ProtocolError) -> Request {
+        if words.words.count == 1, let zone = try RequestParser.zoneWord(words.words[0]) { return .zoned(zone, .plain(words.kind)) }
+        try words.checkEmpty()
+        return .plain(words.kind)
+    }
+
+    static func liveAdd(_ words: RequestWords) throws(ProtocolError) -> Request {
+        .room(words.kind, try LiveCommandParser.draft(words.words, quoted: Set(words.quoted)))
+    }
+
+    static func liveRemove(_ words: RequestWords) throws(ProtocolError) -> Request {
+        .text(words.kind, try LiveCommandParser.singleID(words.words, of: words.kind))
+    }
+
+    static func liveSkip(_ words: RequestWords) throws(ProtocolError) -> Request {
+        let arguments = words.words
+        guard arguments.count == 2 else { throw ProtocolError(.badArgument, "usage: \(words.kind.descriptor.usage)") }
+        try LiveCommandParser.checkID(arguments[0])
+        guard RoomLimits.isDate(arguments[1]) else {
+            throw ProtocolError(.badArgument, "'\(RequestParser.shorten(arguments[1]))' is not a date; write it as 2026-12-24")
+        }
+        return .pair(words.kind, arguments[0], arguments[1])
+    }
+
+    /// `live show ID`, or a calendar event by the ID `watch events` gives it, `calendar:` and its UID.
+    static func liveShow(_ words: RequestWords) throws(ProtocolError) -> Request {
+        if words.words.count == 1, words.words[0].hasPrefix(Request.calendarEventPrefix) {
+            let id = words.words[0]
+            guard id.utf8.count > Request.calendarEventPrefix.utf8.count, id.utf8.count <= Request.maxCalendarEventIDBytes else {
+                throw ProtocolError(.badArgument, "a calendar event's ID is calendar: and its UID, at most \(Request.maxCalendarEventIDBytes) bytes, as watch events gives it")
+            }
+            return .text(words.kind, id)
+        }
+        return .text(words.kind, try LiveCommandParser.singleID(words.words, of: words.kind))
+    }
+
+    /// `schedule [HOURS] [calendar=NAME]`: NAME is the rest of the words, joined by a space
+    /// (quote it to keep other spacing), compared without regard to case by the Responder.
+    static func schedule(_ arguments: RequestWords) throws(ProtocolError) -> Request {
+        var words = arguments.words[...]
+        var hours = Request.defaultScheduleHours
+        if let first = words.first, !first.lowercased().hasPrefix(Request.scheduleCalendarPrefix) {
+            guard let number = Int(first), (1...Request.maxScheduleHours).contains(number) else {
+                throw ProtocolError(.badArgument, "schedule HOURS must be a whole number from 1 to \(Request.maxScheduleHours), e.g. schedule 24")
+            }
+            hours = number
+            words = words.dropFirst()
+        }
+        guard let first = words.first else { return .numberAndText(arguments.kind, hours, nil) }
+        guard first.lowercased().hasPrefix(Request.scheduleCalendarPrefix) else {
+            throw ProtocolError(.badArgument, "schedule takes HOURS and calendar=NAME, e.g. schedule 24 calendar=Work")
+        }
+        let name = ([String(first.dropFirst(Request.scheduleCalendarPrefix.count))] + words.dropFirst()).joined(separator: " ")
+        guard !name.isEmpty else {
+            throw ProtocolError(.badArgument, "calendar= needs a calendar's name, e.g. schedule 24 calendar=Work (quote a name with spaces)")
+        }
+        guard name.utf8.count <= CalendarNameRule.maxBytes else {
+            throw ProtocolError(.badArgument, "a calendar's name is at most \(CalendarNameRule.maxBytes) bytes; no calendar has '\(RequestParser.shorten(name))'")
+        }
+        return .numberAndText(arguments.kind, hours, name)
+    }
+
+    // MARK: - Rows made of requests
+
+    /// `url countdown [ID] | ticker [SKIP] | status`: the requests that show a room or event.
+    static func url(_ words: RequestWords) throws(ProtocolError) -> Request {
+        guard let first = words.words.first else { throw ProtocolError(.badArgument, "usage: url \(words.kind.descriptor.arguments)") }
+        let inner = try RequestParser.request(command: first.lowercased(), arguments: Array(words.words.dropFirst()))
+        switch inner {
+        case .text(.countdown, _), .number(.ticker, _), .plain(.status): return .url(inner)
+        default: throw ProtocolError(.badArgument, "url takes countdown, ticker or status, the requests that show a room or event")
+        }
+    }
+
+    static func watch(_ words: RequestWords) throws(ProtocolError) -> Request {
+        let arguments = words.words
+        guard let first = arguments.first else {
+            throw ProtocolError(.badArgument, "watch needs a request, e.g. watch countdown or watch time HH:mm:ss")
+        }
+        if arguments.count == 2, arguments[1].lowercased() == "events", first.lowercased().hasPrefix("--format=") {
+            // `watch events` is JSON lines already: --format=json is allowed, no other.
+            guard first.lowercased() == "--format=json" else {
+                throw ProtocolError(.badArgument, "watch events streams JSON lines only; leave out \(RequestParser.shorten(first))")
+            }
+            return .watchEvents
+        }
+        let inner = try RequestParser.request(command: first.lowercased(), arguments: Array(arguments.dropFirst()))
+        guard inner.isWatchable else {
+            throw ProtocolError(.notWatchable, "'\(RequestParser.shorten(first))' cannot be watched; watch greeting, time, countdown, ticker, stats, live list ...")
+        }
+        return .watch(inner)
+    }
+
+    /// `--format=FMT REQUEST...`; `--format=json watch X` means `watch --format=json X`.
+    static func format(_ words: RequestWords) throws(ProtocolError) -> Request {
+        // The value follows the option's word and its `=`.
+        let name = String(Substring(words.command.utf8.dropFirst(words.kind.descriptor.words.utf8.count + 1)))
+        guard let format = OutputFormat(rawValue: name.lowercased()) else {
+            throw ProtocolError(.badArgument, "unknown format '\(RequestParser.shorten(name))'; use --format= with \(OutputFormat.names)")
+        }
+        guard let first = words.words.first else {
+            throw ProtocolError(.badArgument, "--format=\(format.rawValue) needs a request after it, e.g. --format=\(format.rawValue) greeting")
+        }
+        let inner = try RequestParser.request(command: first.lowercased(), arguments: Array(words.words.dropFirst()))
+        switch inner {
+        case .watch(let watched):
+            return .watch(.formatted(format, watched))
+        case .formatted:
+            throw ProtocolError(.badArgument, "give --format once")
+        case _ where inner.kind.descriptor.effect != .readsOnly:
+            throw ProtocolError(.badArgument, "\(inner.commandWord) has no formats; send it without --format")
+        default:
+            return format == .plain ? inner : .formatted(format, inner)
+        }
+    }
+
+    /// `blocks REQUEST ; REQUEST ...`: each part a watchable request without a format of
+    /// its own. A word that is `;` (quoted or not) always separates parts.
+    static func blocks(_ words: RequestWords) throws(ProtocolError) -> Request {
+        var parts: [Request] = []
+        var current: [String] = []
+        func finish() throws(ProtocolError) {
+            guard let first = current.first else {
+                throw ProtocolError(.badArgument, "blocks needs requests separated by ' ; ', e.g. blocks ticker ; time HH:mm:ss")
+            }
+            let part = try RequestParser.request(command: first.lowercased(), arguments: Array(current.dropFirst()))
+            switch part {
+            case .blocks, .watch, .formatted, .plain(.stats):
+                throw ProtocolError(.badArgument, "a part of blocks is a plain request (not stats), without blocks, watch or --format")
+            default:
+                guard part.isWatchable, !part.isRoomChange else {
+                    throw ProtocolError(.badArgument, "'\(RequestParser.shorten(first))' cannot be a block; use greeting, time, countdown, ticker, status ...")
+                }
+            }
+            parts.append(part)
+            guard parts.count <= RequestParser.maxBlocks else {
+                throw ProtocolError(.badArgument, "blocks takes at most \(RequestParser.maxBlocks) requests")
+            }
+            current.removeAll()
+        }
+        for word in words.words {
+            if word == ";" { try finish() } else { current.append(word) }
+        }
+        try finish()
+        return .blocks(parts)
+    }
+}
