@@ -21,6 +21,9 @@ public struct ConfigFile: Sendable, Equatable {
     public var outputSoftLimit: Int?
     public var outputSoftSeconds: Int?
     public var outputHardLimit: Int?
+    public var stuckClientSeconds: Int?
+    public var partialLineSeconds: Int?
+    public var firstLineSeconds: Int?
     public var tickerPeriod: Int?
     public var maxRooms: Int?
     public var liveDefaultDuration: Int?
@@ -66,7 +69,9 @@ public struct ConfigFile: Sendable, Equatable {
             ("max_connections_per_user", .integer(\.maxConnectionsPerUser)),
             ("reserved_connections", .integer(\.reservedConnections)),
             ("output_soft_limit", .integer(\.outputSoftLimit)), ("output_soft_seconds", .integer(\.outputSoftSeconds)),
-            ("output_hard_limit", .integer(\.outputHardLimit)), ("ticker_period", .integer(\.tickerPeriod)),
+            ("output_hard_limit", .integer(\.outputHardLimit)), ("stuck_client_seconds", .integer(\.stuckClientSeconds)),
+            ("partial_line_seconds", .integer(\.partialLineSeconds)), ("first_line_seconds", .integer(\.firstLineSeconds)),
+            ("ticker_period", .integer(\.tickerPeriod)),
             ("max_rooms", .integer(\.maxRooms)), ("live_default_duration", .integer(\.liveDefaultDuration)),
             ("soon_threshold", .integer(\.soonThreshold)), ("status_template", .string(\.statusTemplate)),
             ("i3bar_markup", .string(\.i3barMarkup)), ("bar_blocks", .strings(\.barBlocks)),

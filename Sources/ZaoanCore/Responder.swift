@@ -7,7 +7,10 @@ public struct ServerCounters: Sendable, Equatable {
     public var connectionsTotal: Int = 0
     public var requests: Int = 0
     public var watches: Int = 0
+    /// Wall-clock timers armed now (the watches' tick, `watch events`' next moment).
     public var timers: Int = 0
+    /// The service's own timers armed now (sweeper, idle exit, watchdog, status, ...).
+    public var serviceTimers: Int = 0
     /// Times the wall clock was set while something was watched (each re-aligned every watch).
     public var clockChanges: Int = 0
     /// Connections refused because every slot open to the peer was taken.
@@ -387,6 +390,7 @@ public final class Responder {
             "requests: \(counters.requests)",
             "watches: \(counters.watches)",
             "timers: \(counters.timers)",
+            "service_timers: \(counters.serviceTimers)",
             "live_rooms: \(schedule.count)",
             "calendars: \(counters.calendarsLoaded) read, \(counters.calendarsWaiting) waiting, \(counters.calendarsReading) reading",
             "calendar_events: \(calendarEvents.count)",

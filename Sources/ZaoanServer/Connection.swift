@@ -25,8 +25,6 @@ final class Connection: EventHandler {
         /// Unread answers beyond this: take no more lines until the client reads. Past the
         /// soft and hard limits (`OutputLimits`, configurable) the connection is closed.
         static let highWater = OutputLimits.highWater
-        /// A line started must be finished within this many seconds.
-        static let partialLineSeconds = 10.0
     }
 
     /// Why the service closed a connection, for the log and `stats`.

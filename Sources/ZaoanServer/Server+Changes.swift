@@ -121,9 +121,11 @@ extension Server {
         }
     }
 
-    /// The gid of `admin_group`, looked up when asked (groups can change while zaoan runs).
-    var adminGroupID: gid_t? {
-        guard let name = responder.settings.adminGroup, let group = getgrnam(name) else { return nil }
+    /// The gid of `admin_group`, looked up at start and at each reload, never per request:
+    /// NSS may ask a directory server, and the loop must not wait for it. A group created or
+    /// renumbered while zaoan runs is seen at the next reload.
+    static func groupID(named name: String?) -> gid_t? {
+        guard let name, let group = getgrnam(name) else { return nil }
         return group.pointee.gr_gid
     }
 }

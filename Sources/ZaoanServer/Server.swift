@@ -29,10 +29,6 @@ public final class Server {
         }
     }
 
-    /// A client whose pending output has not moved for this long is closed.
-    static let stuckClientTimeout = 30.0
-    /// How long a one-shot connection may take to send its first complete line.
-    static let oneShotTimeout = 10.0
     /// How long shutdown waits for answers still being written.
     static let shutdownGrace = 2.0
 
@@ -74,6 +70,8 @@ public final class Server {
     var rooms: RoomExpander!
     var saver: StateSaver!
     var refusals: RefusalLog!
+    /// `admin_group`'s gid, resolved at start and at reload (`groupID(named:)`).
+    private(set) var adminGroupID: gid_t?
     var acceptPaused = false
     var idleTimer: MonotonicTimer?
     var watchdogTimer: MonotonicTimer?
@@ -96,6 +94,7 @@ public final class Server {
         for problem in loaded.problems { Log.error(problem, event: .stateProblem) }
         self.responder = Responder(settings: settings, schedule: loaded.schedule)
         self.outputLimits = settings.outputLimits
+        self.adminGroupID = Self.groupID(named: settings.adminGroup)
         self.responder.versionText = options.versionText
         self.counters = ServerCounters(startedAt: clock.now)
         self.monotonicNow = Posix.monotonicSeconds()
@@ -197,7 +196,8 @@ public final class Server {
         var snapshot = counters
         snapshot.connectionsOpen = connections.count
         snapshot.watches = watches.count
-        snapshot.timers = watches.count  // each watch's timer registration
+        snapshot.timers = TimerCensus.wallClock
+        snapshot.serviceTimers = TimerCensus.monotonic
         snapshot.clockChanges = watches.clockChanges
         snapshot.logLinesDropped = Log.droppedLines
         snapshot.configProblems = configProblems.map(\.report)
@@ -237,10 +237,10 @@ public final class Server {
             what = "kept more than \(outputLimits.soft) bytes of answers unread for \(outputLimits.softSeconds) s (output_soft_limit)"
         case .stuck:
             counters.closedSlowReader += 1
-            what = "read none of its answers for \(Int(Self.stuckClientTimeout)) s"
+            what = "read none of its answers for \(responder.settings.stuckClientSeconds) s (stuck_client_seconds)"
         case .partialLine:
             counters.closedPartialLine += 1
-            what = "left a line unfinished for \(Int(Connection.Limits.partialLineSeconds)) s"
+            what = "left a line unfinished for \(responder.settings.partialLineSeconds) s (partial_line_seconds)"
         }
         refusals.note(uid: Self.uidKey(connection.peer), pid: connection.peer?.pid,
                       message: "closed a connection that \(what)", event: nil)
@@ -269,6 +269,7 @@ public final class Server {
             rooms.refresh()  // a new zone moves the rooms' wall clock
             events.scheduleChanged()
             outputLimits = settings.outputLimits
+            adminGroupID = Self.groupID(named: settings.adminGroup)
             do {
                 try followCalendars(settings)
             } catch {
@@ -340,22 +341,23 @@ public final class Server {
             return
         }
         if acceptPaused { resumeAccepting() }
-        let sessionLimit = Double(responder.settings.idleTimeout)
+        let settings = responder.settings
+        let sessionLimit = Double(settings.idleTimeout)
         for connection in Array(connections.values) {
             if let since = connection.overSoftLimitSince, monotonicNow - since >= Double(outputLimits.softSeconds) {
                 connection.close(for: .outputSoftLimit)
             } else if connection.hasPendingOutput {
-                if monotonicNow - connection.lastOutputProgress >= Self.stuckClientTimeout {
+                if monotonicNow - connection.lastOutputProgress >= Double(settings.stuckClientSeconds) {
                     connection.close(for: .stuck)
                 }
-            } else if let since = connection.partialLineSince, monotonicNow - since >= Connection.Limits.partialLineSeconds {
+            } else if let since = connection.partialLineSince, monotonicNow - since >= Double(settings.partialLineSeconds) {
                 connection.close(for: .partialLine)
             } else if connection.watch != nil {
                 continue  // a watcher waits for the server, not the other way round
             } else if connection.mode == .session {
                 if monotonicNow - connection.lastActivity >= sessionLimit { connection.close() }
-            } else if monotonicNow - connection.acceptedAt >= Self.oneShotTimeout {
-                connection.close()  // one-shot: a complete line within 10 s of connecting
+            } else if monotonicNow - connection.acceptedAt >= Double(settings.firstLineSeconds) {
+                connection.close()  // one-shot: a complete line within first_line_seconds of connecting
             }
         }
     }
