@@ -1,7 +1,9 @@
 import Foundation
 
-/// What the I/O layer knows and `stats` reports.
-public struct ServerCounters: Sendable, Equatable {
+/// What `stats` reports besides the Responder's own figures: a snapshot the service takes
+/// when `stats` is asked (its running totals, `ServerCounters`, and what it reads off where
+/// it lives), handed over as a value.
+public struct ServiceFigures: Sendable, Equatable {
     public var startedAt: Date
     public var connectionsOpen: Int = 0
     public var connectionsTotal: Int = 0
@@ -132,7 +134,7 @@ public final class Responder {
     /// Answers a request that needs no connection state. `session` and `quit` answers are
     /// decided by the connection; `reload` and room changes by the server. `counters` is
     /// only evaluated for `stats`, so the request path does not gather them.
-    public func answer(_ request: Request, now: Date, counters: @autoclosure () -> ServerCounters) -> Reply {
+    public func answer(_ request: Request, now: Date, counters: @autoclosure () -> ServiceFigures) -> Reply {
         if case .ping = request { return .pong }  // the benchmark's request: no work at all
         if case .watch(let inner) = request { return answer(inner, now: now, counters: counters()) }
         let (inner, format) = request.withFormat
@@ -188,7 +190,7 @@ public final class Responder {
         return local >= 0 ? local / seconds : -1 - (-1 - local) / seconds
     }
 
-    private func render(_ request: Request, format: OutputFormat, now: Date, counters: @autoclosure () -> ServerCounters) -> Reply {
+    private func render(_ request: Request, format: OutputFormat, now: Date, counters: @autoclosure () -> ServiceFigures) -> Reply {
         do {
             let answer = try structured(request, now: now, counters: counters())
             return format.encode(answer, name: request.commandWord, pangoMarkup: settings.i3barPango)
@@ -198,7 +200,7 @@ public final class Responder {
     }
 
     /// The answer with what bars want to know about it; `OutputFormat` writes it out.
-    public func structured(_ request: Request, now: Date, counters: @autoclosure () -> ServerCounters) throws(ProtocolError) -> Answer {
+    public func structured(_ request: Request, now: Date, counters: @autoclosure () -> ServiceFigures) throws(ProtocolError) -> Answer {
         switch request {
         case .ping: return Answer("pong")
         case .greeting(let city): return try greetingAnswer(city: city, now: now)
@@ -273,7 +275,7 @@ public final class Responder {
         let pango = settings.i3barPango
         let instance = "\(index)-\(part.commandWord)"
         do {
-            let answer = try structured(part, now: now, counters: ServerCounters(startedAt: now))
+            let answer = try structured(part, now: now, counters: ServiceFigures(startedAt: now))
             return OutputFormat.i3barBlock(answer, instance: instance, label: zoneLabel(part), pangoMarkup: pango).encoded
         } catch {
             let text = SafeText.visible("zaoan: " + Reply.error(error).text.dropFirst(4))
@@ -376,7 +378,7 @@ public final class Responder {
     /// The most config problems `stats` lists one by one.
     static let listedConfigProblems = 10
 
-    private func stats(now: Date, counters: ServerCounters) -> [String] {
+    private func stats(now: Date, counters: ServiceFigures) -> [String] {
         let cache = formatters.statistics
         let problems = counters.configProblems
         var configLines = problems.prefix(Self.listedConfigProblems).map { "config_problem: " + Self.oneLine($0) }

@@ -49,6 +49,8 @@ final class Channel: EventHandler {
 
     let fd: Int32
     private let shared: ChannelShared
+    /// The turn's instant (`shared.clock`, kept here: it is read on every answer).
+    private let clock: LoopClock
     unowned(unsafe) var handler: ChannelHandler!
     private var framer = LineFramer()
     private var output = OutputQueue()
@@ -76,6 +78,7 @@ final class Channel: EventHandler {
     init(fd: Int32, shared: ChannelShared) {
         self.fd = fd
         self.shared = shared
+        self.clock = shared.clock
         self.lastOutputProgress = shared.clock.monotonic
     }
 
@@ -129,7 +132,7 @@ final class Channel: EventHandler {
     /// After lines were taken: note an unfinished line, let the handler decide, write.
     func afterLines() {
         if takingLines && framer.hasBufferedInput {
-            if partialLineSince == nil { partialLineSince = shared.clock.monotonic }
+            if partialLineSince == nil { partialLineSince = clock.monotonic }
         } else {
             partialLineSince = nil
         }
@@ -140,12 +143,12 @@ final class Channel: EventHandler {
     /// Queues an answer; past the hard output limit the channel is closed.
     func send(_ reply: Reply) {
         guard isOpen else { return }
-        if output.isEmpty { lastOutputProgress = shared.clock.monotonic }
+        if output.isEmpty { lastOutputProgress = clock.monotonic }
         output.append(reply.bytes)
         if output.count > shared.outputLimits.hard {
             close(for: .outputHardLimit)
         } else if output.count > shared.outputLimits.soft {
-            if overSoftLimitSince == nil { overSoftLimitSince = shared.clock.monotonic }
+            if overSoftLimitSince == nil { overSoftLimitSince = clock.monotonic }
         }
     }
 
@@ -195,7 +198,7 @@ final class Channel: EventHandler {
     }
 
     /// The bar's pipe took some of a waiting line.
-    func outputProgressed() { lastOutputProgress = shared.clock.monotonic }
+    func outputProgressed() { lastOutputProgress = clock.monotonic }
 
     /// Writes what is pending, at most `Limits.writeBudget` bytes; asks for writability only
     /// while something is left.
@@ -208,7 +211,7 @@ final class Channel: EventHandler {
         if !output.isEmpty {
             let sent = output.send(to: fd, budget: Limits.writeBudget)
             if sent > 0 {
-                lastOutputProgress = shared.clock.monotonic
+                lastOutputProgress = clock.monotonic
             } else if sent < 0 {
                 let code = errno
                 if code != EAGAIN && code != EWOULDBLOCK && code != EINTR {

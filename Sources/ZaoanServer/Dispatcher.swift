@@ -33,7 +33,7 @@ final class Dispatcher {
     /// Requests answered since start, errors included.
     private(set) var requests = 0
     /// What `stats` reports, read when it is asked.
-    var statistics: () -> ServerCounters = { ServerCounters(startedAt: .init(timeIntervalSince1970: 0)) }
+    var statistics: () -> ServiceFigures = { ServiceFigures(startedAt: .init(timeIntervalSince1970: 0)) }
     /// Re-reads the config (`reload`).
     var reload: () -> Reply = { .ok }
     /// Connections, watches or rooms changed: the status line is due.

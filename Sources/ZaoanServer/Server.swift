@@ -180,8 +180,14 @@ public final class Server {
     }
 
     /// What `stats` reports: the running totals, and the rest read off where it lives.
-    private var statistics: ServerCounters {
-        var snapshot = counters
+    private var statistics: ServiceFigures {
+        var snapshot = ServiceFigures(startedAt: counters.startedAt)
+        snapshot.connectionsTotal = counters.connectionsTotal
+        snapshot.connectionsRefused = counters.connectionsRefused
+        snapshot.refusedByUID = counters.refusedByUID
+        snapshot.closedOutputLimit = counters.closedOutputLimit
+        snapshot.closedSlowReader = counters.closedSlowReader
+        snapshot.closedPartialLine = counters.closedPartialLine
         snapshot.requests = dispatcher.requests
         snapshot.connectionsOpen = table.count
         snapshot.watches = watches.count

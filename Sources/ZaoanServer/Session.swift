@@ -42,6 +42,7 @@ final class Session: ChannelHandler {
     /// The peer process (SO_PEERCRED), for rights on changes and per-user limits.
     let peer: PeerCredentials?
     private unowned let dispatcher: Dispatcher
+    private let clock: LoopClock
     private(set) var state = State.oneShot(answered: false)
     private let acceptedAt: Double
     /// When a complete line was last taken (a partial line is not activity).
@@ -51,7 +52,8 @@ final class Session: ChannelHandler {
         self.channel = channel
         self.peer = peer
         self.dispatcher = dispatcher
-        acceptedAt = dispatcher.clock.monotonic
+        clock = dispatcher.clock
+        acceptedAt = clock.monotonic
         lastActivity = acceptedAt
         channel.handler = self
     }
@@ -112,7 +114,7 @@ final class Session: ChannelHandler {
             state = .awaitingCommit(wait)
             return false
         }
-        lastActivity = dispatcher.clock.monotonic
+        lastActivity = clock.monotonic
         if case .oneShot(answered: false) = state { state = .oneShot(answered: true) }
         guard answer(frame) else { return false }
         return !channel.pauseIfBehind()
