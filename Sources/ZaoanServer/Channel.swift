@@ -2,21 +2,6 @@ import CLinux
 import Glibc
 import ZaoanCore
 
-/// What a channel asks of the one it hands lines to (a `Session`).
-protocol ChannelHandler: AnyObject {
-    /// Whether lines are taken now, held back (a change awaits its commit: the channel stays
-    /// open), or the channel closes once its output is written.
-    var intake: Channel.Intake { get }
-    /// A watch or event stream is open: no time limit runs while output keeps up.
-    var isWatching: Bool { get }
-    /// One complete line (or one too long). Returns whether to take the next line now.
-    func take(_ frame: LineFramer.Frame, from channel: Channel) -> Bool
-    /// After a read or a resume took what it could: decide whether to close.
-    func linesTaken(by channel: Channel)
-    /// At the end of the loop turn in which the channel was closed.
-    func channelClosed(_ channel: Channel)
-}
-
 /// One client's socket: the descriptor and its registration with the loop, the framer that
 /// cuts its bytes into lines, the queue of answers waiting to be written, and the limits on
 /// both. It hands complete lines to its handler and knows nothing of requests.
@@ -48,9 +33,9 @@ final class Channel: EventHandler {
     enum CloseReason { case outputHardLimit, outputSoftLimit, stuck, partialLine }
 
     let fd: Int32
-    private let shared: ChannelShared
+    let shared: ChannelShared
     /// The turn's instant (`shared.clock`, kept here: it is read on every answer).
-    private let clock: LoopClock
+    let clock: LoopClock
     unowned(unsafe) var handler: ChannelHandler!
     private var framer = LineFramer()
     private var output = OutputQueue()
@@ -67,13 +52,13 @@ final class Channel: EventHandler {
     /// Since when unread output has stayed above the soft limit.
     private(set) var overSoftLimitSince: Double?
     /// When output last made progress (or was empty), to close a stuck client.
-    private(set) var lastOutputProgress: Double
+    var lastOutputProgress: Double
     /// A watcher that cannot keep up keeps only the newest frame waiting here.
-    private var newestFrame: Reply?
+    var newestFrame: Reply?
     /// A descriptor the client passed with its last read (SCM_RIGHTS), for its next line.
     private var passedDescriptor: Int32?
     /// The bar's pipe the frames go to instead of the socket (`zaoan bar`).
-    private(set) var bar: BarOutput?
+    var bar: BarOutput?
 
     init(fd: Int32, shared: ChannelShared) {
         self.fd = fd
@@ -159,24 +144,6 @@ final class Channel: EventHandler {
         return pausedForOutput
     }
 
-    /// A watch update. If the client has not read the last one yet, only the newest waits:
-    /// stale frames are dropped so a stalled watcher costs bounded memory. With `keepAll`
-    /// (an event stream, where every line counts) it is queued behind the others instead.
-    func sendFrame(_ reply: Reply, keepAll: Bool = false) {
-        guard isOpen, handler.intake != .closing else { return }
-        if let bar {
-            if !bar.send(reply) { close() }  // EPIPE: the bar is gone
-            if needsSweeping { shared.sweepSoon() }
-            return
-        }
-        if hasPendingOutput && !keepAll {
-            newestFrame = reply
-            return
-        }
-        send(reply)
-        flush()
-    }
-
     /// The descriptor passed with the line being answered, taken by the one who uses it.
     func takePassedDescriptor() -> Int32? {
         defer { passedDescriptor = nil }
@@ -188,17 +155,6 @@ final class Channel: EventHandler {
         if let passed = passedDescriptor { Posix.close(passed) }
         passedDescriptor = nil
     }
-
-    func attach(_ bar: BarOutput) { self.bar = bar }
-
-    func detachBar() {
-        bar?.close()
-        bar = nil
-        newestFrame = nil
-    }
-
-    /// The bar's pipe took some of a waiting line.
-    func outputProgressed() { lastOutputProgress = clock.monotonic }
 
     /// Writes what is pending, at most `Limits.writeBudget` bytes; asks for writability only
     /// while something is left.

@@ -106,7 +106,7 @@ public final class Server {
     }
 
     /// Rooms or calendar events changed: the event stream, the watches and the status follow.
-    private func roomsChanged() {
+    func roomsChanged() {
         events.scheduleChanged()
         watches.refresh()
         statusChanged()
@@ -177,123 +177,6 @@ public final class Server {
             try SocketPath.preparePrivateDirectory(directory)
         }
         return try Listener.bind(path: resolved.path)
-    }
-
-    /// What `stats` reports: the running totals, and the rest read off where it lives.
-    private var statistics: ServiceFigures {
-        var snapshot = ServiceFigures(startedAt: counters.startedAt)
-        snapshot.connectionsTotal = counters.connectionsTotal
-        snapshot.connectionsRefused = counters.connectionsRefused
-        snapshot.refusedByUID = counters.refusedByUID
-        snapshot.closedOutputLimit = counters.closedOutputLimit
-        snapshot.closedSlowReader = counters.closedSlowReader
-        snapshot.closedPartialLine = counters.closedPartialLine
-        snapshot.requests = dispatcher.requests
-        snapshot.connectionsOpen = table.count
-        snapshot.watches = watches.count
-        snapshot.timers = TimerCensus.wallClock
-        snapshot.serviceTimers = TimerCensus.monotonic
-        snapshot.clockChanges = watches.clockChanges
-        snapshot.logLinesDropped = Log.droppedLines
-        snapshot.configProblems = configProblems.map(\.report)
-        if let calendars {
-            snapshot.calendarsLoaded = calendars.sourcesLoaded
-            snapshot.calendarsWaiting = calendars.sourcesWaiting
-            snapshot.calendarsReading = calendars.sourcesReading
-            snapshot.calendarProblems = calendars.problems
-            snapshot.calendarProblemsNotKept = calendars.problemsNotKept
-            snapshot.calendarFilesParsed = calendars.filesParsed
-            snapshot.calendarFilesUnchanged = calendars.filesUnchanged
-        }
-        return snapshot
-    }
-
-    /// At the end of the turn a session was closed in: count a limit it broke, and see
-    /// whether the service is now idle.
-    private func sessionClosed(_ session: Session) {
-        if let reason = session.channel.closeReason { closedForLimit(session.peer, reason: reason) }
-        if acceptPaused { resumeAccepting() }
-        statusChanged()
-        if table.isEmpty {
-            if !acceptPaused { sweeper?.disarm() }
-            if case .draining = lifecycle { loop.stop() } else { becameIdle() }
-        }
-    }
-
-    /// A connection broke a limit and was closed: count it, and say so in the log.
-    private func closedForLimit(_ peer: PeerCredentials?, reason: Channel.CloseReason) {
-        let what: String
-        switch reason {
-        case .outputHardLimit:
-            counters.closedOutputLimit += 1
-            what = "had more than \(shared.outputLimits.hard) bytes of answers unread (output_hard_limit)"
-        case .outputSoftLimit:
-            counters.closedSlowReader += 1
-            what = "kept more than \(shared.outputLimits.soft) bytes of answers unread for \(shared.outputLimits.softSeconds) s (output_soft_limit)"
-        case .stuck:
-            counters.closedSlowReader += 1
-            what = "read none of its answers for \(responder.settings.stuckClientSeconds) s (stuck_client_seconds)"
-        case .partialLine:
-            counters.closedPartialLine += 1
-            what = "left a line unfinished for \(responder.settings.partialLineSeconds) s (partial_line_seconds)"
-        }
-        refusals.note(uid: ConnectionTable.uidKey(peer), pid: peer?.pid,
-                      message: "closed a connection that \(what)", event: nil)
-    }
-
-    /// Reads the settings' calendars now and follows their changes (inotify).
-    func followCalendars(_ settings: Settings) throws(SystemError) {
-        if calendars == nil {
-            guard !settings.calendars.isEmpty else { return }
-            calendars = try CalendarFeed(loop: loop, clock: clock.source) { [unowned self] events, names in
-                self.responder.replaceCalendarEvents(events, calendars: names)
-                self.roomsChanged()
-            }
-        }
-        calendars?.configure(calendars: settings.calendars, zone: settings.zone.identifier, windowHours: settings.calendarWindowHours)
-    }
-
-    /// Re-reads the config; a bad file is rejected and the settings in force are kept.
-    @discardableResult
-    func reload() -> Reply {
-        do {
-            let settings = try options.config.load()
-            responder.apply(settings)
-            rooms.refresh()  // a new zone moves the rooms' wall clock
-            events.scheduleChanged()
-            shared.outputLimits = settings.outputLimits
-            dispatcher.adminGroupID = Dispatcher.groupID(named: settings.adminGroup)
-            do {
-                try followCalendars(settings)
-            } catch {
-                Log.error("cannot watch the calendars: \(error); they are read again at the next reload")
-            }
-            watches.refresh(periodsChanged: true)  // a new language, city or template shows at once, not on the next tick
-            if !configProblems.isEmpty {
-                configProblems = []
-                statusChanged()
-            }
-            Log.info("configuration reloaded from \(options.config.path)")
-            return .ok
-        } catch {
-            Log.error("reload rejected, keeping the previous settings: \(error)", event: .configRejected)
-            return .error(ProtocolError(.badConfig, "\(error); the previous settings stay in force"))
-        }
-    }
-
-    /// One warning per problem the config had at start, each with its place in structured
-    /// fields (journal MESSAGE_ID rejected-config, as for a rejected reload).
-    private func logConfigProblems() {
-        for problem in configProblems {
-            var fields = ["CONFIG_FILE": problem.file ?? options.config.path]
-            if let key = problem.key { fields["CONFIG_KEY"] = RequestParser.shorten(key) }
-            if let position = problem.position {
-                fields["CONFIG_LINE"] = "\(position.line)"
-                fields["CONFIG_COLUMN"] = "\(position.column)"
-            }
-            let serving = problem.fallback == .allDefaults ? "serving with the built-in defaults" : "serving with the rest"
-            Log.warning("\(problem.report); \(serving) (zaoan check-config checks the file)", event: .configRejected, fields: fields)
-        }
     }
 
     /// The end of a loop turn: sessions answered last turn take their next lines, the

@@ -41,12 +41,12 @@ final class Session: ChannelHandler {
     let channel: Channel
     /// The peer process (SO_PEERCRED), for rights on changes and per-user limits.
     let peer: PeerCredentials?
-    private unowned let dispatcher: Dispatcher
-    private let clock: LoopClock
+    unowned let dispatcher: Dispatcher
+    let clock: LoopClock
     private(set) var state = State.oneShot(answered: false)
-    private let acceptedAt: Double
+    let acceptedAt: Double
     /// When a complete line was last taken (a partial line is not activity).
-    private var lastActivity: Double
+    private(set) var lastActivity: Double
 
     init(channel: Channel, peer: PeerCredentials?, dispatcher: Dispatcher) {
         self.channel = channel
@@ -58,7 +58,7 @@ final class Session: ChannelHandler {
         channel.handler = self
     }
 
-    private var mode: Mode {
+    var mode: Mode {
         switch state {
         case .session: return .session
         case .awaitingCommit(let wait): return wait.mode
@@ -70,11 +70,11 @@ final class Session: ChannelHandler {
     private var isClosing: Bool { if case .closing = state { true } else { false } }
 
     /// Closing is for good: nothing leaves it.
-    private func become(_ next: State) {
+    func become(_ next: State) {
         if !isClosing { state = next }
     }
 
-    private func back(to mode: Mode) { become(mode == .session ? .session : .oneShot(answered: true)) }
+    func back(to mode: Mode) { become(mode == .session ? .session : .oneShot(answered: true)) }
 
     var intake: Channel.Intake {
         switch state {
@@ -92,7 +92,7 @@ final class Session: ChannelHandler {
     }
 
     /// The client, for debug lines.
-    private var who: String {
+    var who: String {
         peer.map { "client pid \($0.pid) uid \($0.uid)" } ?? "client on fd \(channel.fd)"
     }
 
@@ -171,62 +171,6 @@ final class Session: ChannelHandler {
         return true
     }
 
-    private func watch(_ request: Request) -> Bool {
-        let (ticket, first) = dispatcher.watches.add(channel, request: request)
-        become(.watching(mode, ticket))
-        dispatcher.statusChanged()
-        if !first.isError, case .formatted(.i3bar, .blocks) = request, let bar = adoptBarOutput() {
-            // The bar's status lines go to its pipe; the socket says so, then stays quiet.
-            channel.attach(bar)
-            channel.send(.handedOver)
-            guard bar.send(first) else {
-                channel.close()
-                return false
-            }
-        } else {
-            channel.send(first)
-        }
-        return true
-    }
-
-    /// Takes the descriptor passed with the watch request as the bar's output, if it is one.
-    private func adoptBarOutput() -> BarOutput? {
-        guard let passed = channel.takePassedDescriptor() else { return nil }
-        guard peer?.mayHandOver == true else {
-            Posix.close(passed)  // untouched: not even fstat, which can reach a hostile file system
-            Log.debug("\(self.who): only the service's own user or root may hand over a bar's output; answering on the socket")
-            return nil
-        }
-        switch BarOutput.adopt(passed, for: channel, loop: dispatcher.loop) {
-        case .success(let bar):
-            return bar
-        case .failure(let error):
-            Log.debug("\(self.who): \(error); answering on the socket")
-            return nil
-        }
-    }
-
-    /// Ends a watch or an event stream, if one is open; returns the mode it goes back to.
-    @discardableResult
-    private func endWatch() -> Mode {
-        switch state {
-        case .watching(let mode, let ticket):
-            channel.detachBar()
-            dispatcher.watches.remove(channel, ticket: ticket)
-            back(to: mode)
-            dispatcher.statusChanged()
-            return mode
-        case .followingEvents(let mode):
-            channel.detachBar()
-            dispatcher.events.remove(channel)
-            back(to: mode)
-            dispatcher.statusChanged()
-            return mode
-        default:
-            return mode
-        }
-    }
-
     /// End of input answers an unterminated last line and closes; a one-shot connection
     /// closes once everything read so far is answered.
     func linesTaken(by channel: Channel) {
@@ -288,37 +232,5 @@ final class Session: ChannelHandler {
     func channelClosed(_ channel: Channel) {
         endWatch()
         state = .closing
-    }
-
-    /// The sweeper's look at this connection: closes it if a time limit has passed. In this
-    /// order: output above the soft limit, output stuck, a line left unfinished; then, unless
-    /// it watches, a session's idle time or a one-shot connection's first line.
-    func expire(now: Double, _ timeouts: Timeouts) {
-        if let since = channel.overSoftLimitSince, now - since >= timeouts.softLimit {
-            channel.close(for: .outputSoftLimit)
-        } else if channel.hasPendingOutput {
-            if now - channel.lastOutputProgress >= timeouts.stuckClient { channel.close(for: .stuck) }
-        } else if let since = channel.partialLineSince, now - since >= timeouts.partialLine {
-            channel.close(for: .partialLine)
-        } else if case .watching = state {
-            return  // a watcher waits for the server, not the other way round
-        } else if mode == .session {
-            if now - lastActivity >= timeouts.idle { channel.close() }
-        } else if now - acceptedAt >= timeouts.firstLine {
-            channel.close()
-        }
-    }
-
-    /// The time limits of the settings in force, in seconds.
-    struct Timeouts {
-        var softLimit, stuckClient, partialLine, idle, firstLine: Double
-
-        init(_ settings: Settings) {
-            softLimit = Double(settings.outputLimits.softSeconds)
-            stuckClient = Double(settings.stuckClientSeconds)
-            partialLine = Double(settings.partialLineSeconds)
-            idle = Double(settings.idleTimeout)
-            firstLine = Double(settings.firstLineSeconds)
-        }
     }
 }
