@@ -40,6 +40,12 @@ final class Channel: EventHandler {
     private var framer = LineFramer()
     private var output = OutputQueue()
     private var interest = EventLoop.readable
+    /// Set by the handler: whether lines are taken now, held back (a change awaits its
+    /// commit: the channel stays open), or the channel closes once its output is written.
+    var intake = Intake.taking
+    /// Set by the handler: a watch or event stream is open, so no time limit runs while
+    /// output keeps up.
+    var watching = false
     /// False from `close()` on: nothing more is read, written or taken.
     private(set) var isOpen = true
     private(set) var closeReason: CloseReason?
@@ -71,10 +77,10 @@ final class Channel: EventHandler {
     var hasBufferedInput: Bool { framer.hasBufferedInput }
     /// Whether a time limit runs (the sweeper must look at it).
     var needsSweeping: Bool {
-        isOpen && (!handler.isWatching || hasPendingOutput || newestFrame != nil || partialLineSince != nil || overSoftLimitSince != nil)
+        isOpen && (!watching || hasPendingOutput || newestFrame != nil || partialLineSince != nil || overSoftLimitSince != nil)
     }
     /// Whether the next line may be taken now.
-    var takingLines: Bool { isOpen && !pausedForOutput && handler.intake == .taking }
+    var takingLines: Bool { isOpen && !pausedForOutput && intake == .taking }
 
     func handle(events: UInt32) {
         if events & (EventLoop.readable | EventLoop.hangup) != 0 && takingLines { readInput() }
@@ -184,7 +190,7 @@ final class Channel: EventHandler {
             afterLines()
             return
         }
-        if output.isEmpty && newestFrame == nil && handler.intake == .closing {
+        if output.isEmpty && newestFrame == nil && intake == .closing {
             close()
             return
         }

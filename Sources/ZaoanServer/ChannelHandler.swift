@@ -1,12 +1,8 @@
 import ZaoanCore
 
-/// What a channel asks of the one it hands lines to (a `Session`).
+/// What a channel tells the one it hands lines to (a `Session`). What the channel needs to
+/// know of it in turn, the session sets on the channel (`intake`, `watching`).
 protocol ChannelHandler: AnyObject {
-    /// Whether lines are taken now, held back (a change awaits its commit: the channel stays
-    /// open), or the channel closes once its output is written.
-    var intake: Channel.Intake { get }
-    /// A watch or event stream is open: no time limit runs while output keeps up.
-    var isWatching: Bool { get }
     /// One complete line (or one too long). Returns whether to take the next line now.
     func take(_ frame: LineFramer.Frame, from channel: Channel) -> Bool
     /// After a read or a resume took what it could: decide whether to close.

@@ -43,7 +43,13 @@ final class Session: ChannelHandler {
     let peer: PeerCredentials?
     unowned let dispatcher: Dispatcher
     let clock: LoopClock
-    private(set) var state = State.oneShot(answered: false)
+    private(set) var state = State.oneShot(answered: false) {
+        // The channel keeps what it needs of the state as data: no call back per check.
+        didSet {
+            channel.intake = intake
+            channel.watching = isWatching
+        }
+    }
     let acceptedAt: Double
     /// When a complete line was last taken (a partial line is not activity).
     private(set) var lastActivity: Double
