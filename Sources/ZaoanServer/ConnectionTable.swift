@@ -15,6 +15,22 @@ final class ConnectionTable {
     /// Open sessions by the peer's uid (`uidKey`).
     private var byUID: [Int64: Int] = [:]
     private let shared: ChannelShared
+    /// `max_connections`, `reserved_connections`, `max_connections_per_user` in force
+    /// (set at start and reload: admission copies no settings per connection).
+    var slots = Slots(maxConnections: Settings.defaultMaxConnections, reserved: Settings.defaultReservedConnections, perUser: 16)
+
+    struct Slots {
+        var maxConnections, reserved, perUser: Int
+        init(maxConnections: Int, reserved: Int, perUser: Int) {
+            self.maxConnections = maxConnections
+            self.reserved = reserved
+            self.perUser = perUser
+        }
+        init(_ settings: Settings) {
+            self.init(maxConnections: settings.maxConnections, reserved: settings.reservedConnections, perUser: settings.maxConnectionsPerUser)
+        }
+    }
+
     /// Told of each session closed, after it is out of the table.
     var closed: (Session) -> Void = { _ in }
 
@@ -28,19 +44,19 @@ final class ConnectionTable {
     /// Why a new connection from `peer` may not have a slot, or nil if it may.
     /// - Parameter isPrivileged: asked only when the answer depends on it (it may read the
     ///   peer's groups).
-    func admission(of peer: PeerCredentials?, _ settings: Settings, isPrivileged: () -> Bool) -> String? {
+    func admission(of peer: PeerCredentials?, isPrivileged: () -> Bool) -> String? {
         let open = count
-        if open >= settings.maxConnections {
-            return "too many connections (max_connections is \(settings.maxConnections)); try again shortly"
+        if open >= slots.maxConnections {
+            return "too many connections (max_connections is \(slots.maxConnections)); try again shortly"
         }
-        let unreserved = settings.maxConnections - settings.reservedConnections
+        let unreserved = slots.maxConnections - slots.reserved
         let mine = byUID[Self.uidKey(peer)] ?? 0
-        guard open >= unreserved || mine >= settings.maxConnectionsPerUser else { return nil }
+        guard open >= unreserved || mine >= slots.perUser else { return nil }
         if isPrivileged() { return nil }
-        if mine >= settings.maxConnectionsPerUser {
-            return "uid \(peer.map { "\($0.uid)" } ?? "unknown") already has \(mine) connections open (max_connections_per_user is \(settings.maxConnectionsPerUser)); close some"
+        if mine >= slots.perUser {
+            return "uid \(peer.map { "\($0.uid)" } ?? "unknown") already has \(mine) connections open (max_connections_per_user is \(slots.perUser)); close some"
         }
-        return "too many connections (the last \(settings.reservedConnections) are kept for the service's user and admins); try again shortly"
+        return "too many connections (the last \(slots.reserved) are kept for the service's user and admins); try again shortly"
     }
 
     func add(_ session: Session) {
@@ -64,17 +80,14 @@ final class ConnectionTable {
     /// The end of a loop turn: every channel marked closed in it is unregistered and its
     /// descriptor closed, its session told and taken out of the table.
     func finishClosing() {
-        while !shared.closing.isEmpty {
-            let channels = shared.closing
-            shared.closing.removeAll(keepingCapacity: true)
-            for channel in channels {
-                channel.release()
-                guard let session = sessions.removeValue(forKey: channel.fd) else { continue }
-                let uid = Self.uidKey(session.peer)
-                if let open = byUID[uid], open > 1 { byUID[uid] = open - 1 } else { byUID[uid] = nil }
-                session.channelClosed(channel)
-                closed(session)
-            }
+        // Last first: a close carried out here may mark another channel, taken next.
+        while let channel = shared.closing.popLast() {
+            channel.release()
+            guard let session = sessions.removeValue(forKey: channel.fd) else { continue }
+            let uid = Self.uidKey(session.peer)
+            if let open = byUID[uid], open > 1 { byUID[uid] = open - 1 } else { byUID[uid] = nil }
+            session.channelClosed(channel)
+            closed(session)
         }
     }
 

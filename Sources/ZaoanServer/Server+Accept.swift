@@ -23,7 +23,7 @@ extension Server {
             }
             let peer = PeerCredentials(socket: fd)
             // Only when the slots are short is the peer asked whether it is privileged (its groups).
-            if let refusal = table.admission(of: peer, responder.settings, isPrivileged: {
+            if let refusal = table.admission(of: peer, isPrivileged: {
                 peer?.mayChange(adminGroup: dispatcher.adminGroupID) == true
             }) {
                 refuse(fd, peer: peer, refusal)
@@ -45,6 +45,9 @@ extension Server {
             shared.sweepSoon()  // a new connection must send its line within first_line_seconds
             // The request is usually already there: answer without another trip through epoll.
             channel.readInput()
+            // Its callback has returned: a one-shot answered now is closed now, so its client
+            // sees the end at once (and may connect again within this accept loop).
+            table.finishClosing()
         }
     }
 

@@ -24,6 +24,7 @@ extension Server {
             rooms.refresh()  // a new zone moves the rooms' wall clock
             events.scheduleChanged()
             shared.outputLimits = settings.outputLimits
+            table.slots = ConnectionTable.Slots(settings)
             dispatcher.adminGroupID = Dispatcher.groupID(named: settings.adminGroup)
             do {
                 try followCalendars(settings)

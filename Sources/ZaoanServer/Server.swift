@@ -80,6 +80,7 @@ public final class Server {
         self.clock = clock
         self.shared = ChannelShared(loop: loop, clock: clock, outputLimits: settings.outputLimits)
         self.table = ConnectionTable(shared: shared)
+        table.slots = ConnectionTable.Slots(settings)
         self.store = StateStore(directory: options.stateDirectory)
         let loaded = try store.load(now: clock.wall)
         for problem in loaded.problems { Log.error(problem, event: .stateProblem) }
@@ -102,7 +103,7 @@ public final class Server {
         dispatcher.statistics = { [unowned self] in self.statistics }
         dispatcher.reload = { [unowned self] in self.reload() }
         dispatcher.statusChanged = { [unowned self] in self.statusChanged() }
-        table.closed = { [unowned self] session in self.sessionClosed(session) }
+        table.closed = { [unowned(unsafe) self] session in self.sessionClosed(session) }  // per close: no reference counting
     }
 
     /// Rooms or calendar events changed: the event stream, the watches and the status follow.

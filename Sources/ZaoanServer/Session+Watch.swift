@@ -43,6 +43,7 @@ extension Session {
     /// Ends a watch or an event stream, if one is open; returns the mode it goes back to.
     @discardableResult
     func endWatch() -> Mode {
+        guard isWatching else { return mode }  // the usual case: no payload to copy
         switch state {
         case .watching(let mode, let ticket):
             channel.detachBar()

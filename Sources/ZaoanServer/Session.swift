@@ -41,7 +41,9 @@ final class Session: ChannelHandler {
     let channel: Channel
     /// The peer process (SO_PEERCRED), for rights on changes and per-user limits.
     let peer: PeerCredentials?
-    unowned let dispatcher: Dispatcher
+    /// The server's, which outlives every session (unowned(unsafe): no reference counting
+    /// on the request path).
+    unowned(unsafe) let dispatcher: Dispatcher
     let clock: LoopClock
     private(set) var state = State.oneShot(answered: false) {
         // The channel keeps what it needs of the state as data: no call back per check.
@@ -237,6 +239,6 @@ final class Session: ChannelHandler {
 
     func channelClosed(_ channel: Channel) {
         endWatch()
-        state = .closing
+        if !isClosing { state = .closing }
     }
 }

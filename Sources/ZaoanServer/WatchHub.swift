@@ -20,9 +20,11 @@ final class WatchHub {
         var period = 1
     }
 
-    /// Proof of a registered watch; returned with `remove`.
-    struct Ticket {
+    /// Proof of a registered watch; returned with `remove`. A reference, so that the
+    /// session's state holding it is copied with a retain, not a copy of the request.
+    final class Ticket {
         let request: Request
+        init(request: Request) { self.request = request }
     }
 
     private var groups: [Request: Group] = [:]
