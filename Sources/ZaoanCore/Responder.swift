@@ -1,13 +1,18 @@
 import Foundation
 
-/// What the I/O layer knows and `stats` reports.
-public struct ServerCounters: Sendable, Equatable {
+/// What `stats` reports besides the Responder's own figures: a snapshot the service takes
+/// when `stats` is asked (its running totals, `ServiceFigures`, and what it reads off where
+/// it lives), handed over as a value.
+public struct ServiceFigures: Sendable, Equatable {
     public var startedAt: Date
     public var connectionsOpen: Int = 0
     public var connectionsTotal: Int = 0
     public var requests: Int = 0
     public var watches: Int = 0
+    /// Wall-clock timers armed now (the watches' tick, `watch events`' next moment).
     public var timers: Int = 0
+    /// The service's own timers armed now (sweeper, idle exit, watchdog, status, ...).
+    public var serviceTimers: Int = 0
     /// Times the wall clock was set while something was watched (each re-aligned every watch).
     public var clockChanges: Int = 0
     /// Connections refused because every slot open to the peer was taken.
@@ -129,7 +134,7 @@ public final class Responder {
     /// Answers a request that needs no connection state. `session` and `quit` answers are
     /// decided by the connection; `reload` and room changes by the server. `counters` is
     /// only evaluated for `stats`, so the request path does not gather them.
-    public func answer(_ request: Request, now: Date, counters: @autoclosure () -> ServerCounters) -> Reply {
+    public func answer(_ request: Request, now: Date, counters: @autoclosure () -> ServiceFigures) -> Reply {
         if case .plain(.ping) = request { return .pong }  // the benchmark's request: no work at all
         if case .watch(let inner) = request { return answer(inner, now: now, counters: counters()) }
         let (inner, format) = request.withFormat
@@ -186,7 +191,7 @@ public final class Responder {
         return local >= 0 ? local / seconds : -1 - (-1 - local) / seconds
     }
 
-    private func render(_ request: Request, format: OutputFormat, now: Date, counters: @autoclosure () -> ServerCounters) -> Reply {
+    private func render(_ request: Request, format: OutputFormat, now: Date, counters: @autoclosure () -> ServiceFigures) -> Reply {
         do {
             let answer = try structured(request, now: now, counters: counters())
             return format.encode(answer, name: request.commandWord, pangoMarkup: settings.i3barPango)
@@ -198,7 +203,7 @@ public final class Responder {
     /// The answer with what bars want to know about it; `OutputFormat` writes it out. A
     /// request of its own is answered by its kind's line of the answer table below; one made
     /// of requests by what it is made of.
-    public func structured(_ request: Request, now: Date, counters: @autoclosure () -> ServerCounters) throws(ProtocolError) -> Answer {
+    public func structured(_ request: Request, now: Date, counters: @autoclosure () -> ServiceFigures) throws(ProtocolError) -> Answer {
         switch request {
         case .plain, .text, .number, .numberAndText, .pair, .room:
             return try answer(request.kind, Asked(request: request, place: nil, now: now), counters: counters)
@@ -221,7 +226,7 @@ public final class Responder {
     /// An exhaustive `switch` rather than an array of functions, so that a row without an
     /// answer does not compile (an array could only be checked by a test), and each line is a
     /// direct call: no closure is read from a table on the request path.
-    func answer(_ kind: RequestKind, _ asked: Asked, counters: () -> ServerCounters) throws(ProtocolError) -> Answer {
+    func answer(_ kind: RequestKind, _ asked: Asked, counters: () -> ServiceFigures) throws(ProtocolError) -> Answer {
         switch kind {
         case .greeting: return try greetingAnswer(asked)
         case .time: return try timeAnswer(asked)
@@ -281,7 +286,7 @@ public final class Responder {
         let pango = settings.i3barPango
         let instance = "\(index)-\(part.commandWord)"
         do {
-            let answer = try structured(part, now: now, counters: ServerCounters(startedAt: now))
+            let answer = try structured(part, now: now, counters: ServiceFigures(startedAt: now))
             return OutputFormat.i3barBlock(answer, instance: instance, label: zoneLabel(part), pangoMarkup: pango).encoded
         } catch {
             let text = SafeText.visible("zaoan: " + Reply.error(error).text.dropFirst(4))
@@ -384,7 +389,7 @@ public final class Responder {
     /// The most config problems `stats` lists one by one.
     static let listedConfigProblems = 10
 
-    private func stats(now: Date, counters: ServerCounters) -> [String] {
+    private func stats(now: Date, counters: ServiceFigures) -> [String] {
         let cache = formatters.statistics
         let problems = counters.configProblems
         var configLines = problems.prefix(Self.listedConfigProblems).map { "config_problem: " + Self.oneLine($0) }
@@ -398,6 +403,7 @@ public final class Responder {
             "requests: \(counters.requests)",
             "watches: \(counters.watches)",
             "timers: \(counters.timers)",
+            "service_timers: \(counters.serviceTimers)",
             "live_rooms: \(schedule.count)",
             "calendars: \(counters.calendarsLoaded) read, \(counters.calendarsWaiting) waiting, \(counters.calendarsReading) reading",
             "calendar_events: \(calendarEvents.count)",

@@ -32,6 +32,12 @@ public struct Settings: Sendable {
     public var reservedConnections: Int
     /// How much unread output one connection may hold.
     public var outputLimits: OutputLimits
+    /// A client whose unread answers have not moved for this long is closed.
+    public var stuckClientSeconds = 30
+    /// A line started must be finished within this many seconds.
+    public var partialLineSeconds = 10
+    /// A one-shot connection must send its first complete line within this many seconds.
+    public var firstLineSeconds = 10
     /// Seconds each room stays on the ticker.
     public var tickerPeriod: Int
     public var maxRooms: Int
@@ -222,6 +228,9 @@ public struct Settings: Sendable {
             adminGroup: file.adminGroup.flatMap { $0.isEmpty ? nil : $0 })
         settings.calendars = calendars
         settings.calendarWindowHours = windowHours
+        settings.stuckClientSeconds = problems.integer(.stuckClientSeconds, in: file)
+        settings.partialLineSeconds = problems.integer(.partialLineSeconds, in: file)
+        settings.firstLineSeconds = problems.integer(.firstLineSeconds, in: file)
         return (settings, problems.all)
     }
 

@@ -58,7 +58,7 @@ public struct ConfigKey: Sendable, Hashable, CustomStringConvertible {
     public static let all: [ConfigKey] = [
         .language, .city, .timezone, .cities, .separator, .greetings, .timeFormat, .idleTimeout, .formatterCacheSize,
         .maxConnections, .maxConnectionsPerUser, .reservedConnections, .outputSoftLimit, .outputSoftSeconds,
-        .outputHardLimit, .tickerPeriod, .maxRooms, .liveDefaultDuration, .soonThreshold, .statusTemplate,
+        .outputHardLimit, .stuckClientSeconds, .partialLineSeconds, .firstLineSeconds, .tickerPeriod, .maxRooms, .liveDefaultDuration, .soonThreshold, .statusTemplate,
         .i3barMarkup, .barBlocks, .barClockFormats, .barClockZones, .barURLOpener, .barURLSchemes, .adminGroup,
         .calendars, .calendarWindowHours,
     ]
@@ -80,6 +80,9 @@ public struct ConfigKey: Sendable, Hashable, CustomStringConvertible {
     public static let outputHardLimit = ConfigKey("output_hard_limit", .integer(range: nil, default: nil), "bytes of unread answers that close a connection at once")
     public static let outputSoftLimit = ConfigKey("output_soft_limit", .integer(range: nil, default: nil), "bytes of unread answers allowed for output_soft_seconds")
     public static let outputSoftSeconds = ConfigKey("output_soft_seconds", .integer(range: 1...3_600, default: 10), "seconds above output_soft_limit before closing")
+    public static let stuckClientSeconds = ConfigKey("stuck_client_seconds", .integer(range: 1...3_600, default: 30), "seconds a client may leave its answers unread before it is closed")
+    public static let partialLineSeconds = ConfigKey("partial_line_seconds", .integer(range: 1...3_600, default: 10), "seconds a started line has to end")
+    public static let firstLineSeconds = ConfigKey("first_line_seconds", .integer(range: 1...3_600, default: 10), "seconds a one-shot connection has to send its first line")
     public static let tickerPeriod = ConfigKey("ticker_period", .integer(range: 1...3_600, default: 3), "seconds ticker shows each room")
     public static let maxRooms = ConfigKey("max_rooms", .integer(range: 1...10_000, default: 1_000), "live rooms stored")
     public static let liveDefaultDuration = ConfigKey("live_default_duration", .integer(range: 1...604_800, default: 7_200), "seconds a room without an end is live")

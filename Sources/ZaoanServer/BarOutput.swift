@@ -19,7 +19,7 @@ import ZaoanCore
 /// socket: a bar that catches up sees the present.
 final class BarOutput: EventHandler {
     let fd: Int32
-    private unowned(unsafe) let connection: Connection
+    private unowned(unsafe) let connection: Channel
     private let loop: EventLoop
     /// The rest of a line the pipe took only part of (longer than `PIPE_BUF`).
     private var unwritten: [UInt8] = []
@@ -32,7 +32,7 @@ final class BarOutput: EventHandler {
 
     /// Takes the pipe `handed` is the write end of, through a description of the service's
     /// own; closes `handed` in every case, and says why if the pipe is not taken.
-    static func adopt(_ handed: Int32, for connection: Connection, loop: EventLoop) -> Result<BarOutput, SystemError> {
+    static func adopt(_ handed: Int32, for connection: Channel, loop: EventLoop) -> Result<BarOutput, SystemError> {
         defer { Posix.close(handed) }
         // Neither check reaches a file system: the link's text and the access mode are the kernel's.
         guard isAnonymousPipe(handed) else {
@@ -56,7 +56,7 @@ final class BarOutput: EventHandler {
         (try? Posix.readLink("/proc/self/fd/\(fd)"))?.hasPrefix("pipe:[") == true  // unreadable: not taken
     }
 
-    private init(fd: Int32, connection: Connection, loop: EventLoop) {
+    private init(fd: Int32, connection: Channel, loop: EventLoop) {
         self.fd = fd
         self.connection = connection
         self.loop = loop

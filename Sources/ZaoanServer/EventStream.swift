@@ -5,16 +5,17 @@ import ZaoanCore
 /// calendar event becomes `soon`, goes `live` or has `ended` — a stream of moments, not a
 /// state, so nothing is sent on subscribing. The timer is armed for the next moment only
 /// (no wake-ups in between, however long that is), and again whenever rooms or events
-/// change; moments already passed when they change are not replayed.
+/// change; moments already passed when they change are not replayed. "Now" is the loop
+/// turn's (`LoopClock`), the instant requests and watches of the turn are answered for.
 final class EventStream {
-    private var subscribers: [ObjectIdentifier: Connection] = [:]
+    private var subscribers: [ObjectIdentifier: Channel] = [:]
     private var timer: WallClockTimer!
     private let responder: Responder
-    private let clock: TimeSource
+    private let clock: LoopClock
     /// Moments up to this second have been sent.
     private var sentThrough = 0
 
-    init(loop: EventLoop, responder: Responder, clock: TimeSource) throws(SystemError) {
+    init(loop: EventLoop, responder: Responder, clock: LoopClock) throws(SystemError) {
         self.responder = responder
         self.clock = clock
         timer = try WallClockTimer(loop: loop) { [unowned self] _ in self.fire() }
@@ -22,13 +23,13 @@ final class EventStream {
 
     var count: Int { subscribers.count }
 
-    func add(_ connection: Connection) {
+    func add(_ connection: Channel) {
         if subscribers.isEmpty { sentThrough = clock.unixSeconds }
         subscribers[ObjectIdentifier(connection)] = connection
         arm()
     }
 
-    func remove(_ connection: Connection) {
+    func remove(_ connection: Channel) {
         guard subscribers.removeValue(forKey: ObjectIdentifier(connection)) != nil else { return }
         if subscribers.isEmpty { timer.disarm() }
     }

@@ -8,7 +8,7 @@ final class MonotonicTimer: EventHandler {
     private let timer: TimerDescriptor
     private let action: () -> Void
     private var repeating = false
-    private(set) var armed = false
+    private(set) var armed = false { didSet { TimerCensus.monotonicTimer(wasArmed: oldValue, isArmed: armed) } }
 
     init(loop: EventLoop, action: @escaping () -> Void) throws(SystemError) {
         timer = try TimerDescriptor(clock: CLOCK_MONOTONIC, purpose: "a timer")

@@ -60,7 +60,7 @@ extension Server {
 
     /// `systemctl status` shows this.
     var statusLine: String {
-        "serving on \(listeningOn): \(connections.count) connections, \(watches.count) watches, \(responder.schedule.count) live rooms"
+        "serving on \(listeningOn): \(table.count) connections, \(watches.count) watches, \(responder.schedule.count) live rooms"
             + configStatus
     }
 
@@ -94,7 +94,7 @@ extension Server {
     /// the listening socket stay there; systemd holds the socket and starts zaoan again for
     /// them, so none is lost or reset.
     private func idleExpired() {
-        guard connections.isEmpty, watches.count == 0, case .serving = lifecycle, let listener else { return }
+        guard table.isEmpty, watches.count == 0, case .serving = lifecycle, let listener else { return }
         lifecycle = .idleExiting(after: options.exitIdleTime ?? 0)
         notify(.stopping)
         if !acceptPaused { loop.unregister(listener.fd) }
@@ -105,13 +105,10 @@ extension Server {
     func beginShutdown(reason: String) {
         guard case .serving = lifecycle else { return }
         notify(.stopping)
-        monotonicNow = Posix.monotonicSeconds()
-        lifecycle = .draining(reason: reason, deadline: monotonicNow + Self.shutdownGrace)
+        lifecycle = .draining(reason: reason, deadline: clock.monotonic + Self.shutdownGrace)
         if let listener, !acceptPaused { loop.unregister(listener.fd) }
         watches.removeAll()
-        for connection in Array(connections.values) {
-            connection.finishSoon()
-        }
-        if connections.isEmpty { loop.stop() } else { sweeper?.arm(after: 0.1, repeating: true) }
+        table.finishAll()
+        if table.isEmpty { loop.stop() } else { sweeper?.arm(after: 0.1, repeating: true) }
     }
 }

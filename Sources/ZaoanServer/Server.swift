@@ -4,11 +4,15 @@ import Foundation
 import Glibc
 import ZaoanCore
 
-/// The service: one event loop that owns the listener, every connection, the responder and
-/// the counters. Nothing here is shared with another thread, so nothing needs a lock.
+/// The service: it wires together the event loop, the listener, the connection table and
+/// its sessions, the dispatcher, the group commit, the watches and the event stream, and
+/// counts what `stats` reports. Nothing here is shared with another thread, so nothing
+/// needs a lock.
 ///
-/// Accepting and per-user limits: Server+Accept.swift. Rights, room changes and their group
-/// commit: Server+Changes.swift. Lifecycle, idle exit, watchdog: Server+Lifecycle.swift.
+/// A request, end to end: `Channel` (bytes, lines, limits) → `Session` (what a line means
+/// for this connection) → `Dispatcher` (what the request does) → `Responder` (the answer)
+/// → `Channel` (bytes out). Accepting: Server+Accept.swift. Room changes: `GroupCommit`.
+/// Lifecycle, idle exit, watchdog: Server+Lifecycle.swift.
 public final class Server {
     public struct Options: Sendable {
         public var socketPath: String?
@@ -29,25 +33,19 @@ public final class Server {
         }
     }
 
-    /// A client whose pending output has not moved for this long is closed.
-    static let stuckClientTimeout = 30.0
-    /// How long a one-shot connection may take to send its first complete line.
-    static let oneShotTimeout = 10.0
     /// How long shutdown waits for answers still being written.
     static let shutdownGrace = 2.0
 
     let loop: EventLoop
-    let readBuffer: UnsafeMutableRawBufferPointer
     let options: Options
     let responder: Responder
+    /// The loop turn's instant, for requests, watches and time limits alike.
+    let clock: LoopClock
+    let shared: ChannelShared
+    let table: ConnectionTable
+    private(set) var dispatcher: Dispatcher!
     var listener: Listener?
     var listenerHandler: ListenerHandler?
-    var connections: [Int32: Connection] = [:]
-    /// The settings' output limits, kept here so that connections read them without copying
-    /// the settings on every answer.
-    private(set) var outputLimits: OutputLimits
-    /// Open connections by the peer's uid (-1 when the kernel did not say).
-    var connectionsByUID: [Int64: Int] = [:]
     var counters: ServerCounters
     var lifecycle = Lifecycle.starting
     private var signals: SignalHandler?
@@ -64,58 +62,56 @@ public final class Server {
     /// This process's hold on the state directory (`Server.serve` takes it before the state
     /// is read); the socket is written into it once it is open.
     var stateLock: StateLock?
-    /// Room changes read in this loop turn, saved together after it (group commit).
-    var pendingChanges: [(request: Request, connection: Connection)] = []
-    /// Connections whose changes were answered, to take their next lines on the next turn.
-    var resumeQueue: [Connection] = []
-    /// The changes being saved now, their answers so far, and the rooms they make.
-    var savingBatch: (batch: [(request: Request, connection: Connection)], answers: [Reply?], schedule: LiveSchedule, expanding: ReaderJob?)?
+    private(set) var commit: GroupCommit!
     /// Recurring rooms' occurrences, expanded off the loop.
     var rooms: RoomExpander!
-    var saver: StateSaver!
     var refusals: RefusalLog!
     var acceptPaused = false
     var idleTimer: MonotonicTimer?
     var watchdogTimer: MonotonicTimer?
     var statusTimer: MonotonicTimer?
     var listeningOn = ""
-    let clock: TimeSource
-    var monotonicNow: Double
-    /// The wall clock when epoll last returned: the time requests read in this batch are
-    /// answered for (one clock read per batch, not per request).
-    private(set) var wallNow: Date
 
     /// - Throws: when the loop cannot be made, or the state directory is unsafe.
-    public init(options: Options, settings: Settings, clock: TimeSource = SystemTimeSource()) throws(SystemError) {
+    public init(options: Options, settings: Settings, clock source: TimeSource = SystemTimeSource()) throws(SystemError) {
         self.options = options
-        self.clock = clock
         self.loop = try EventLoop()
-        self.readBuffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 64 * 1024, alignment: 16)
+        let clock = LoopClock(source: source)
+        self.clock = clock
+        self.shared = ChannelShared(loop: loop, clock: clock, outputLimits: settings.outputLimits)
+        self.table = ConnectionTable(shared: shared)
+        table.slots = ConnectionTable.Slots(settings)
         self.store = StateStore(directory: options.stateDirectory)
-        let loaded = try store.load(now: clock.now)
+        let loaded = try store.load(now: clock.wall)
         for problem in loaded.problems { Log.error(problem, event: .stateProblem) }
         self.responder = Responder(settings: settings, schedule: loaded.schedule)
-        self.outputLimits = settings.outputLimits
         self.responder.versionText = options.versionText
-        self.counters = ServerCounters(startedAt: clock.now)
-        self.monotonicNow = Posix.monotonicSeconds()
-        self.wallNow = clock.now
+        self.counters = ServerCounters(startedAt: clock.wall)
         self.watches = try WatchHub(loop: loop, render: { [unowned self] request in
-            self.responder.answer(request, now: self.clock.now, counters: self.statistics)
+            self.responder.answer(request, now: self.clock.wall, counters: self.statistics)
         }, period: { [unowned self] request in
-            self.responder.changePeriod(request, now: self.clock.now)
+            self.responder.changePeriod(request, now: self.clock.wall)
         })
         self.events = try EventStream(loop: loop, responder: responder, clock: clock)
         self.refusals = try RefusalLog(loop: loop)
-        self.saver = try StateSaver(store: store, loop: loop) { [unowned self] result in self.saveFinished(result) }
-        self.rooms = try RoomExpander(loop: loop, responder: responder, clock: clock) { [unowned self] in
-            self.events.scheduleChanged()
-            self.watches.refresh()
-            self.statusChanged()
+        self.rooms = try RoomExpander(loop: loop, responder: responder, clock: source) { [unowned self] in self.roomsChanged() }
+        self.commit = try GroupCommit(responder: responder, rooms: rooms, store: store, loop: loop, clock: clock) { [unowned self] in
+            self.roomsChanged()
         }
+        self.dispatcher = Dispatcher(responder: responder, clock: clock, loop: loop, watches: watches, events: events,
+                                     commit: commit, refusals: refusals, adminGroupID: Dispatcher.groupID(named: settings.adminGroup))
+        dispatcher.statistics = { [unowned self] in self.statistics }
+        dispatcher.reload = { [unowned self] in self.reload() }
+        dispatcher.statusChanged = { [unowned self] in self.statusChanged() }
+        table.closed = { [unowned(unsafe) self] session in self.sessionClosed(session) }  // per close: no reference counting
     }
 
-    deinit { readBuffer.deallocate() }
+    /// Rooms or calendar events changed: the event stream, the watches and the status follow.
+    func roomsChanged() {
+        events.scheduleChanged()
+        watches.refresh()
+        statusChanged()
+    }
 
     /// Serves until SIGTERM or SIGINT. Returns the process exit status.
     public func run() throws(SystemError) -> Int32 {
@@ -128,6 +124,7 @@ public final class Server {
         listenerHandler = handler
         try loop.register(listener.fd, events: EventLoop.readable, handler: handler)
         sweeper = try MonotonicTimer(loop: loop) { [unowned self] in self.sweep() }
+        shared.sweeper = sweeper
         try startLifecycleTimers(listener: listener)
         rooms.expandAtStart()
         try followCalendars(responder.settings)
@@ -142,19 +139,18 @@ public final class Server {
                  event: .started)
         notify(.ready, .status(statusLine))
         loop.run(afterWake: { [unowned self] in
-            self.monotonicNow = Posix.monotonicSeconds()
-            self.wallNow = self.clock.now
+            self.clock.read()
         }, afterBatch: { [unowned self] in
             self.finishTurn()
         })
         listener.close()
-        saver.stop()
+        commit.stop()
         rooms.stop()
         calendars?.stop()
         refusals.flush(all: true)
         let reason = lifecycle.stopReason
         lifecycle = .stopped
-        Log.info("\(reason); answered \(Log.counted(counters.requests, "request"))", event: reason.hasPrefix("exited after") ? .idleExit : .stopped)
+        Log.info("\(reason); answered \(Log.counted(dispatcher.requests, "request"))", event: reason.hasPrefix("exited after") ? .idleExit : .stopped)
         return 0
     }
 
@@ -184,180 +180,34 @@ public final class Server {
         return try Listener.bind(path: resolved.path)
     }
 
-    // MARK: - Called by connections
-
-    func countRequest() { counters.requests += 1 }
-
-    func answer(_ request: Request) -> Reply {
-        responder.answer(request, now: wallNow, counters: statistics)
-    }
-
-    /// What `stats` reports: the running totals, and the rest read off where it lives.
-    private var statistics: ServerCounters {
-        var snapshot = counters
-        snapshot.connectionsOpen = connections.count
-        snapshot.watches = watches.count
-        snapshot.timers = watches.count  // each watch's timer registration
-        snapshot.clockChanges = watches.clockChanges
-        snapshot.logLinesDropped = Log.droppedLines
-        snapshot.configProblems = configProblems.map(\.report)
-        if let calendars {
-            snapshot.calendarsLoaded = calendars.sourcesLoaded
-            snapshot.calendarsWaiting = calendars.sourcesWaiting
-            snapshot.calendarsReading = calendars.sourcesReading
-            snapshot.calendarProblems = calendars.problems
-            snapshot.calendarProblemsNotKept = calendars.problemsNotKept
-            snapshot.calendarFilesParsed = calendars.filesParsed
-            snapshot.calendarFilesUnchanged = calendars.filesUnchanged
-        }
-        return snapshot
-    }
-
-    func connectionClosed(_ connection: Connection) {
-        connections.removeValue(forKey: connection.fd)
-        let uid = Self.uidKey(connection.peer)
-        if let open = connectionsByUID[uid], open > 1 { connectionsByUID[uid] = open - 1 } else { connectionsByUID[uid] = nil }
-        if acceptPaused { resumeAccepting() }
-        statusChanged()
-        if connections.isEmpty {
-            if !acceptPaused { sweeper?.disarm() }
-            if case .draining = lifecycle { loop.stop() } else { becameIdle() }
-        }
-    }
-
-    /// A connection broke a limit and is being closed: count it, and say so in the log.
-    func closedForLimit(_ connection: Connection, reason: Connection.CloseReason) {
-        let what: String
-        switch reason {
-        case .outputHardLimit:
-            counters.closedOutputLimit += 1
-            what = "had more than \(outputLimits.hard) bytes of answers unread (output_hard_limit)"
-        case .outputSoftLimit:
-            counters.closedSlowReader += 1
-            what = "kept more than \(outputLimits.soft) bytes of answers unread for \(outputLimits.softSeconds) s (output_soft_limit)"
-        case .stuck:
-            counters.closedSlowReader += 1
-            what = "read none of its answers for \(Int(Self.stuckClientTimeout)) s"
-        case .partialLine:
-            counters.closedPartialLine += 1
-            what = "left a line unfinished for \(Int(Connection.Limits.partialLineSeconds)) s"
-        }
-        refusals.note(uid: Self.uidKey(connection.peer), pid: connection.peer?.pid,
-                      message: "closed a connection that \(what)", event: nil)
-    }
-
-    /// Reads the settings' calendars now and follows their changes (inotify).
-    func followCalendars(_ settings: Settings) throws(SystemError) {
-        if calendars == nil {
-            guard !settings.calendars.isEmpty else { return }
-            calendars = try CalendarFeed(loop: loop, clock: clock) { [unowned self] events, names in
-                self.responder.replaceCalendarEvents(events, calendars: names)
-                self.events.scheduleChanged()
-                self.watches.refresh()
-                self.statusChanged()
-            }
-        }
-        calendars?.configure(calendars: settings.calendars, zone: settings.zone.identifier, windowHours: settings.calendarWindowHours)
-    }
-
-    /// Re-reads the config; a bad file is rejected and the settings in force are kept.
-    @discardableResult
-    func reload() -> Reply {
-        do {
-            let settings = try options.config.load()
-            responder.apply(settings)
-            rooms.refresh()  // a new zone moves the rooms' wall clock
-            events.scheduleChanged()
-            outputLimits = settings.outputLimits
-            do {
-                try followCalendars(settings)
-            } catch {
-                Log.error("cannot watch the calendars: \(error); they are read again at the next reload")
-            }
-            watches.refresh(periodsChanged: true)  // a new language, city or template shows at once, not on the next tick
-            if !configProblems.isEmpty {
-                configProblems = []
-                statusChanged()
-            }
-            Log.info("configuration reloaded from \(options.config.path)")
-            return .ok
-        } catch {
-            Log.error("reload rejected, keeping the previous settings: \(error)", event: .configRejected)
-            return .error(ProtocolError(.badConfig, "\(error); the previous settings stay in force"))
-        }
-    }
-
-    /// One warning per problem the config had at start, each with its place in structured
-    /// fields (journal MESSAGE_ID rejected-config, as for a rejected reload).
-    private func logConfigProblems() {
-        for problem in configProblems {
-            var fields = ["CONFIG_FILE": problem.file ?? options.config.path]
-            if let key = problem.key { fields["CONFIG_KEY"] = RequestParser.shorten(key) }
-            if let position = problem.position {
-                fields["CONFIG_LINE"] = "\(position.line)"
-                fields["CONFIG_COLUMN"] = "\(position.column)"
-            }
-            let serving = problem.fallback == .allDefaults ? "serving with the built-in defaults" : "serving with the rest"
-            Log.warning("\(problem.report); \(serving) (zaoan check-config checks the file)", event: .configRejected, fields: fields)
-        }
-    }
-
-    /// The end of a loop turn: connections answered last turn take their next lines, the
+    /// The end of a loop turn: sessions answered last turn take their next lines, the
     /// changes read so far are committed (unless a save is still in flight: they wait for the
-    /// next one), and a batch of watch updates is written. Returns whether work is left for
-    /// the next turn (the loop then polls instead of sleeping).
+    /// next one), a batch of watch updates is written, and the channels closed in the turn
+    /// are closed. Returns whether work is left for the next turn (the loop then polls
+    /// instead of sleeping).
     func finishTurn() -> Bool {
-        if !resumeQueue.isEmpty {
-            let ready = resumeQueue
-            resumeQueue.removeAll(keepingCapacity: true)
-            for connection in ready { connection.resumeAfterCommit() }
-        }
-        if !saver.busy { startCommit() }
+        let resumeWaiting = commit.finishTurn()
         let moreUpdates = watches.deliver()
-        return !resumeQueue.isEmpty || moreUpdates
+        table.finishClosing()
+        return resumeWaiting || moreUpdates
     }
 
     // MARK: - Time and signals
 
-    /// Arms the sweeper (once a second) if it is not: a connection has a time limit running.
-    func sweepSoon() {
-        if let sweeper, !sweeper.armed { sweeper.arm(after: 1, repeating: true) }
-    }
-
     /// Once a second while some connection has a time limit running: enforce the shutdown
     /// deadline, close connections past a limit. Watchers that keep up have none, so a bar
     /// alone does not wake the service for the sweeper: it is disarmed until a connection
-    /// needs it again (`sweepSoon`).
+    /// needs it again (`ChannelShared.sweepSoon`).
     private func sweep() {
         defer {
-            if case .serving = lifecycle, !acceptPaused, !connections.values.contains(where: \.needsSweeping) {
-                sweeper?.disarm()
-            }
+            if case .serving = lifecycle, !acceptPaused, !table.needsSweeping { sweeper?.disarm() }
         }
-        monotonicNow = Posix.monotonicSeconds()
-        if case .draining(_, let deadline) = lifecycle, monotonicNow >= deadline {
+        if case .draining(_, let deadline) = lifecycle, clock.monotonic >= deadline {
             loop.stop()
             return
         }
         if acceptPaused { resumeAccepting() }
-        let sessionLimit = Double(responder.settings.idleTimeout)
-        for connection in Array(connections.values) {
-            if let since = connection.overSoftLimitSince, monotonicNow - since >= Double(outputLimits.softSeconds) {
-                connection.close(for: .outputSoftLimit)
-            } else if connection.hasPendingOutput {
-                if monotonicNow - connection.lastOutputProgress >= Self.stuckClientTimeout {
-                    connection.close(for: .stuck)
-                }
-            } else if let since = connection.partialLineSince, monotonicNow - since >= Connection.Limits.partialLineSeconds {
-                connection.close(for: .partialLine)
-            } else if connection.watch != nil {
-                continue  // a watcher waits for the server, not the other way round
-            } else if connection.mode == .session {
-                if monotonicNow - connection.lastActivity >= sessionLimit { connection.close() }
-            } else if monotonicNow - connection.acceptedAt >= Self.oneShotTimeout {
-                connection.close()  // one-shot: a complete line within 10 s of connecting
-            }
-        }
+        table.expire(now: clock.monotonic, Session.Timeouts(responder.settings))
     }
 
     func received(signal: Int32) {
@@ -373,12 +223,6 @@ public final class Server {
         for state in states {
             do { try Systemd.notify(state) } catch { Log.warning("\(error)") }
         }
-    }
-
-    /// The key of `connectionsByUID` and the refusal counts: the uid, or -1 for a peer the
-    /// kernel did not name (never 0, which would read as root).
-    static func uidKey(_ peer: PeerCredentials?) -> Int64 {
-        peer.map { Int64($0.uid) } ?? -1
     }
 }
 

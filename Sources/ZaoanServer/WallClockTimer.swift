@@ -9,7 +9,7 @@ import Glibc
 final class WallClockTimer: EventHandler {
     private let timer: TimerDescriptor
     private let action: (_ clockWasSet: Bool) -> Void
-    private(set) var armed = false
+    private(set) var armed = false { didSet { TimerCensus.wallClockTimer(wasArmed: oldValue, isArmed: armed) } }
     /// Seconds between firings while armed; 0 for a one-shot (`arm(at:)`).
     private(set) var period = 1
 

@@ -4,8 +4,8 @@ import ZaoanCore
 /// writes the answer to its watchers only when it changed. 1,000 clients watching
 /// `countdown` cost one render and 1,000 writes.
 ///
-/// A watch's timer belongs to its connection: the connection holds a `WatchHub.Ticket`,
-/// and closing the connection returns it. With no tickets out, or only for answers the
+/// A watch belongs to its session: the session holds a `WatchHub.Ticket`, and ending the
+/// watch or closing the connection returns it; frames go to the session's `Channel`. With no tickets out, or only for answers the
 /// clock cannot change (`version`, `help`: re-rendered on reload), the wall-clock timer is
 /// disarmed and the service sleeps.
 ///
@@ -15,19 +15,21 @@ import ZaoanCore
 final class WatchHub {
     private struct Group {
         var last: Reply?
-        var watchers: [ObjectIdentifier: Connection] = [:]
+        var watchers: [ObjectIdentifier: Channel] = [:]
         /// How often the answer can change with the clock, in seconds: 1, 60, or 0 for never.
         var period = 1
     }
 
-    /// Proof of a registered watch; returned with `remove`.
-    struct Ticket {
+    /// Proof of a registered watch; returned with `remove`. A reference, so that the
+    /// session's state holding it is copied with a retain, not a copy of the request.
+    final class Ticket {
         let request: Request
+        init(request: Request) { self.request = request }
     }
 
     private var groups: [Request: Group] = [:]
     /// Updates rendered and not yet written, oldest first.
-    private var deliveries: [(connection: Connection, reply: Reply)] = []
+    private var deliveries: [(channel: Channel, reply: Reply)] = []
     private var delivered = 0
     static let deliveriesPerTurn = 64
     private(set) var count = 0
@@ -51,7 +53,7 @@ final class WatchHub {
     }
 
     /// Registers a watch and returns the first answer to send.
-    func add(_ connection: Connection, request: Request) -> (Ticket, Reply) {
+    func add(_ connection: Channel, request: Request) -> (Ticket, Reply) {
         var group: Group
         if let existing = groups[request] {
             group = existing
@@ -86,7 +88,7 @@ final class WatchHub {
         if !timer.armed || timer.period != wanted { timer.arm(period: wanted) }
     }
 
-    func remove(_ connection: Connection, ticket: Ticket) {
+    func remove(_ connection: Channel, ticket: Ticket) {
         guard var group = groups[ticket.request],
               group.watchers.removeValue(forKey: ObjectIdentifier(connection)) != nil else { return }
         count -= 1

@@ -57,7 +57,7 @@ import Testing
             #expect(add.changedRoomID == id)
             responder.commit(try responder.proposedChange(add, now: now))
         }
-        let answer = responder.answer(request, now: now, counters: ServerCounters(startedAt: now)).text
+        let answer = responder.answer(request, now: now, counters: ServiceFigures(startedAt: now)).text
         if expected.hasSuffix("…") {
             #expect(answer.hasPrefix(expected.dropLast()), "\(line) → \(answer.debugDescription)")
         } else {

@@ -16,7 +16,7 @@ struct ChineseCalendarTests {
     }
 
     func status(_ responder: Responder, at now: Date) throws -> String {
-        try responder.structured(.status, now: now, counters: ServerCounters(startedAt: now)).text
+        try responder.structured(.status, now: now, counters: ServiceFigures(startedAt: now)).text
     }
 
     @Test("冬至 on its day, nothing the day before; the lunar date beside it")

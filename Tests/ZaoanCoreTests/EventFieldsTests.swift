@@ -41,12 +41,12 @@ import Testing
 
     private func lines(_ responder: Responder, _ line: String) throws -> [String] {
         let request = try #require(try RequestParser.parse(line))
-        return try responder.structured(request, now: try instant(Self.now), counters: ServerCounters(startedAt: .now)).lines
+        return try responder.structured(request, now: try instant(Self.now), counters: ServiceFigures(startedAt: .now)).lines
     }
 
     private func error(_ responder: Responder, _ line: String) throws -> String {
         let request = try #require(try RequestParser.parse(line))
-        return responder.answer(request, now: try instant(Self.now), counters: ServerCounters(startedAt: .now)).text
+        return responder.answer(request, now: try instant(Self.now), counters: ServiceFigures(startedAt: .now)).text
     }
 
     @Test("schedule: the calendar's name in the source column; calendar=NAME in any case lists that calendar's events, no rooms")
@@ -79,12 +79,12 @@ import Testing
     func tooltip() throws {
         let responder = try responder()
         let now = try instant(Self.now)
-        let answer = try responder.structured(.countdown(id: nil), now: now, counters: ServerCounters(startedAt: now))
+        let answer = try responder.structured(.countdown(id: nil), now: now, counters: ServiceFigures(startedAt: now))
         #expect(answer.tooltip == "Standup\n2026-06-15 08:30–2026-06-15 09:30 · Work\nRoom 4.12\nAgenda <b>&</b>")
         let waybar = OutputFormat.json.encode(answer, name: "countdown", pangoMarkup: false).text
         #expect(waybar.contains(#""tooltip":"Standup\n2026-06-15 08:30–2026-06-15 09:30 · Work\nRoom 4.12\nAgenda &lt;b&gt;&amp;&lt;\/b&gt;""#)
                 || waybar.contains(#""tooltip":"Standup\n2026-06-15 08:30–2026-06-15 09:30 · Work\nRoom 4.12\nAgenda &lt;b&gt;&amp;&lt;/b&gt;""#), "\(waybar)")
-        let room = try responder.structured(.countdown(id: "tea"), now: now, counters: ServerCounters(startedAt: now))
+        let room = try responder.structured(.countdown(id: "tea"), now: now, counters: ServiceFigures(startedAt: now))
         #expect(room.tooltip == "Tea\n2026-06-15 09:00\nOolong\nand more")
     }
 
@@ -95,7 +95,7 @@ import Testing
         let now = try instant(Self.now)
         responder.replaceCalendarEvents([try event("x", "Standup", minutes: 30, calendar: "Work %{A1:x:} #[fg=red]", location: "{time} <b>&")],
                                         calendars: ["Work"])
-        let status = try responder.structured(.status, now: now, counters: ServerCounters(startedAt: now))
+        let status = try responder.structured(.status, now: now, counters: ServiceFigures(startedAt: now))
         #expect(status.text == "Good morning · UTC {time} <b>& [Work %{A1:x:} #[fg=red]] Standup · starts in 00:30:00")
         #expect(OutputFormat.polybar.encode(status, name: "status", pangoMarkup: false).text.contains("[Work ％{A1:x:} #[fg=red]]"))
         #expect(OutputFormat.tmux.encode(status, name: "status", pangoMarkup: false).text.contains("[Work %{A1:x:} ##[fg=red]]"))
@@ -103,7 +103,7 @@ import Testing
 
         let rooms = Responder(settings: try settings(template: template))
         rooms.commit(LiveSchedule(rooms: [LiveRoom(id: "tea", title: "Tea", start: now.addingTimeInterval(600))]))
-        let plain = try rooms.structured(.status, now: now, counters: ServerCounters(startedAt: now))
+        let plain = try rooms.structured(.status, now: now, counters: ServiceFigures(startedAt: now))
         #expect(plain.text == "Good morning · UTC [] Tea · starts in 00:10:00", "a room has neither: \(plain.text)")
     }
 

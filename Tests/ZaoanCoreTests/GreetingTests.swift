@@ -140,14 +140,14 @@ struct CityZone: Sendable, CustomTestStringConvertible {
         let responder = Responder(settings: try makeSettings(language: "zh"))
         let now = try instant("2026-01-15T01:00:00Z")  // 09:00 in Beijing
         #expect(try responder.greeting(city: nil, now: now) == "早安·北京")
-        #expect(responder.answer(.greeting(city: nil), now: now, counters: ServerCounters(startedAt: now)).text == "早安·北京")
+        #expect(responder.answer(.greeting(city: nil), now: now, counters: ServiceFigures(startedAt: now)).text == "早安·北京")
     }
 
     @Test func defaultCityJoinedInEnglish() throws {
         let responder = Responder(settings: try makeSettings(language: "en"))
         let now = try instant("2026-01-15T01:00:00Z")
         #expect(try responder.greeting(city: nil, now: now) == "Good morning · Beijing")
-        let reply = responder.answer(.greeting(city: nil), now: now, counters: ServerCounters(startedAt: now))
+        let reply = responder.answer(.greeting(city: nil), now: now, counters: ServiceFigures(startedAt: now))
         #expect(reply.bytes == Array("Good morning · Beijing\n".utf8))
         #expect(!reply.isError)
     }
@@ -173,7 +173,7 @@ struct CityZone: Sendable, CustomTestStringConvertible {
         #expect(error?.code == .unknownCity)
         #expect(error?.message.contains("'\(name)'") == true)
 
-        let reply = responder.answer(.greeting(city: name), now: now, counters: ServerCounters(startedAt: now))
+        let reply = responder.answer(.greeting(city: name), now: now, counters: ServiceFigures(startedAt: now))
         #expect(reply.isError)
         #expect(reply.text.hasPrefix("ERR unknown-city "))
     }

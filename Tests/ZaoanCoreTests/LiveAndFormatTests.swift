@@ -6,7 +6,7 @@ import Testing
 /// (the binary-level tests are in ZaoanServerTests/Live*.swift and Integration*.swift).
 @Suite struct LiveAndFormatTests {
     let now = Date(timeIntervalSince1970: 1_796_000_000)  // a fixed instant
-    let counters = ServerCounters(startedAt: Date(timeIntervalSince1970: 0))
+    let counters = ServiceFigures(startedAt: Date(timeIntervalSince1970: 0))
 
     func responder(language: String = "zh", config: (inout ConfigFile) -> Void = { _ in }) throws -> Responder {
         var file = ConfigFile()

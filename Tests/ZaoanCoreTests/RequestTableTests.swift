@@ -37,7 +37,7 @@ import Testing
     @Test func helpIsByteIdentical() throws {
         let responder = Responder(settings: try makeSettings())
         let now = try instant("2026-06-15T12:00:00Z")
-        let reply = responder.answer(.help, now: now, counters: ServerCounters(startedAt: now))
+        let reply = responder.answer(.help, now: now, counters: ServiceFigures(startedAt: now))
         #expect(reply.bytes == Array(Self.helpText.utf8))
     }
 

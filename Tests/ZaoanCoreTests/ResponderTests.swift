@@ -7,7 +7,7 @@ import Testing
     static let noon = "2026-06-15T12:00:00Z"
 
     private func answer(_ responder: Responder, _ request: Request, at now: Date) -> Reply {
-        responder.answer(request, now: now, counters: ServerCounters(startedAt: now))
+        responder.answer(request, now: now, counters: ServiceFigures(startedAt: now))
     }
 
     @Test(arguments: [("0", "00:00"), ("125", "02:05"), ("3725", "1:02:05")])
@@ -93,7 +93,7 @@ import Testing
         _ = try responder.time(pattern: "HH a", now: now)
         _ = try responder.time(pattern: "HH a", now: now)
         _ = try responder.time(pattern: "mm a", now: now)
-        var counters = ServerCounters(startedAt: now.addingTimeInterval(-42.9))
+        var counters = ServiceFigures(startedAt: now.addingTimeInterval(-42.9))
         counters.connectionsOpen = 3
         counters.connectionsTotal = 10
         counters.requests = 99
@@ -263,7 +263,7 @@ import Testing
     private func answer(_ request: Request, settings: Settings? = nil) throws -> Reply {
         let responder = Responder(settings: try settings ?? makeSettings())
         let now = try instant("2026-06-15T12:00:00Z")
-        return responder.answer(request, now: now, counters: ServerCounters(startedAt: now))
+        return responder.answer(request, now: now, counters: ServiceFigures(startedAt: now))
     }
 
     @Test func patternsUpToTheLimitFormat() throws {

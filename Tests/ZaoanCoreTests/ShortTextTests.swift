@@ -23,7 +23,7 @@ import Testing
     }
 
     private func blocks(_ responder: Responder, at now: Date) throws -> (ticker: String, countdown: String) {
-        let counters = ServerCounters(startedAt: now)
+        let counters = ServiceFigures(startedAt: now)
         let ticker = try responder.structured(.ticker(skip: 0), now: now, counters: counters).shortText
         let countdown = try responder.structured(.countdown(id: nil), now: now, counters: counters).shortText
         return (try #require(ticker), try #require(countdown))

@@ -148,7 +148,7 @@ import Testing
     @Test func theResponderAnswersStrftimeWithoutICU() throws {
         let responder = Responder(settings: try makeSettings(language: "zh", timezone: "Asia/Shanghai"))
         let now = try instant("2026-12-01T01:30:00Z")
-        let reply = responder.answer(.time(pattern: "%a %e %k"), now: now, counters: ServerCounters(startedAt: now))
+        let reply = responder.answer(.time(pattern: "%a %e %k"), now: now, counters: ServiceFigures(startedAt: now))
         #expect(reply.text == "二  1  9")
         #expect(responder.formatters.statistics.misses == 0)
         #expect(try responder.time(pattern: "HH:mm", now: now) == "09:30")  // LDML as before

@@ -44,6 +44,26 @@ struct SessionAndLimitTests {
         try service.stop()
     }
 
+    @Test("a one-shot connection that sends no complete line within first_line_seconds is closed; 0 and 3601 are refused")
+    func firstLineTimeout() throws {
+        let service = try TestService.start(config: #"{"first_line_seconds": 1}"#)
+        let silent = try RawClient(path: service.socketPath, timeout: 5)
+        let started = Date()
+        #expect(silent.peerState(within: 6) == .closed, "a silent one-shot connection still open after 6 s with first_line_seconds 1")
+        let elapsed = Date().timeIntervalSince(started)
+        #expect(elapsed >= 0.9 && elapsed < 6, "closed after \(elapsed) s")
+        #expect(try service.ask("ping") == "pong\n")
+        try service.stop()
+        for bad in ["0", "3601"] {
+            let other = try TestService.start(config: #"{"first_line_seconds": \#(bad), "stuck_client_seconds": \#(bad), "partial_line_seconds": \#(bad)}"#)
+            let problems = try other.ask("stats")
+            for key in ["first_line_seconds", "stuck_client_seconds", "partial_line_seconds"] {
+                #expect(problems.contains("config key '\(key)': must be between 1 and 3600, got \(bad)"), "\(problems)")
+            }
+            try other.stop()
+        }
+    }
+
     @Test("a session closes at the configured idle timeout")
     func sessionIdleTimeout() throws {
         let service = try TestService.start(config: #"{"idle_timeout": 1}"#)

@@ -49,7 +49,7 @@ public func fuzzConfig(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
                                       environment: ["LANG": "zh_CN.UTF-8"], systemZone: utc)
     for problem in resolved.problems { precondition(problem.fallback != nil, "\(problem)") }
     let responder = Responder(settings: resolved.settings)
-    var counters = ServerCounters(startedAt: now)
+    var counters = ServiceFigures(startedAt: now)
     counters.configProblems = (reading.problems + resolved.problems).map { $0.inFile("/c.json").report }
     for request: Request in [.greeting(city: nil), .time(pattern: nil), .status, .stats, .formatted(.i3bar, .status),
                              .formatted(.json, .greeting(city: nil))] {

@@ -32,7 +32,7 @@ public func fuzzRequest(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     if request.isRoomChange {
         do { responder.commit(try responder.proposedChange(request, now: now)) } catch { check(Reply.error(error)) }
     }
-    check(responder.answer(request, now: now, counters: ServerCounters(startedAt: now.addingTimeInterval(-5))))
+    check(responder.answer(request, now: now, counters: ServiceFigures(startedAt: now.addingTimeInterval(-5))))
     return 0
 }
 

@@ -17,7 +17,7 @@ public func fuzzStateFile(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     let bytes = Data(bytes: data, count: size)
     guard let decoded = try? StateFile.decode(bytes) else { return 0 }
     let responder = Responder(settings: settings, schedule: decoded.schedule)
-    let counters = ServerCounters(startedAt: now)
+    let counters = ServiceFigures(startedAt: now)
     var requests: [Request] = [.liveList, .countdown(id: nil), .ticker(skip: 3), .status, .formatted(.json, .status)]
     requests += decoded.schedule.rooms.keys.prefix(5).flatMap { [Request.liveShow(id: $0), .countdown(id: $0)] }
     for request in requests {

@@ -1,0 +1,246 @@
+import CLinux
+import Glibc
+import ZaoanCore
+
+/// One client's socket: the descriptor and its registration with the loop, the framer that
+/// cuts its bytes into lines, the queue of answers waiting to be written, and the limits on
+/// both. It hands complete lines to its handler and knows nothing of requests.
+///
+/// What one client can cost is bounded here (`Limits`): at most `readChunk` bytes read per
+/// event and one partial line held; no lines taken while `highWater` bytes of answers are
+/// unread; closed past the soft or hard output limit; at most `writeBudget` bytes written per
+/// event, then the loop serves the others.
+///
+/// Closing is asynchronous (Redis's `freeClientAsync`): `close()` only marks the channel;
+/// it is unregistered, its descriptor closed and its handler told at the end of the loop
+/// turn (`ConnectionTable.finishClosing`), never inside the callback that found the reason.
+///
+/// Every system call on the client's descriptor is in this file.
+final class Channel: EventHandler {
+    enum Limits {
+        /// Bytes read per readable event (Redis reads 16 KiB per client per event).
+        static let readChunk = 16 * 1024
+        /// Bytes written per writable event (Redis writes at most 64 KiB).
+        static let writeBudget = 64 * 1024
+        /// Unread answers beyond this: take no more lines until the client reads. Past the
+        /// soft and hard limits (`OutputLimits`, configurable) the connection is closed.
+        static let highWater = OutputLimits.highWater
+    }
+
+    enum Intake { case taking, holding, closing }
+
+    /// Why the service closed a channel, for the log and `stats`.
+    enum CloseReason { case outputHardLimit, outputSoftLimit, stuck, partialLine }
+
+    let fd: Int32
+    let shared: ChannelShared
+    /// The turn's instant (`shared.clock`, kept here: it is read on every answer).
+    let clock: LoopClock
+    unowned(unsafe) var handler: ChannelHandler!
+    private var framer = LineFramer()
+    private var output = OutputQueue()
+    private var interest = EventLoop.readable
+    /// Set by the handler: whether lines are taken now, held back (a change awaits its
+    /// commit: the channel stays open), or the channel closes once its output is written.
+    var intake = Intake.taking
+    /// Set by the handler: a watch or event stream is open, so no time limit runs while
+    /// output keeps up.
+    var watching = false
+    /// False from `close()` on: nothing more is read, written or taken.
+    private(set) var isOpen = true
+    private(set) var closeReason: CloseReason?
+    /// The client closed its side (EOF).
+    private(set) var inputEnded = false
+    /// Lines wait in the framer until the client reads what it was sent.
+    private var pausedForOutput = false
+    /// Since when an unfinished line has waited for its end; nil when none does.
+    private(set) var partialLineSince: Double?
+    /// Since when unread output has stayed above the soft limit.
+    private(set) var overSoftLimitSince: Double?
+    /// When output last made progress (or was empty), to close a stuck client.
+    var lastOutputProgress: Double
+    /// A watcher that cannot keep up keeps only the newest frame waiting here.
+    var newestFrame: Reply?
+    /// A descriptor the client passed with its last read (SCM_RIGHTS), for its next line.
+    private var passedDescriptor: Int32?
+    /// The bar's pipe the frames go to instead of the socket (`zaoan bar`).
+    var bar: BarOutput?
+
+    init(fd: Int32, shared: ChannelShared) {
+        self.fd = fd
+        self.shared = shared
+        self.clock = shared.clock
+        self.lastOutputProgress = shared.clock.monotonic
+    }
+
+    var hasPendingOutput: Bool { !output.isEmpty || bar?.isBehind == true }
+    var hasBufferedInput: Bool { framer.hasBufferedInput }
+    /// Whether a time limit runs (the sweeper must look at it).
+    var needsSweeping: Bool {
+        isOpen && (!watching || hasPendingOutput || newestFrame != nil || partialLineSince != nil || overSoftLimitSince != nil)
+    }
+    /// Whether the next line may be taken now.
+    var takingLines: Bool { isOpen && !pausedForOutput && intake == .taking }
+
+    func handle(events: UInt32) {
+        if events & (EventLoop.readable | EventLoop.hangup) != 0 && takingLines { readInput() }
+        if isOpen && events & (EventLoop.writable | EventLoop.hangup) != 0 { flush() }
+    }
+
+    /// Reads once, at most `Limits.readChunk` bytes (level-triggered: the loop calls again
+    /// if more is waiting), hands over the complete lines, then writes. Only while `takingLines`.
+    func readInput() {
+        let buffer = shared.readBuffer
+        var passed: Int32 = -1
+        let count = zaoan_receive_with_descriptor(fd, buffer.baseAddress, min(buffer.count, Limits.readChunk), &passed)
+        if passed >= 0 {
+            // One at a time, and only before a bar is attached: anything else is closed at once.
+            if passedDescriptor == nil && bar == nil { passedDescriptor = passed } else { Posix.close(passed) }
+        }
+        if count > 0 {
+            framer.feed(UnsafeRawBufferPointer(rebasing: buffer[0..<count])) { handler.take($0, from: self) }
+        } else if count == 0 {
+            inputEnded = true
+        } else {
+            let code = errno
+            if code == EAGAIN || code == EINTR { return }
+            close()
+            return
+        }
+        afterLines()
+    }
+
+    /// Takes the lines kept in the framer (after a pause or a commit).
+    func resumeLines() {
+        if takingLines { framer.resume { handler.take($0, from: self) } }
+    }
+
+    /// At end of input an unterminated last line is still a line.
+    func finishInput() {
+        framer.finish { handler.take($0, from: self) }
+    }
+
+    /// After lines were taken: note an unfinished line, let the handler decide, write.
+    func afterLines() {
+        if takingLines && framer.hasBufferedInput {
+            if partialLineSince == nil { partialLineSince = clock.monotonic }
+        } else {
+            partialLineSince = nil
+        }
+        handler.linesTaken(by: self)
+        flush()
+    }
+
+    /// Queues an answer; past the hard output limit the channel is closed.
+    func send(_ reply: Reply) {
+        guard isOpen else { return }
+        if output.isEmpty { lastOutputProgress = clock.monotonic }
+        output.append(reply.bytes)
+        if output.count > shared.outputLimits.hard {
+            close(for: .outputHardLimit)
+        } else if output.count > shared.outputLimits.soft {
+            if overSoftLimitSince == nil { overSoftLimitSince = clock.monotonic }
+        }
+    }
+
+    /// After an answer: with `highWater` bytes unread, no more lines until the client reads.
+    /// Returns whether the lines stop here.
+    func pauseIfBehind() -> Bool {
+        if output.count >= Limits.highWater { pausedForOutput = true }
+        return pausedForOutput
+    }
+
+    /// The descriptor passed with the line being answered, taken by the one who uses it.
+    func takePassedDescriptor() -> Int32? {
+        defer { passedDescriptor = nil }
+        return passedDescriptor
+    }
+
+    /// A passed descriptor is for one line only.
+    func dropPassedDescriptor() {
+        if let passed = passedDescriptor { Posix.close(passed) }
+        passedDescriptor = nil
+    }
+
+    /// Writes what is pending, at most `Limits.writeBudget` bytes; asks for writability only
+    /// while something is left.
+    func flush() {
+        guard isOpen else { return }
+        if output.isEmpty, let frame = newestFrame {
+            newestFrame = nil
+            send(frame)
+        }
+        if !output.isEmpty {
+            let sent = output.send(to: fd, budget: Limits.writeBudget)
+            if sent > 0 {
+                lastOutputProgress = clock.monotonic
+            } else if sent < 0 {
+                let code = errno
+                if code != EAGAIN && code != EWOULDBLOCK && code != EINTR {
+                    close()  // EPIPE, ECONNRESET: the client went away without reading
+                    return
+                }
+            }
+            if output.count <= shared.outputLimits.soft { overSoftLimitSince = nil }
+        }
+        if pausedForOutput && output.count < Limits.highWater / 2 {
+            // Caught up: take the lines that waited, then write again.
+            pausedForOutput = false
+            resumeLines()
+            afterLines()
+            return
+        }
+        if output.isEmpty && newestFrame == nil && intake == .closing {
+            close()
+            return
+        }
+        if needsSweeping { shared.sweepSoon() }
+        var wanted: UInt32 = 0
+        if !output.isEmpty || newestFrame != nil { wanted |= EventLoop.writable }
+        if takingLines { wanted |= EventLoop.readable }
+        if wanted != interest {
+            do {
+                try shared.loop.modify(fd, events: wanted)
+                interest = wanted
+            } catch {
+                Log.warning("\(error); closing the connection on fd \(fd)")
+                close()
+            }
+        }
+    }
+
+    /// Closed by the service for breaking a limit: counted and logged when it is closed.
+    func close(for reason: CloseReason) {
+        guard isOpen else { return }
+        closeReason = reason
+        close()
+    }
+
+    /// Marks the channel closed; the descriptor goes at the end of the loop turn.
+    func close() {
+        guard isOpen else { return }
+        isOpen = false
+        output = OutputQueue()
+        newestFrame = nil
+        shared.closing.append(self)
+    }
+
+    /// The end of the turn: releases the descriptor, the bar's pipe and a passed descriptor.
+    func release() {
+        detachBar()
+        dropPassedDescriptor()
+        shared.loop.unregister(fd)
+        drainUnreadInput()
+        Posix.close(fd)
+    }
+
+    /// Closing a Unix socket with unread input makes the peer's read fail with ECONNRESET,
+    /// which can hide our last answer from it (`ERR too-long`). Read away what is queued first.
+    private func drainUnreadInput() {
+        let buffer = shared.readBuffer
+        for _ in 0..<4 {
+            let count = recv(fd, buffer.baseAddress, buffer.count, Int32(MSG_DONTWAIT))
+            if count <= 0 { break }
+        }
+    }
+}

@@ -1,0 +1,57 @@
+import Foundation
+import ZaoanCore
+
+/// The service's one notion of now, read once per loop turn (when epoll returns): requests,
+/// watch renderings, the event stream and every time limit of the turn use the same instant.
+final class LoopClock {
+    let source: TimeSource
+    /// Seconds on the monotonic clock: deadlines and limits.
+    private(set) var monotonic: Double
+    /// The wall clock: what answers and watches are rendered for.
+    private(set) var wall: Date
+
+    init(source: TimeSource) {
+        self.source = source
+        monotonic = Posix.monotonicSeconds()
+        wall = source.now
+    }
+
+    /// Once per loop turn.
+    func read() {
+        monotonic = Posix.monotonicSeconds()
+        wall = source.now
+    }
+
+    /// The wall clock in whole Unix seconds, rounded down.
+    var unixSeconds: Int { Int(clampingSeconds: wall.timeIntervalSince1970) }
+}
+
+/// What every channel shares: the loop, the one read buffer, the output limits in force,
+/// the turn's clock, the channels closed in this turn (closed at its end) and the sweeper
+/// to start when a time limit begins to run.
+final class ChannelShared {
+    let loop: EventLoop
+    let clock: LoopClock
+    let readBuffer: UnsafeMutableRawBufferPointer
+    /// The settings' output limits, kept here so that channels read them without copying
+    /// the settings on every answer.
+    var outputLimits: OutputLimits
+    /// Channels marked closed in this turn, in order.
+    var closing: [Channel] = []
+    /// Arms the sweeper, once a second, if it is not.
+    var sweeper: MonotonicTimer?
+
+    init(loop: EventLoop, clock: LoopClock, outputLimits: OutputLimits) {
+        self.loop = loop
+        self.clock = clock
+        self.outputLimits = outputLimits
+        readBuffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 64 * 1024, alignment: 16)
+    }
+
+    deinit { readBuffer.deallocate() }
+
+    /// A time limit runs for some channel: the sweeper looks once a second.
+    func sweepSoon() {
+        if let sweeper, !sweeper.armed { sweeper.arm(after: 1, repeating: true) }
+    }
+}

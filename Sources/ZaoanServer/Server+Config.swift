@@ -1,0 +1,61 @@
+import ZaoanCore
+
+/// The config in force: reloading it (SIGHUP, `reload`), the calendars it names, and the
+/// problems it had at start.
+extension Server {
+    /// Reads the settings' calendars now and follows their changes (inotify).
+    func followCalendars(_ settings: Settings) throws(SystemError) {
+        if calendars == nil {
+            guard !settings.calendars.isEmpty else { return }
+            calendars = try CalendarFeed(loop: loop, clock: clock.source) { [unowned self] events, names in
+                self.responder.replaceCalendarEvents(events, calendars: names)
+                self.roomsChanged()
+            }
+        }
+        calendars?.configure(calendars: settings.calendars, zone: settings.zone.identifier, windowHours: settings.calendarWindowHours)
+    }
+
+    /// Re-reads the config; a bad file is rejected and the settings in force are kept.
+    @discardableResult
+    func reload() -> Reply {
+        do {
+            let settings = try options.config.load()
+            responder.apply(settings)
+            rooms.refresh()  // a new zone moves the rooms' wall clock
+            events.scheduleChanged()
+            shared.outputLimits = settings.outputLimits
+            table.slots = ConnectionTable.Slots(settings)
+            dispatcher.adminGroupID = Dispatcher.groupID(named: settings.adminGroup)
+            do {
+                try followCalendars(settings)
+            } catch {
+                Log.error("cannot watch the calendars: \(error); they are read again at the next reload")
+            }
+            watches.refresh(periodsChanged: true)  // a new language, city or template shows at once, not on the next tick
+            if !configProblems.isEmpty {
+                configProblems = []
+                statusChanged()
+            }
+            Log.info("configuration reloaded from \(options.config.path)")
+            return .ok
+        } catch {
+            Log.error("reload rejected, keeping the previous settings: \(error)", event: .configRejected)
+            return .error(ProtocolError(.badConfig, "\(error); the previous settings stay in force"))
+        }
+    }
+
+    /// One warning per problem the config had at start, each with its place in structured
+    /// fields (journal MESSAGE_ID rejected-config, as for a rejected reload).
+    func logConfigProblems() {
+        for problem in configProblems {
+            var fields = ["CONFIG_FILE": problem.file ?? options.config.path]
+            if let key = problem.key { fields["CONFIG_KEY"] = RequestParser.shorten(key) }
+            if let position = problem.position {
+                fields["CONFIG_LINE"] = "\(position.line)"
+                fields["CONFIG_COLUMN"] = "\(position.column)"
+            }
+            let serving = problem.fallback == .allDefaults ? "serving with the built-in defaults" : "serving with the rest"
+            Log.warning("\(problem.report); \(serving) (zaoan check-config checks the file)", event: .configRejected, fields: fields)
+        }
+    }
+}

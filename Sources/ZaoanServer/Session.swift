@@ -1,0 +1,244 @@
+import Glibc
+import ZaoanCore
+
+/// One client's conversation, on its `Channel`: what its lines mean, in one `State`, and
+/// its deadline. Lines become requests (`RequestParser`), the `Dispatcher` says what each
+/// one does, and the session carries it out: answers, watches, a stream of events, or a
+/// room change that waits for the group commit.
+///
+/// One-shot by default: once every complete line read so far is answered and nothing more
+/// is buffered, the connection closes after its output is written. `session` keeps it open.
+final class Session: ChannelHandler {
+    enum Mode { case oneShot, session }
+
+    /// What came after a room change in the same read: answered once the change is, so it
+    /// sees the change and its answer comes after the change's.
+    enum HeldFrame { case line([UInt8]), tooLong }
+
+    /// Room changes sent to the group commit and not yet all answered.
+    struct CommitWait {
+        var mode: Mode
+        var inFlight: Int
+        var held: HeldFrame?
+        /// All answered: the next lines are taken on the next loop turn, so one client gets
+        /// at most one commit per turn.
+        var answered = false
+        /// The service began to stop meanwhile: close once the changes are answered.
+        var closeAfter = false
+    }
+
+    enum State {
+        /// `answered`: a line was taken; once all are answered, the connection closes.
+        case oneShot(answered: Bool)
+        case session
+        case awaitingCommit(CommitWait)
+        case watching(Mode, WatchHub.Ticket)
+        case followingEvents(Mode)
+        /// Closes once its output is written; reads nothing more.
+        case closing
+    }
+
+    let channel: Channel
+    /// The peer process (SO_PEERCRED), for rights on changes and per-user limits.
+    let peer: PeerCredentials?
+    /// The server's, which outlives every session (unowned(unsafe): no reference counting
+    /// on the request path).
+    unowned(unsafe) let dispatcher: Dispatcher
+    let clock: LoopClock
+    private(set) var state = State.oneShot(answered: false) {
+        // The channel keeps what it needs of the state as data: no call back per check.
+        didSet {
+            channel.intake = intake
+            channel.watching = isWatching
+        }
+    }
+    let acceptedAt: Double
+    /// When a complete line was last taken (a partial line is not activity).
+    private(set) var lastActivity: Double
+
+    init(channel: Channel, peer: PeerCredentials?, dispatcher: Dispatcher) {
+        self.channel = channel
+        self.peer = peer
+        self.dispatcher = dispatcher
+        clock = dispatcher.clock
+        acceptedAt = clock.monotonic
+        lastActivity = acceptedAt
+        channel.handler = self
+    }
+
+    var mode: Mode {
+        switch state {
+        case .session: return .session
+        case .awaitingCommit(let wait): return wait.mode
+        case .watching(let mode, _), .followingEvents(let mode): return mode
+        case .oneShot, .closing: return .oneShot
+        }
+    }
+
+    private var isClosing: Bool { if case .closing = state { true } else { false } }
+
+    /// Closing is for good: nothing leaves it.
+    func become(_ next: State) {
+        if !isClosing { state = next }
+    }
+
+    func back(to mode: Mode) { become(mode == .session ? .session : .oneShot(answered: true)) }
+
+    var intake: Channel.Intake {
+        switch state {
+        case .closing: return .closing
+        case .awaitingCommit: return .holding
+        default: return .taking
+        }
+    }
+
+    var isWatching: Bool {
+        switch state {
+        case .watching, .followingEvents: return true
+        default: return false
+        }
+    }
+
+    /// The client, for debug lines.
+    var who: String {
+        peer.map { "client pid \($0.pid) uid \($0.uid)" } ?? "client on fd \(channel.fd)"
+    }
+
+    func take(_ frame: LineFramer.Frame, from channel: Channel) -> Bool {
+        // An answer past the hard output limit closes the connection in the middle of a read:
+        // the lines after it are not answered (nor watched, nor queued as changes).
+        guard channel.isOpen else { return false }
+        if case .awaitingCommit(var wait) = state {
+            // More changes join the commit (same peer, same rights); anything else waits until
+            // they are answered, so it sees them. A line that does not parse waits too.
+            if case .line(let bytes) = frame, let request = try? RequestParser.parse(bytes), request.isRoomChange {
+                dispatcher.countRequest()
+                wait.inFlight += 1
+                state = .awaitingCommit(wait)
+                dispatcher.commit.enqueue(request, from: self)
+                return true
+            }
+            if case .line(let bytes) = frame { wait.held = .line(Array(bytes)) } else { wait.held = .tooLong }
+            state = .awaitingCommit(wait)
+            return false
+        }
+        lastActivity = clock.monotonic
+        if case .oneShot(answered: false) = state { state = .oneShot(answered: true) }
+        guard answer(frame) else { return false }
+        return !channel.pauseIfBehind()
+    }
+
+    private func answer(_ frame: LineFramer.Frame) -> Bool {
+        guard case .line(let bytes) = frame else {
+            endWatch()
+            channel.send(.error(ProtocolError(.tooLong, "request line longer than \(LineFramer.maxLineLength) bytes; closing the connection")))
+            state = .closing
+            return false
+        }
+        // A passed descriptor is for this line only.
+        defer { channel.dropPassedDescriptor() }
+        if isWatching, endWatch() == .oneShot {
+            // Any further line ends the watch; in a session it is then answered as usual.
+            state = .closing
+            return false
+        }
+        let request: Request
+        do {
+            guard let parsed = try RequestParser.parse(bytes) else { return true }
+            request = parsed
+        } catch {
+            dispatcher.countRequest()
+            Log.debug("\(self.who): \(error)")
+            channel.send(.error(error))
+            return true
+        }
+        dispatcher.countRequest()
+        Log.debug("\(self.who): \(request.commandWord)")
+        switch dispatcher.dispatch(request, from: peer) {
+        case .reply(let reply):
+            channel.send(reply)
+        case .replyAndClose(let reply):
+            channel.send(reply)
+            state = .closing
+            return false
+        case .enterSession:
+            become(.session)
+            channel.send(.ok)
+        case .follow:
+            // A stream of moments: nothing is sent now.
+            dispatcher.events.add(channel)
+            become(.followingEvents(mode))
+            dispatcher.statusChanged()
+        case .watch(let inner):
+            return watch(inner)
+        case .enqueueChange(let change):
+            // Answered by the group commit at the end of this loop turn.
+            state = .awaitingCommit(CommitWait(mode: mode, inFlight: 1, held: nil, closeAfter: isClosing))
+            dispatcher.commit.enqueue(change, from: self)
+        }
+        return true
+    }
+
+    /// End of input answers an unterminated last line and closes; a one-shot connection
+    /// closes once everything read so far is answered.
+    func linesTaken(by channel: Channel) {
+        guard channel.takingLines else { return }
+        if channel.inputEnded {
+            if isWatching {
+                endWatch()  // closing the input ends a watch
+            } else {
+                channel.finishInput()
+                guard channel.takingLines else { return }  // the last line was a change: close after its answer
+            }
+            state = .closing
+        } else if case .oneShot(answered: true) = state, !channel.hasBufferedInput {
+            state = .closing
+        }
+    }
+
+    /// The group commit answered one of this session's changes. When the last is answered,
+    /// the session asks to be resumed on the next loop turn.
+    func changeAnswered(_ reply: Reply) {
+        guard channel.isOpen, case .awaitingCommit(var wait) = state else { return }
+        wait.inFlight -= 1
+        state = .awaitingCommit(wait)
+        channel.send(reply)
+        if wait.inFlight == 0 && channel.isOpen {
+            wait.answered = true
+            state = .awaitingCommit(wait)
+            dispatcher.commit.resumeNextTurn(self)
+        }
+        channel.flush()
+    }
+
+    /// Takes what waited behind the changes: the held frame, then the buffered lines.
+    func resumeAfterCommit() {
+        guard channel.isOpen, case .awaitingCommit(let wait) = state, wait.answered else { return }
+        if wait.closeAfter { state = .closing } else { back(to: wait.mode) }
+        var keepGoing = true
+        switch wait.held {
+        case .line(let bytes)?: keepGoing = bytes.withUnsafeBytes { take(.line($0), from: channel) }
+        case .tooLong?: keepGoing = take(.tooLong, from: channel)
+        case nil: break
+        }
+        if keepGoing { channel.resumeLines() }
+        channel.afterLines()
+    }
+
+    /// Ends the connection at the next chance (shutdown): at once if nothing is pending.
+    func finishSoon() {
+        endWatch()
+        if case .awaitingCommit(var wait) = state {
+            wait.closeAfter = true
+            state = .awaitingCommit(wait)
+        } else {
+            state = .closing
+        }
+        channel.flush()
+    }
+
+    func channelClosed(_ channel: Channel) {
+        endWatch()
+        if !isClosing { state = .closing }
+    }
+}
