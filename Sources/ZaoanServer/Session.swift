@@ -36,6 +36,15 @@ final class Session: ChannelHandler {
         case followingEvents(Mode)
         /// Closes once its output is written; reads nothing more.
         case closing
+
+        /// A watch or `watch events`: the service sends when it has something, so neither the
+        /// first-line nor the idle limit applies.
+        var streams: Bool {
+            switch self {
+            case .watching, .followingEvents: return true
+            default: return false
+            }
+        }
     }
 
     let channel: Channel

@@ -64,6 +64,24 @@ struct SessionAndLimitTests {
         }
     }
 
+    @Test("a one-shot watch events follower is not closed by the first-line limit while the sweeper runs for others")
+    func eventFollowerOutlivesFirstLineLimit() throws {
+        let service = try TestService.start(config: #"{"first_line_seconds": 1}"#)
+        let follower = try RawClient(path: service.socketPath, timeout: 10)
+        try follower.send("watch events\n")
+        // Another connection left without a line keeps the sweeper armed; it is closed at 1 s.
+        let silent = try RawClient(path: service.socketPath, timeout: 5)
+        #expect(silent.peerState(within: 6) == .closed, "the silent connection is still open after 6 s with first_line_seconds 1")
+        let past = Date().addingTimeInterval(2.5)
+        while Date() < past {
+            _ = try service.ask("ping")  // more connections: the sweeper keeps running
+        }
+        #expect(follower.peerState(within: 0.5) == .open, "the event follower was closed by the first-line limit")
+        let stats = try service.ask("stats")
+        #expect(stats.contains("connections_open: 2"), "\(stats)")
+        try service.stop()
+    }
+
     @Test("a session closes at the configured idle timeout")
     func sessionIdleTimeout() throws {
         let service = try TestService.start(config: #"{"idle_timeout": 1}"#)
