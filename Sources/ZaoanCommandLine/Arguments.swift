@@ -1,4 +1,5 @@
 import Glibc
+import ZaoanSystem
 import ZaoanText
 
 /// A command line zaoan cannot act on; `description` says what to type instead. Both
@@ -86,8 +87,7 @@ public enum Arguments {
 /// A message on stderr as `zaoan: MESSAGE`, each line made visible-safe: it may quote what a
 /// server or a config file said.
 public func printError(_ message: String) {
-    var text = "zaoan: " + SafeText.visibleLines(message) + "\n"
-    text.withUTF8 { bytes in _ = Glibc.write(2, bytes.baseAddress, bytes.count) }
+    _ = Posix.writeAll(2, "zaoan: " + SafeText.visibleLines(message) + "\n")  // all of it, or nothing more to do
 }
 
 /// `printError`, then exit with `status`.
