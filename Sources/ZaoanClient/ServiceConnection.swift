@@ -10,8 +10,9 @@ public final class ServiceConnection {
     private var socket: Descriptor?
     public let path: String
     private var framer = LineFramer(lineLimit: ClientLimits.maxLine)
-    /// One read buffer for the connection's life, not one per read.
-    private var chunk = [UInt8](repeating: 0, count: 16 * 1024)
+    /// One read buffer for the connection's life, not one per read; made on the first
+    /// read (the bench reads into its own).
+    private lazy var chunk = [UInt8](repeating: 0, count: 16 * 1024)
 
     /// The socket, for poll entries and peer credentials; -1 once closed (poll skips it).
     public var fd: Int32 { socket?.rawValue ?? -1 }
