@@ -135,7 +135,7 @@ final class BarBlock {
 /// events), a signalfd and stdout's hangup.
 ///
 /// If the service is down, the bar says so once (in the first block; the others are left
-/// out) and reconnects every 2 s; it never exits on its own. What the service sends is
+/// out) and reconnects every 2 s (--retry-after); it never exits on its own. What the service sends is
 /// filtered: only the block fields zaoan writes pass, with `markup` as zaoan's config says
 /// (`i3bar_markup`) and the text made safe for it. SIGURG (i3bar's stop_signal, sent when
 /// the bar is hidden) closes the watch, so nothing wakes for a hidden bar; SIGCONT watches
@@ -161,12 +161,13 @@ final class BarCommand {
     /// The service refused the request (it closes such a connection).
     private var refused = false
     private var retryAt: Double?
-    private var backoff = Backoff()
+    private var backoff: Backoff
 
     /// A request the service refused is tried again this much later (a room may be added).
     static let refusedRetry = 10.0
 
-    init(config: BarConfig, socketPath: String) {
+    init(config: BarConfig, socketPath: String, retryAfter: Double = ClientLimits.defaultRetryAfter) {
+        backoff = Backoff(limit: retryAfter)
         self.config = config
         self.socketPath = socketPath
         blocks = config.blocks.enumerated().map { BarBlock(index: $0.offset, entry: $0.element, clockFormats: config.clockFormats) }

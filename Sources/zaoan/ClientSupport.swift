@@ -3,18 +3,24 @@ import ZaoanClient
 import ZaoanSystem
 import ZaoanText
 
-/// The delay before the next reconnection attempt: short at first, so a restarted service
-/// is picked up quickly, then every `limit` seconds for as long as it takes.
+/// The delay before the next reconnection attempt: short at first (half a second, then
+/// doubling), so a restarted service is picked up quickly, then every `limit` seconds
+/// (--retry-after, 2 s by default) for as long as it takes.
 struct Backoff {
-    static let limit = 2.0
-    private var next = 0.5
+    let limit: Double
+    private var next: Double
+
+    init(limit: Double = ClientLimits.defaultRetryAfter) {
+        self.limit = limit
+        next = min(0.5, limit)
+    }
 
     mutating func delay() -> Double {
-        defer { next = min(next * 2, Self.limit) }
+        defer { next = min(next * 2, limit) }
         return next
     }
 
-    mutating func reset() { next = 0.5 }
+    mutating func reset() { next = min(0.5, limit) }
 }
 
 /// poll(2), retried on EINTR. `timeout` in seconds; nil waits for ever.
