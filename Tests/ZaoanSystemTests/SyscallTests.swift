@@ -18,11 +18,17 @@ private final class Helper: @unchecked Sendable {
     var thread = pthread_t()
     init(_ body: @escaping () -> Void) throws {
         self.body = body
+        // The thread holds the helper until it ends, whatever the test does meanwhile.
+        let retained = Unmanaged.passRetained(self)
         let result = pthread_create(&thread, nil, { raw in
-            Unmanaged<Helper>.fromOpaque(raw!).takeUnretainedValue().body()
+            let helper = Unmanaged<Helper>.fromOpaque(raw!).takeRetainedValue()
+            helper.body()
             return nil
-        }, Unmanaged.passUnretained(self).toOpaque())
-        guard result == 0 else { throw SystemError(errno: result, "pthread_create") }
+        }, retained.toOpaque())
+        guard result == 0 else {
+            retained.release()
+            throw SystemError(errno: result, "pthread_create")
+        }
     }
     func join() { pthread_join(thread, nil) }
 }
@@ -129,17 +135,19 @@ struct SyscallTests {
         let readerFD = reader.rawValue
         let received = Box()
         let helper = try Helper {
-            _ = fcntl(readerFD, F_SETFL, 0)  // the reader blocks; the writer's end stays non-blocking
             var chunk = [UInt8](repeating: 0, count: 1000)  // small reads: the writer meets a full pipe
-            while true {
+            var entry = pollfd(fd: readerFD, events: Int16(POLLIN), revents: 0)
+            // Until the end, or 10 s without a byte (a writer that gave up).
+            while (try? syscall("poll") { poll(&entry, 1, 10_000) }) == 1 {
                 let count = chunk.withUnsafeMutableBytes { raw in (try? syscall("read") { read(readerFD, raw.baseAddress, raw.count) }) ?? 0 }
                 if count == 0 { return }
                 received.bytes += chunk[0..<count]
             }
         }
-        try payload.withUnsafeBytes { raw in try Result { () throws(SystemError) in try writer.writeAll(raw, "writing the pipe") }.get() }
-        writer.close()
+        let written = payload.withUnsafeBytes { raw in Result { () throws(SystemError) in try writer.writeAll(raw, "writing the pipe") } }
+        writer.close()  // the reader sees the end, then the test joins it
         helper.join()
+        if case .failure(let error) = written { Issue.record("writeAll failed: \(error)") }
         #expect(received.bytes.count == payload.count)
         #expect(received.bytes == payload)
     }
