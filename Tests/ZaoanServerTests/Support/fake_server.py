@@ -14,6 +14,7 @@ connection, reads the request line and then misbehaves as MODE says. Standard li
                descriptor came with the request, then waits
     link       a bar's one countdown block; to `url ...`, a URL with a right-to-left
                override (U+202E), then closes
+    longerror  one ERR line of 30,000 bytes, then closes
 """
 import os
 import socket
@@ -63,6 +64,8 @@ def serve(conn, mode):
         elif mode == "handover":
             conn.sendall(HANDED_OVER)
             time.sleep(60)
+        elif mode == "longerror":
+            conn.sendall(b"ERR " + b"x" * 30000 + b"\n")
         elif mode == "link":
             if data.startswith(b"url "):
                 conn.sendall(LINK)
