@@ -87,7 +87,12 @@ public enum Arguments {
 /// A message on stderr as `zaoan: MESSAGE`, each line made visible-safe: it may quote what a
 /// server or a config file said.
 public func printError(_ message: String) {
-    _ = Posix.writeAll(2, "zaoan: " + SafeText.visibleLines(message) + "\n")  // all of it, or nothing more to do
+    var text = "zaoan: " + SafeText.visibleLines(message) + "\n"
+    // All of it, through partial writes; a non-blocking stderr nobody reads is given 2 s,
+    // so a message never holds up a bar's client for good.
+    _ = text.withUTF8 { bytes in
+        try? Posix.writeAll(2, UnsafeRawBufferPointer(bytes), until: Posix.monotonicSeconds() + 2, "writing to stderr")
+    }
 }
 
 /// `printError`, then exit with `status`.
