@@ -91,14 +91,7 @@ final class EventLoop {
         var moreWork = false
         while running {
             let timeout: Int32 = moreWork ? 0 : -1
-            let count: Int32
-            do throws(SystemError) {
-                let epoll = self.epoll.rawValue
-                count = try syscall("epoll_wait") {
-                    events.withUnsafeMutableBufferPointer { epoll_wait(epoll, $0.baseAddress, Int32($0.count), timeout) }
-                }
-            } catch {
-                Log.error("waiting for events failed: \(error); exiting")
+            guard let count = waitForEvents(timeout: timeout) else {
                 running = false
                 break
             }
@@ -116,4 +109,19 @@ final class EventLoop {
     }
 
     func stop() { running = false }
+
+    /// epoll_wait into `events`, retried on EINTR; nil (and logged) when it fails. Out of
+    /// line, so `run` stays small enough to be inlined into the server's loop.
+    @inline(never)
+    private func waitForEvents(timeout: Int32) -> Int32? {
+        let epoll = self.epoll.rawValue
+        do throws(SystemError) {
+            return try syscall("epoll_wait") {
+                events.withUnsafeMutableBufferPointer { epoll_wait(epoll, $0.baseAddress, Int32($0.count), timeout) }
+            }
+        } catch {
+            Log.error("waiting for events failed: \(error); exiting")
+            return nil
+        }
+    }
 }
