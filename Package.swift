@@ -42,8 +42,9 @@ let package = Package(
         ),
         .target(name: "CLinux"),
         // Glibc only (no Foundation, no libsystemd): what the service and the clients share
-        // of the system — errors, sockets, the socket path, signals.
-        .target(name: "ZaoanSystem", dependencies: ["CLinux"]),
+        // of the system — errors, the syscall helper, owned descriptors, sockets, the socket
+        // path, signals, the line framer. The service's request path runs through its framer.
+        .target(name: "ZaoanSystem", dependencies: ["CLinux"], swiftSettings: hotPath),
         // Pure text, no Foundation: safe text for every target and the bar block encoder,
         // shared by the service's formats and the clients.
         .target(name: "ZaoanText"),
@@ -52,7 +53,7 @@ let package = Package(
         .target(name: "ZaoanClient", dependencies: ["ZaoanSystem", "ZaoanText", "CLinux"]),
         // No Foundation: the option conventions both executables share (`--name VALUE`,
         // `--name=VALUE`, durations, usage errors, `zaoan: ` messages on stderr).
-        .target(name: "ZaoanCommandLine", dependencies: ["ZaoanText"]),
+        .target(name: "ZaoanCommandLine", dependencies: ["ZaoanText", "ZaoanSystem"]),
         // Pure astronomy and calendar arithmetic, no Foundation: solar terms, new moons, the
         // Chinese calendar's months, with the years computed once and kept.
         .target(name: "ZaoanAlmanac", dependencies: ["CERFA", "CNova"]),
@@ -63,7 +64,7 @@ let package = Package(
         // iCalendar files and recurring series, expanded to occurrences through libical; no
         // Foundation. Used from one thread only (libical keeps global state).
         .target(name: "ZaoanCalendar", dependencies: ["CICal", "ZaoanText", "ZaoanSystem", "ZaoanAlmanac"]),
-        .target(name: "ZaoanCore", dependencies: ["ZaoanText", "ZaoanProtocol", "ZaoanAlmanac", "ZaoanCalendar"], swiftSettings: hotPath),
+        .target(name: "ZaoanCore", dependencies: ["ZaoanText", "ZaoanSystem", "ZaoanProtocol", "ZaoanAlmanac", "ZaoanCalendar"], swiftSettings: hotPath),
         .target(name: "ZaoanServer", dependencies: ["ZaoanCore", "ZaoanCalendar", "ZaoanSystem", "CSystemd", "CLinux"], swiftSettings: hotPath),
         // `zaoan`: the client. Nothing here may depend on ZaoanCore or ZaoanServer (they
         // load Foundation and ICU); ClientFootprintTests checks the binary.
@@ -79,16 +80,17 @@ let package = Package(
         .executableTarget(name: "zaoan-server", dependencies: ["ZaoanCore", "ZaoanServer", "ZaoanCommandLine", "CLinux"],
                           plugins: ["GitCommit"]),
         .plugin(name: "GitCommit", capability: .buildTool()),
-        .executableTarget(name: "zaoan-bench", dependencies: ["ZaoanCalendar"]),
+        .executableTarget(name: "zaoan-bench", dependencies: ["ZaoanCalendar", "ZaoanClient", "ZaoanSystem"]),
         // libFuzzer targets (fuzz/run.sh builds them with -sanitize=fuzzer,address); a plain
         // build makes each a replayer of input files.
         .target(name: "FuzzDriver", path: "fuzz/driver"),
-        .executableTarget(name: "fuzz-request", dependencies: ["ZaoanCore", "FuzzDriver"], path: "fuzz/request"),
-        .executableTarget(name: "fuzz-framer", dependencies: ["ZaoanCore", "FuzzDriver"], path: "fuzz/framer"),
+        .executableTarget(name: "fuzz-request", dependencies: ["ZaoanCore", "ZaoanSystem", "FuzzDriver"], path: "fuzz/request"),
+        .executableTarget(name: "fuzz-framer", dependencies: ["ZaoanSystem", "FuzzDriver"], path: "fuzz/framer"),
         .executableTarget(name: "fuzz-statefile", dependencies: ["ZaoanCore", "FuzzDriver"], path: "fuzz/statefile"),
         .executableTarget(name: "fuzz-config", dependencies: ["ZaoanCore", "FuzzDriver"], path: "fuzz/config"),
         .executableTarget(name: "fuzz-calendar", dependencies: ["ZaoanCalendar", "FuzzDriver"], path: "fuzz/calendar"),
         .testTarget(name: "ZaoanTextTests", dependencies: ["ZaoanText"]),
+        .testTarget(name: "ZaoanSystemTests", dependencies: ["ZaoanSystem"]),
         .testTarget(name: "ZaoanCoreTests", dependencies: ["ZaoanCore", "ZaoanAlmanac"]),
         .testTarget(name: "ZaoanCalendarTests", dependencies: ["ZaoanCalendar"],
                     exclude: ["Samples", "Oracle"]),  // read by the tests through #filePath

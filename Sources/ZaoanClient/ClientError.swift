@@ -39,8 +39,9 @@ public enum ClientError: Error, Equatable, CustomStringConvertible {
         }
     }
 
-    /// `value` is a --timeout, so within `ClientLimits.timeoutRange`: the conversions cannot trap.
-    static func seconds(_ value: Double) -> String {
+    /// `value` is a --timeout or --retry-after, so within `ClientLimits.timeoutRange`: the
+    /// conversions cannot trap.
+    public static func seconds(_ value: Double) -> String {
         if value < 1 { return "\(Int((value * 1000).rounded())) ms" }
         return value == value.rounded() ? "\(Int(value)) s" : "\((value * 10).rounded() / 10) s"
     }
@@ -56,4 +57,9 @@ public enum ClientLimits {
     public static let defaultTimeout = 5.0
     /// The shortest and longest --timeout.
     public static let timeoutRange = 0.001...3_600.0
+    /// How long `watch` and `bar` wait between attempts to reach a service that is down,
+    /// unless --retry-after says otherwise (the first attempts come sooner).
+    public static let defaultRetryAfter = 2.0
+    /// The shortest and longest --retry-after.
+    public static let retryAfterRange = 0.05...3_600.0
 }

@@ -14,9 +14,5 @@ public struct Deadline: Sendable {
     public var hasPassed: Bool { remaining <= 0 }
 
     /// For poll(2): milliseconds left, rounded up, at least 0.
-    public var pollMilliseconds: Int32 {
-        let left = remaining
-        guard left > 0 else { return 0 }
-        return Int32(min(left, 3_600) * 1000 + 0.999)
-    }
+    public var pollMilliseconds: Int32 { Posix.pollMilliseconds(until: at) }
 }

@@ -1,4 +1,5 @@
 import Glibc
+import ZaoanSystem
 import ZaoanText
 
 /// A command line zaoan cannot act on; `description` says what to type instead. Both
@@ -87,7 +88,11 @@ public enum Arguments {
 /// server or a config file said.
 public func printError(_ message: String) {
     var text = "zaoan: " + SafeText.visibleLines(message) + "\n"
-    text.withUTF8 { bytes in _ = Glibc.write(2, bytes.baseAddress, bytes.count) }
+    // All of it, through partial writes; a non-blocking stderr nobody reads is given 2 s,
+    // so a message never holds up a bar's client for good.
+    _ = text.withUTF8 { bytes in
+        try? Posix.writeAll(2, UnsafeRawBufferPointer(bytes), until: Posix.monotonicSeconds() + 2, "writing to stderr")
+    }
 }
 
 /// `printError`, then exit with `status`.

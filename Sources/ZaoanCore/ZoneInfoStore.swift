@@ -2,6 +2,7 @@ import Foundation
 #if canImport(Glibc)
 import Glibc
 #endif
+import ZaoanSystem
 
 /// Reads tz database zones from the zoneinfo directory, once each, and keeps them. The one
 /// place in the core that reads files: the zone files are the system's read-only data, read
@@ -105,31 +106,18 @@ public final class ZoneInfoStore: @unchecked Sendable {
     }
 
     /// Reads a regular file of at most `ZoneInfo.maxFileSize` bytes without ever blocking
-    /// on it (a FIFO or device is refused after opening it non-blocking).
+    /// on it (a FIFO or device is refused after opening it non-blocking): `RegularFile.read`.
     static func readZoneFile(_ path: String) throws(ZoneInfoError) -> [UInt8] {
-        let descriptor = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY)
-        guard descriptor >= 0 else {
-            throw ZoneInfoError(errno == ENOENT ? "no zone file \(path)" : "cannot open \(path): \(String(cString: strerror(errno)))")
-        }
-        defer { close(descriptor) }
-        var status = stat()
-        guard fstat(descriptor, &status) == 0, (status.st_mode & S_IFMT) == S_IFREG else {
-            throw ZoneInfoError("\(path) is not a regular file")
-        }
-        guard status.st_size <= ZoneInfo.maxFileSize else { throw ZoneInfoError("\(path) is larger than \(ZoneInfo.maxFileSize) bytes") }
-        var bytes: [UInt8] = []
-        var chunk = [UInt8](repeating: 0, count: 16 * 1024)
-        while true {
-            let count = chunk.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
-            if count == 0 { break }
-            if count < 0 {
-                if errno == EINTR { continue }
-                throw ZoneInfoError("cannot read \(path): \(String(cString: strerror(errno)))")
+        do throws(RegularFile.ReadFailure) {
+            return try RegularFile.read(path, limit: ZoneInfo.maxFileSize)
+        } catch {
+            switch error {
+            case .missing: throw ZoneInfoError("no zone file \(path)")
+            case .notRegular: throw ZoneInfoError("\(path) is not a regular file")
+            case .tooLarge: throw ZoneInfoError("\(path) is larger than \(ZoneInfo.maxFileSize) bytes")
+            case .untrusted(let why): throw ZoneInfoError("\(path) is \(why)")
+            case .system(let failure): throw ZoneInfoError("cannot read \(path): \(String(cString: strerror(failure.errno)))")
             }
-            bytes.append(contentsOf: chunk[0..<count])
-            // The file grew after fstat: refuse rather than read on.
-            guard bytes.count <= ZoneInfo.maxFileSize else { throw ZoneInfoError("\(path) is larger than \(ZoneInfo.maxFileSize) bytes") }
         }
-        return bytes
     }
 }

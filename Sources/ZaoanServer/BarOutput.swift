@@ -18,7 +18,9 @@ import ZaoanCore
 /// finished first. While the pipe is full only the newest line waits, as for a watcher on a
 /// socket: a bar that catches up sees the present.
 final class BarOutput: EventHandler {
-    let fd: Int32
+    /// The service's own description of the pipe; nil once closed.
+    private var pipe: Descriptor?
+    var fd: Int32 { pipe?.rawValue ?? -1 }
     private unowned(unsafe) let connection: Channel
     private let loop: EventLoop
     /// The rest of a line the pipe took only part of (longer than `PIPE_BUF`).
@@ -43,12 +45,12 @@ final class BarOutput: EventHandler {
         guard flags & O_ACCMODE != O_RDONLY else {
             return .failure(SystemError(errno: EINVAL, "the bar's output is the read end of its pipe, not the write end"))
         }
-        let own = open("/proc/self/fd/\(handed)", O_WRONLY | O_NONBLOCK | O_CLOEXEC)
-        guard own >= 0 else {
-            // ENXIO: nobody reads the pipe any more; EACCES: it belongs to another user.
-            return .failure(SystemError(errno: errno, "opening the bar's pipe for the service alone (/proc/self/fd)"))
+        // ENXIO: nobody reads the pipe any more; EACCES: it belongs to another user.
+        return Result { () throws(SystemError) in
+            BarOutput(pipe: try Descriptor.open("/proc/self/fd/\(handed)", O_WRONLY | O_NONBLOCK,
+                                                "opening the bar's pipe for the service alone (/proc/self/fd)"),
+                      connection: connection, loop: loop)
         }
-        return .success(BarOutput(fd: own, connection: connection, loop: loop))
     }
 
     /// Whether `fd` is an anonymous pipe (`pipe(2)`): its /proc link reads `pipe:[inode]`.
@@ -56,8 +58,8 @@ final class BarOutput: EventHandler {
         (try? Posix.readLink("/proc/self/fd/\(fd)"))?.hasPrefix("pipe:[") == true  // unreadable: not taken
     }
 
-    private init(fd: Int32, connection: Channel, loop: EventLoop) {
-        self.fd = fd
+    private init(pipe: consuming Descriptor, connection: Channel, loop: EventLoop) {
+        self.pipe = Optional(pipe)
         self.connection = connection
         self.loop = loop
     }
@@ -78,19 +80,22 @@ final class BarOutput: EventHandler {
     private func write(_ reply: Reply) -> Bool {
         let line = reply.bytes.last == 0x0A ? reply.bytes.dropLast() : reply.bytes[...]
         let total = line.count + Self.separator.count
-        let written = line.withUnsafeBytes { body in
+        let fd = self.fd
+        let result = line.withUnsafeBytes { body in
             Self.separator.withUnsafeBytes { end in
                 var vectors = [iovec(iov_base: UnsafeMutableRawPointer(mutating: body.baseAddress), iov_len: body.count),
                                iovec(iov_base: UnsafeMutableRawPointer(mutating: end.baseAddress), iov_len: end.count)]
-                return writev(fd, &vectors, 2)
+                return try? nonBlockingSyscall("writing to the bar's pipe") { writev(fd, &vectors, 2) }
             }
         }
-        if written < 0 {
-            guard errno == EAGAIN || errno == EINTR else { return false }
+        switch result {
+        case nil:
+            return false  // EPIPE: the bar is gone
+        case .wouldBlock?:
             waiting = reply  // none of it went: the newest line replaces it while it waits
-        } else if written < total {
+        case .value(let written)? where written < total:
             unwritten = Array((Array(line) + Self.separator)[written...])
-        } else {
+        case .value?:
             return true
         }
         connection.outputProgressed()  // the stuck-client clock starts now
@@ -107,11 +112,9 @@ final class BarOutput: EventHandler {
 
     private func drain() -> Bool {
         while !unwritten.isEmpty {
-            let written = unwritten.withUnsafeBytes { Glibc.write(fd, $0.baseAddress, $0.count) }
-            if written < 0 {
-                if errno == EAGAIN || errno == EINTR { return true }
-                return false
-            }
+            let fd = self.fd
+            guard let result = unwritten.withUnsafeBytes({ try? Posix.write(fd, $0, "writing to the bar's pipe") }) else { return false }
+            guard case .value(let written) = result else { return true }  // full: wait for the next writable event
             unwritten.removeFirst(written)
             connection.outputProgressed()
         }
@@ -143,6 +146,6 @@ final class BarOutput: EventHandler {
     func close() {
         if registered { loop.unregister(fd) }
         registered = false
-        Posix.close(fd)
+        pipe = nil
     }
 }

@@ -22,7 +22,7 @@ final class EventLoop {
         let handler: EventHandler
     }
 
-    private let epoll: Int32
+    private let epoll: Descriptor
     /// By descriptor number, so dispatching an event is an array load, not a hash lookup.
     private var registrations: [Registration?] = []
     private var nextID: UInt32 = 1
@@ -36,12 +36,9 @@ final class EventLoop {
     private static let alwaysReported = EPOLLHUP.rawValue | EPOLLERR.rawValue
 
     init(maxEventsPerWait: Int = 256) throws(SystemError) {
-        epoll = epoll_create1(Int32(EPOLL_CLOEXEC))
-        guard epoll >= 0 else { throw SystemError(errno: Glibc.errno, "creating the event loop (epoll_create1)") }
+        epoll = Descriptor(taking: try syscall("creating the event loop (epoll_create1)") { epoll_create1(Int32(EPOLL_CLOEXEC)) })
         events = Array(repeating: epoll_event(), count: maxEventsPerWait)
     }
-
-    deinit { Posix.close(epoll) }
 
     func register(_ fd: Int32, events mask: UInt32, handler: EventHandler) throws(SystemError) {
         precondition(fd >= 0, "registering a closed descriptor")
@@ -71,7 +68,7 @@ final class EventLoop {
         guard index >= 0, index < registrations.count, registrations[index] != nil else { return }
         registrations[index] = nil
         var event = epoll_event()
-        if epoll_ctl(epoll, EPOLL_CTL_DEL, fd, &event) != 0 {
+        if epoll_ctl(epoll.rawValue, EPOLL_CTL_DEL, fd, &event) != 0 {
             // Only a bug can cause this (the descriptor was closed first): say so, go on.
             Log.warning("removing descriptor \(fd) from the event loop failed: \(SystemError(errno: Glibc.errno, "epoll_ctl"))")
         }
@@ -81,7 +78,7 @@ final class EventLoop {
         var event = epoll_event()
         event.events = mask
         event.data.u64 = UInt64(id) << 32 | UInt64(UInt32(bitPattern: fd))
-        guard epoll_ctl(epoll, operation, fd, &event) == 0 else {
+        guard epoll_ctl(epoll.rawValue, operation, fd, &event) == 0 else {
             throw SystemError(errno: Glibc.errno, "registering descriptor \(fd) with epoll")
         }
     }
@@ -94,12 +91,7 @@ final class EventLoop {
         var moreWork = false
         while running {
             let timeout: Int32 = moreWork ? 0 : -1
-            let count = events.withUnsafeMutableBufferPointer { buffer in
-                epoll_wait(epoll, buffer.baseAddress, Int32(buffer.count), timeout)
-            }
-            if count < 0 {
-                if Glibc.errno == EINTR { continue }
-                Log.error("waiting for events failed: \(SystemError(errno: Glibc.errno, "epoll_wait")); exiting")
+            guard let count = waitForEvents(timeout: timeout) else {
                 running = false
                 break
             }
@@ -117,4 +109,19 @@ final class EventLoop {
     }
 
     func stop() { running = false }
+
+    /// epoll_wait into `events`, retried on EINTR; nil (and logged) when it fails. Out of
+    /// line, so `run` stays small enough to be inlined into the server's loop.
+    @inline(never)
+    private func waitForEvents(timeout: Int32) -> Int32? {
+        let epoll = self.epoll.rawValue
+        do throws(SystemError) {
+            return try syscall("epoll_wait") {
+                events.withUnsafeMutableBufferPointer { epoll_wait(epoll, $0.baseAddress, Int32($0.count), timeout) }
+            }
+        } catch {
+            Log.error("waiting for events failed: \(error); exiting")
+            return nil
+        }
+    }
 }

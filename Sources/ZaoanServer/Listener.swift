@@ -3,7 +3,10 @@ import Glibc
 
 /// The listening socket: either handed over by systemd, or bound by zaoan itself.
 final class Listener {
-    let fd: Int32
+    /// nil once closed.
+    private var socket: Descriptor?
+    /// For the loop's registration and accept4; -1 once closed.
+    var fd: Int32 { socket?.rawValue ?? -1 }
     /// What to tell the user: the path, or how the socket was obtained.
     let description: String
     /// The path zaoan bound and must remove on exit; nil for an activated socket, which
@@ -13,8 +16,8 @@ final class Listener {
     var isActivated: Bool { ownedPath == nil }
     private let ownedInode: ino_t
 
-    private init(fd: Int32, description: String, ownedPath: String?, ownedInode: ino_t) {
-        self.fd = fd
+    private init(socket: consuming Descriptor, description: String, ownedPath: String?, ownedInode: ino_t) {
+        self.socket = Optional(socket)
         self.description = description
         self.ownedPath = ownedPath
         self.ownedInode = ownedInode
@@ -32,7 +35,7 @@ final class Listener {
             }
         }
         let label = path.isEmpty ? "descriptor \(fd)" : path
-        return Listener(fd: fd, description: "\(label) (socket activation\(name.map { ", fd name \($0)" } ?? ""))",
+        return Listener(socket: Descriptor(taking: fd), description: "\(label) (socket activation\(name.map { ", fd name \($0)" } ?? ""))",
                         ownedPath: nil, ownedInode: 0)
     }
 
@@ -59,32 +62,30 @@ final class Listener {
                 throw SystemError(errno: error.errno, "\(path) exists and could not be checked (\(error)); remove it if no server uses it, or pass --socket with another path")
             }
         }
-        let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_NONBLOCK.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
-        guard fd >= 0 else { throw SystemError(errno: Glibc.errno, "creating the listening socket") }
+        let socket = Descriptor(taking: try syscall("creating the listening socket") {
+            Glibc.socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_NONBLOCK.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+        })
+        let fd = socket.rawValue
         let oldMask = umask(0o177)
         let bound = address.withSockaddr { Glibc.bind(fd, $0, $1) }
         let bindErrno = Glibc.errno
         umask(oldMask)
-        guard bound == 0 else {
-            Posix.close(fd)
-            throw SystemError(errno: bindErrno, "binding \(path)")
-        }
+        guard bound == 0 else { throw SystemError(errno: bindErrno, "binding \(path)") }
         chmod(path, 0o600)
         guard listen(fd, SOMAXCONN) == 0 else {
             let code = Glibc.errno
-            Posix.close(fd)
             unlink(path)
             throw SystemError(errno: code, "listening on \(path)")
         }
         var bound_ = stat()
         _ = lstat(path, &bound_)
-        return Listener(fd: fd, description: path, ownedPath: path, ownedInode: bound_.st_ino)
+        return Listener(socket: socket, description: path, ownedPath: path, ownedInode: bound_.st_ino)
     }
 
     /// Closes the socket and removes the file zaoan created — only if it is still the one
     /// zaoan created, so a newer server's socket is never removed.
     func close() {
-        Posix.close(fd)
+        socket = nil
         guard let ownedPath else { return }
         var info = stat()
         if lstat(ownedPath, &info) == 0, info.st_ino == ownedInode {

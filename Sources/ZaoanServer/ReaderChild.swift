@@ -103,9 +103,8 @@ public enum ReaderChild {
         var bytes: [UInt8] = []
         var chunk = [UInt8](repeating: 0, count: 65_536)
         while true {
-            let count = chunk.withUnsafeMutableBytes { read(0, $0.baseAddress, $0.count) }
-            if count < 0 && errno == EINTR { continue }
-            if count <= 0 { return bytes }
+            let count = chunk.withUnsafeMutableBytes { raw in (try? syscall("reading the job") { read(0, raw.baseAddress, raw.count) }) ?? 0 }
+            if count == 0 { return bytes }
             bytes += chunk[..<count]
         }
     }

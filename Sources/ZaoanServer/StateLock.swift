@@ -10,7 +10,9 @@ import Glibc
 /// kernel drops the lock when the process ends, however it ends: there is no stale lock.
 final class StateLock {
     static let fileName = "state.lock"
-    private let fd: Int32
+    /// Held open, and so locked, for the life of the service.
+    private let file: Descriptor
+    private var fd: Int32 { file.rawValue }
     let directory: String
 
     /// Another zaoan holds the lock: what it wrote about itself.
@@ -32,8 +34,8 @@ final class StateLock {
         case heldBy(Holder)
     }
 
-    private init(fd: Int32, directory: String) {
-        self.fd = fd
+    private init(file: consuming Descriptor, directory: String) {
+        self.file = file
         self.directory = directory
     }
 
@@ -42,27 +44,27 @@ final class StateLock {
     ///   another process holding it.
     static func take(in directoryFD: Int32, directory: String) throws(SystemError) -> Outcome {
         let path = directory + "/" + fileName
-        let fd = openat(directoryFD, fileName, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK | O_NOCTTY, 0o600)
-        guard fd >= 0 else {
-            if errno == ELOOP { throw SystemError(errno: ELOOP, "\(path) is a symbolic link; remove it (zaoan makes the lock file itself)") }
-            throw SystemError(errno: errno, "opening the lock file \(path)")
+        let file = try openLockFile(in: directoryFD, path: path)
+        guard let info = try? file.status("checking \(path)"), (info.st_mode & S_IFMT) == S_IFREG else {
+            throw SystemError(errno: EINVAL, "\(path) is not a regular file; remove it (zaoan makes the lock file itself)")
         }
-        var info = stat()
-        guard fstat(fd, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else {
-            let code = errno
-            Posix.close(fd)
-            throw SystemError(errno: code == 0 ? EINVAL : code, "\(path) is not a regular file; remove it (zaoan makes the lock file itself)")
+        do throws(SystemError) {
+            _ = try syscall("locking \(path)") { flock(file.rawValue, LOCK_EX | LOCK_NB) }
+        } catch where error.errno == EWOULDBLOCK {
+            return .heldBy(holder(readingFrom: file.rawValue, directory: directory))  // closed on return
         }
-        while flock(fd, LOCK_EX | LOCK_NB) != 0 {
-            if errno == EINTR { continue }
-            let code = errno
-            defer { Posix.close(fd) }
-            guard code == EWOULDBLOCK else { throw SystemError(errno: code, "locking \(path)") }
-            return .heldBy(holder(readingFrom: fd, directory: directory))
-        }
-        let lock = StateLock(fd: fd, directory: directory)
+        let lock = StateLock(file: file, directory: directory)
         lock.record(socket: nil)
         return .locked(lock)
+    }
+
+    private static func openLockFile(in directoryFD: Int32, path: String) throws(SystemError) -> Descriptor {
+        do throws(SystemError) {
+            return try Descriptor.open(fileName, in: directoryFD, O_RDWR | O_CREAT | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY, mode: 0o600,
+                                       "opening the lock file \(path)")
+        } catch where error.errno == ELOOP {
+            throw SystemError(errno: ELOOP, "\(path) is a symbolic link; remove it (zaoan makes the lock file itself)")
+        }
     }
 
     /// Whether the lock is free now (its holder stopped): taken for a moment and let go, for

@@ -3,12 +3,13 @@ import Glibc
 
 /// A timerfd: the part `MonotonicTimer` and `WallClockTimer` share. They differ only in the
 /// clock and in how they are set.
-struct TimerDescriptor {
-    let fd: Int32
+struct TimerDescriptor: ~Copyable {
+    private let timer: Descriptor
+    /// For the loop's registration.
+    var fd: Int32 { timer.rawValue }
 
     init(clock: clockid_t, purpose: String) throws(SystemError) {
-        fd = timerfd_create(clock, Int32(TFD_NONBLOCK | TFD_CLOEXEC))
-        guard fd >= 0 else { throw SystemError(errno: errno, "creating \(purpose) (timerfd_create)") }
+        timer = Descriptor(taking: try syscall("creating \(purpose) (timerfd_create)") { timerfd_create(clock, Int32(TFD_NONBLOCK | TFD_CLOEXEC)) })
     }
 
     /// Arms or clears the timer. It fails only on values zaoan never passes; if it does, the

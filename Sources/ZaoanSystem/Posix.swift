@@ -1,21 +1,6 @@
 import CLinux
 import Glibc
 
-/// A failed system call, with what zaoan was doing when it failed.
-public struct SystemError: Error, Sendable, CustomStringConvertible {
-    public let errno: Int32
-    public let operation: String
-
-    public init(errno: Int32, _ operation: String) {
-        self.errno = errno
-        self.operation = operation
-    }
-
-    public var description: String {
-        "\(operation): \(String(cString: strerror(errno)))"
-    }
-}
-
 /// Thin wrappers over the C calls zaoan makes, so the rest of the code reads as Swift.
 public enum Posix {
     public static func close(_ fd: Int32) {
@@ -34,23 +19,63 @@ public enum Posix {
         if flags >= 0 { _ = fcntl(fd, F_SETFD, flags | FD_CLOEXEC) }
     }
 
-    /// Writes all of `bytes` to a blocking descriptor (stdout, stderr, a client socket).
-    public static func writeAll(_ fd: Int32, _ bytes: UnsafeRawBufferPointer) -> Bool {
+    /// Writes all of `bytes` to `fd`: continues after a partial write, retries on EINTR,
+    /// and when `fd` is non-blocking and full, waits for room with poll(2) — until `deadline`
+    /// (on `monotonicSeconds`; nil: as long as it takes), then ETIMEDOUT. The one write-all
+    /// loop: stdout and stderr, a client's request, the bench's.
+    /// - Parameter chunk: writes one piece and returns what write(2) returns; send(2) with
+    ///   MSG_NOSIGNAL for a socket, or a first piece carrying a descriptor (SCM_RIGHTS).
+    public static func writeAll(_ fd: Int32, _ bytes: UnsafeRawBufferPointer, until deadline: Double? = nil,
+                                _ operation: @autoclosure () -> String,
+                                chunk: (UnsafeRawBufferPointer) -> Int) throws(SystemError) {
         var offset = 0
         while offset < bytes.count {
-            let written = Glibc.write(fd, bytes.baseAddress! + offset, bytes.count - offset)
-            if written < 0 {
-                if Glibc.errno == EINTR { continue }
-                return false
+            let rest = UnsafeRawBufferPointer(rebasing: bytes[offset...])
+            switch try nonBlockingSyscall(operation(), { chunk(rest) }) {
+            case .value(let written):
+                offset += written
+            case .wouldBlock:
+                try waitUntilWritable(fd, until: deadline, operation())
             }
-            offset += written
         }
-        return true
+    }
+
+    public static func writeAll(_ fd: Int32, _ bytes: UnsafeRawBufferPointer, until deadline: Double? = nil,
+                                _ operation: @autoclosure () -> String) throws(SystemError) {
+        try writeAll(fd, bytes, until: deadline, operation()) { Glibc.write(fd, $0.baseAddress, $0.count) }
+    }
+
+    /// `writeAll`, for callers that only need to know whether it all went (a log line).
+    public static func writeAll(_ fd: Int32, _ bytes: UnsafeRawBufferPointer) -> Bool {
+        (try? writeAll(fd, bytes, "writing")) != nil
     }
 
     public static func writeAll(_ fd: Int32, _ text: String) -> Bool {
         var copy = text
         return copy.withUTF8 { writeAll(fd, UnsafeRawBufferPointer($0)) }
+    }
+
+    /// Waits with poll(2) until `fd` takes more, or throws ETIMEDOUT once `deadline` passes.
+    public static func waitUntilWritable(_ fd: Int32, until deadline: Double?, _ operation: @autoclosure () -> String) throws(SystemError) {
+        var entry = pollfd(fd: fd, events: Int16(POLLOUT), revents: 0)
+        while true {
+            let timeout = deadline.map { pollMilliseconds(until: $0) } ?? -1
+            if try syscall(operation(), { poll(&entry, 1, timeout) }) > 0 { return }
+            if let deadline, monotonicSeconds() >= deadline { throw SystemError(errno: ETIMEDOUT, operation()) }
+        }
+    }
+
+    /// For poll(2): milliseconds until `deadline` (monotonic seconds), rounded up, 0 to an hour.
+    public static func pollMilliseconds(until deadline: Double) -> Int32 {
+        let left = deadline - monotonicSeconds()
+        guard left > 0 else { return 0 }
+        return Int32(min(left, 3_600) * 1000 + 0.999)
+    }
+
+    /// One write(2) on a non-blocking descriptor, retried on EINTR: how much it took, or
+    /// `.wouldBlock` when it is full (the loop's pipes and sockets).
+    public static func write(_ fd: Int32, _ bytes: UnsafeRawBufferPointer, _ operation: @autoclosure () -> String) throws(SystemError) -> IOResult<Int> {
+        try nonBlockingSyscall(operation()) { Glibc.write(fd, bytes.baseAddress, bytes.count) }
     }
 
     /// Where the symbolic link `name` (relative to `directory`) points: at most PATH_MAX

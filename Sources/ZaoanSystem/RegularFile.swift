@@ -27,16 +27,10 @@ public enum RegularFile {
     ///     (`.untrusted`), checked on the open file before anything is read.
     public static func read(_ name: String, in directory: Int32 = AT_FDCWD, limit: Int,
                             followLinks: Bool = true, trust: FileTrust? = nil) throws(ReadFailure) -> [UInt8] {
-        let flags = O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY | (followLinks ? 0 : O_NOFOLLOW)
-        let fd = openat(directory, name, flags)
-        guard fd >= 0 else {
-            if errno == ENOENT { throw .missing }
-            if errno == ELOOP && !followLinks { throw .notRegular(kind: "symbolic link") }
-            throw .system(SystemError(errno: errno, "opening \(name)"))
-        }
-        defer { Posix.close(fd) }
-        var info = stat()
-        guard fstat(fd, &info) == 0 else { throw .system(SystemError(errno: errno, "checking \(name)")) }
+        let flags = O_RDONLY | O_NONBLOCK | O_NOCTTY | (followLinks ? 0 : O_NOFOLLOW)
+        let file = try open(name, in: directory, flags: flags, followLinks: followLinks)
+        let info: stat
+        do throws(SystemError) { info = try file.status("checking \(name)") } catch { throw .system(error) }
         guard (info.st_mode & S_IFMT) == S_IFREG else { throw .notRegular(kind: kind(of: info.st_mode)) }
         if let trust, let why = trust.problem(info) { throw .untrusted("a file \(why)") }
         guard info.st_size <= limit else { throw .tooLarge(bytes: Int(info.st_size)) }
@@ -46,17 +40,27 @@ public enum RegularFile {
         var total = 0
         while total <= limit {
             if total == bytes.count { bytes.append(contentsOf: repeatElement(0, count: min(bytes.count, limit + 1 - total))) }
-            let count = bytes.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress! + total, $0.count - total) }
-            if count == 0 { break }
-            if count < 0 {
-                if errno == EINTR { continue }
-                throw .system(SystemError(errno: errno, "reading \(name)"))
+            let read = bytes.withUnsafeMutableBytes { raw in
+                Result { () throws(SystemError) in try file.read(into: UnsafeMutableRawBufferPointer(rebasing: raw[total...]), "reading \(name)") }
             }
+            let count: Int
+            do throws(SystemError) { count = try read.get() } catch { throw .system(error) }
+            if count == 0 { break }
             total += count
         }
         guard total <= limit else { throw .tooLarge(bytes: total) }
         bytes.removeSubrange(total...)
         return bytes
+    }
+
+    private static func open(_ name: String, in directory: Int32, flags: Int32, followLinks: Bool) throws(ReadFailure) -> Descriptor {
+        do throws(SystemError) {
+            return try Descriptor.open(name, in: directory, flags, "opening \(name)")
+        } catch {
+            if error.errno == ENOENT { throw .missing }
+            if error.errno == ELOOP && !followLinks { throw .notRegular(kind: "symbolic link") }
+            throw .system(error)
+        }
     }
 
     public static func kind(of mode: mode_t) -> String {

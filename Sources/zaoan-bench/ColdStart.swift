@@ -1,4 +1,6 @@
 import Glibc
+import ZaoanClient
+import ZaoanSystem
 
 /// Cold-start mode: start a socket activator (e.g. `systemd-socket-activate -l PATH zaoan
 /// serve`), wait until its socket exists and it sits idle, then time connect → first answer
@@ -12,7 +14,7 @@ struct ColdStartOptions {
     var command: [String] = []
 }
 
-private func spawn(_ command: [String], log: String) throws(BenchError) -> pid_t {
+private func spawn(_ command: [String], log: String) throws(SystemError) -> pid_t {
     var actions = posix_spawn_file_actions_t()
     posix_spawn_file_actions_init(&actions)
     defer { posix_spawn_file_actions_destroy(&actions) }
@@ -23,7 +25,7 @@ private func spawn(_ command: [String], log: String) throws(BenchError) -> pid_t
     defer { for pointer in argv { free(pointer) } }
     var pid = pid_t()
     let result = posix_spawnp(&pid, command[0], &actions, nil, &argv, environ)
-    guard result == 0 else { throw BenchError("starting \(command[0])", errno: result) }
+    guard result == 0 else { throw SystemError(errno: result, "starting \(command[0])") }
     return pid
 }
 
@@ -44,8 +46,8 @@ private func isSocket(_ path: String) -> Bool {
     return lstat(path, &info) == 0 && (info.st_mode & S_IFMT) == S_IFSOCK
 }
 
-func runColdStart(_ options: ColdStartOptions) throws(BenchError) -> ([Double], String) {
-    guard !options.command.isEmpty else { throw BenchError(message: "coldstart needs a command after --") }
+func runColdStart(_ options: ColdStartOptions) throws -> ([Double], String) {
+    guard !options.command.isEmpty else { throw ClientError.badArgument("coldstart needs a command after --") }
     let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 64 * 1024, alignment: 16)
     defer { buffer.deallocate() }
     let line = requestBytes(options.request, crlf: false)
@@ -58,11 +60,11 @@ func runColdStart(_ options: ColdStartOptions) throws(BenchError) -> ([Double], 
         while !isSocket(options.socket) {
             var status: Int32 = 0
             if waitpid(pid, &status, WNOHANG) == pid {
-                throw BenchError(message: "\(options.command[0]) exited before creating \(options.socket) (see \(options.log))")
+                throw ClientError.io(path: options.socket, reason: "\(options.command[0]) exited before creating the socket (see \(options.log))")
             }
             guard monotonicNanos() < appearBy else {
                 stop(pid)
-                throw BenchError(message: "\(options.socket) did not appear within 5 s")
+                throw ClientError.io(path: options.socket, reason: "the socket did not appear within 5 s")
             }
             usleep(1000)
         }
@@ -71,16 +73,16 @@ func runColdStart(_ options: ColdStartOptions) throws(BenchError) -> ([Double], 
         let start = monotonicNanos()
         let answered: Bool
         do {
-            let fd = try Socket.connect(options.socket)
-            answered = line.withUnsafeBytes { Socket.sendAll(fd, $0) } && Socket.readLines(fd, 1, buffer)
-            close(fd)
+            let connection = try BenchConnection(options.socket)
+            answered = line.withUnsafeBytes { connection.sendAll($0) } && connection.readLines(1, buffer)
+            connection.close()
         } catch {
             stop(pid)
             throw error
         }
         let end = monotonicNanos()
         stop(pid)
-        guard answered else { throw BenchError(message: "no answer from the activated service (see \(options.log))") }
+        guard answered else { throw ClientError.io(path: options.socket, reason: "no answer from the activated service (see \(options.log))") }
         if sample.isEmpty { sample = printable(UnsafeRawBufferPointer(buffer)) }
         samples.append(Double(end - start) / 1e6)
     }

@@ -1,4 +1,5 @@
 import Glibc
+import ZaoanSystem
 
 /// epoll for the generator. Swift's Glibc module leaves out <sys/epoll.h>, and the benchmark
 /// takes no C target, so the three functions are looked up in libc with dlsym and called
@@ -60,8 +61,7 @@ struct Epoll {
     /// Waits up to `timeout` ms; calls `body` with each ready token. Returns false on error.
     @inline(__always)
     func wait(timeout: Int32, _ body: (UInt64) -> Bool) -> Bool {
-        let count = wait(fd, events, Int32(capacity), timeout)
-        if count < 0 { return errno == EINTR }
+        guard let count = try? syscall("epoll_wait", { wait(fd, events, Int32(capacity), timeout) }) else { return false }
         for index in 0..<Int(count) {
             let token = events.loadUnaligned(fromByteOffset: index * Self.eventSize + Self.dataOffset, as: UInt64.self)
             guard body(token) else { return false }

@@ -1,4 +1,5 @@
 import Glibc
+import ZaoanClient
 
 /// One-shot mode: connect, send one line, read until the server closes, close; K times in a row.
 struct OneShotOptions {
@@ -21,7 +22,7 @@ struct LatencySummary {
     var mean: Double { samples.reduce(0, +) / Double(samples.count) }
 }
 
-func runOneShot(_ options: OneShotOptions) throws(BenchError) -> (LatencySummary, String) {
+func runOneShot(_ options: OneShotOptions) throws -> (LatencySummary, String) {
     let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 64 * 1024, alignment: 16)
     defer { buffer.deallocate() }
     let line = requestBytes(options.request, crlf: options.crlf)
@@ -30,13 +31,13 @@ func runOneShot(_ options: OneShotOptions) throws(BenchError) -> (LatencySummary
     var sample = ""
     for index in 0..<(options.warmup + options.iterations) {
         let start = monotonicNanos()
-        let fd = try Socket.connect(options.socket)
-        let sent = line.withUnsafeBytes { Socket.sendAll(fd, $0) }
-        let received = sent ? Socket.readToEOF(fd, buffer, spin: options.spin) : -1
-        close(fd)
+        let connection = try BenchConnection(options.socket)
+        let sent = line.withUnsafeBytes { connection.sendAll($0) }
+        let received = sent ? connection.readToEOF(buffer, spin: options.spin) : -1
+        connection.close()
         let end = monotonicNanos()
         guard received > 0 else {
-            throw BenchError(message: "one-shot request \(index): \(sent ? "no answer before the server closed" : "send failed")")
+            throw ClientError.io(path: options.socket, reason: "one-shot request \(index): \(sent ? "no answer before the server closed" : "send failed")")
         }
         if index == 0 { sample = printable(UnsafeRawBufferPointer(buffer)) }
         if index >= options.warmup { samples.append(Double(end - start) / 1000) }

@@ -1,4 +1,6 @@
 import Glibc
+import ZaoanClient
+import ZaoanSystem
 
 /// Persistent mode: `connections` connections, each sends `setup` once (answered by one line)
 /// and then one request at a time, waiting for its one-line answer before the next.
@@ -39,7 +41,7 @@ private final class Worker: @unchecked Sendable {
     let connectionCount: Int
     let options: PersistentOptions
     let barrier: UnsafeMutablePointer<pthread_barrier_t>
-    var fds: [Int32] = []
+    var connections: [BenchConnection] = []
     var requests = 0
     var seconds = 0.0
     var errors = 0
@@ -59,19 +61,19 @@ private final class Worker: @unchecked Sendable {
         prepare(buffer)
         pthread_barrier_wait(barrier)
         guard failure == nil else { return }
-        if fds.count == 1 { runBlocking(buffer) } else { runPolling(buffer) }
-        for fd in fds { close(fd) }
+        if connections.count == 1 { runBlocking(buffer) } else { runPolling(buffer) }
+        for connection in connections { connection.close() }
     }
 
     private func prepare(_ buffer: UnsafeMutableRawBufferPointer) {
-        do throws(BenchError) {
+        do throws(ClientError) {
             for _ in 0..<connectionCount {
-                let fd = try Socket.connect(paths)
-                fds.append(fd)
+                let connection = try BenchConnection(paths)
+                connections.append(connection)
                 if let setup = options.setup {
                     let line = requestBytes(setup, crlf: options.crlf)
-                    let ok = line.withUnsafeBytes { Socket.sendAll(fd, $0) } && Socket.readLines(fd, 1, buffer)
-                    guard ok else { throw BenchError(message: "no answer to the setup line '\(setup)'") }
+                    let ok = line.withUnsafeBytes { connection.sendAll($0) } && connection.readLines(1, buffer)
+                    guard ok else { throw .io(path: paths, reason: "no answer to the setup line '\(setup)'") }
                 }
             }
         } catch {
@@ -85,13 +87,13 @@ private final class Worker: @unchecked Sendable {
     }
 
     private func runBlocking(_ buffer: UnsafeMutableRawBufferPointer) {
-        let fd = fds[0]
+        let connection = connections[0]
         let line = requestBytes(options.request, crlf: options.crlf)
         var window = MeasurementWindow(warmup: options.warmup, duration: options.duration)
         var count = 0
         line.withUnsafeBytes { request in
             while true {
-                guard Socket.sendAll(fd, request), Socket.readLines(fd, 1, buffer, spin: options.spin) else {
+                guard connection.sendAll(request), connection.readLines(1, buffer, spin: options.spin) else {
                     failure = "connection closed by the server"
                     return
                 }
@@ -111,60 +113,57 @@ private final class Worker: @unchecked Sendable {
     /// with the next request as replies come in (epoll; poll(2) if libc lacks epoll).
     private func runPolling(_ buffer: UnsafeMutableRawBufferPointer) {
         let line = requestBytes(options.request, crlf: options.crlf)
-        let epoll = options.usePoll ? nil : Epoll(capacity: fds.count)
+        let epoll = options.usePoll ? nil : Epoll(capacity: connections.count)
         defer { epoll?.close() }
-        var polls = fds.map { pollfd(fd: $0, events: Int16(POLLIN), revents: 0) }
+        var polls = connections.map { pollfd(fd: $0.fd, events: Int16(POLLIN), revents: 0) }
         var window = MeasurementWindow(warmup: options.warmup, duration: options.duration)
         var count = 0
         line.withUnsafeBytes { request in
             /// Takes what arrived on one connection; sends its next request once the reply is whole.
-            func service(_ fd: Int32) -> Bool {
-                let n = recv(fd, buffer.baseAddress, buffer.count, Int32(MSG_DONTWAIT))
-                if n <= 0 {
-                    if n < 0 && (errno == EAGAIN || errno == EINTR) { return true }
+            func service(_ connection: BenchConnection) -> Bool {
+                guard let n = connection.receive(buffer, dontWait: true) else { return true }  // nothing yet
+                guard n > 0, let lines = connection.lines(in: UnsafeRawBufferPointer(rebasing: buffer[0..<n])) else {
                     failure = "connection closed by the server"
                     return false
                 }
-                // One request is outstanding per connection, so one LF completes it. A reply
+                // One request is outstanding per connection, so one line completes it. A reply
                 // split across reads has no LF in its first part: wait for the rest.
-                let lines = Socket.countLF(UnsafeRawBufferPointer(rebasing: buffer[0..<n]))
                 guard lines > 0 else { return true }
                 if count == 0 { sample = printable(UnsafeRawBufferPointer(rebasing: buffer[0..<n])) }
                 if isError(buffer[0]) { errors += 1 }
                 count += lines
-                guard Socket.sendAll(fd, request) else {
+                guard connection.sendAll(request) else {
                     failure = "send failed"
                     return false
                 }
                 return true
             }
 
-            for (index, fd) in fds.enumerated() {
-                if let epoll, !epoll.addReadable(fd, token: UInt64(index)) {
-                    failure = BenchError("epoll_ctl").description
+            for (index, connection) in connections.enumerated() {
+                if let epoll, !epoll.addReadable(connection.fd, token: UInt64(index)) {
+                    failure = SystemError(errno: errno, "epoll_ctl").description
                     return
                 }
-                guard Socket.sendAll(fd, request) else {
+                guard connection.sendAll(request) else {
                     failure = "send failed"
                     return
                 }
             }
             while true {
                 if let epoll {
-                    let fds = self.fds
-                    guard epoll.wait(timeout: options.spin ? 0 : 1000, { service(fds[Int($0)]) }) else {
-                        if failure == nil { failure = BenchError("epoll_wait").description }
+                    let connections = self.connections
+                    guard epoll.wait(timeout: options.spin ? 0 : 1000, { service(connections[Int($0)]) }) else {
+                        if failure == nil { failure = SystemError(errno: errno, "epoll_wait").description }
                         return
                     }
                 } else {
-                    let ready = poll(&polls, nfds_t(polls.count), options.spin ? 0 : 1000)
-                    if ready < 0 {
-                        if errno == EINTR { continue }
-                        failure = BenchError("poll").description
+                    let timeout: Int32 = options.spin ? 0 : 1000
+                    do throws(SystemError) { _ = try syscall("poll") { poll(&polls, nfds_t(polls.count), timeout) } } catch {
+                        failure = error.description
                         return
                     }
                     for index in polls.indices where polls[index].revents != 0 {
-                        guard service(polls[index].fd) else { return }
+                        guard service(connections[index]) else { return }
                     }
                 }
                 if let (measured, elapsed) = window.check(count: count) {
@@ -207,7 +206,7 @@ private func workerEntry(_ argument: UnsafeMutableRawPointer?) -> UnsafeMutableR
     return nil
 }
 
-func runPersistent(_ options: PersistentOptions) throws(BenchError) -> PersistentResult {
+func runPersistent(_ options: PersistentOptions) throws -> PersistentResult {
     let threadCount = max(1, min(options.connections, options.threads))
     let barrier = UnsafeMutablePointer<pthread_barrier_t>.allocate(capacity: 1)
     defer { barrier.deallocate() }
@@ -224,13 +223,13 @@ func runPersistent(_ options: PersistentOptions) throws(BenchError) -> Persisten
     for worker in workers {
         var thread = pthread_t()
         let result = pthread_create(&thread, nil, { workerEntry($0) }, Unmanaged.passUnretained(worker).toOpaque())
-        guard result == 0 else { throw BenchError("pthread_create", errno: result) }
+        guard result == 0 else { throw SystemError(errno: result, "pthread_create") }
         threads.append(thread)
     }
     for thread in threads { pthread_join(thread, nil) }
 
     if let failure = workers.compactMap(\.failure).first {
-        throw BenchError(message: failure)
+        throw ClientError.io(path: options.socket, reason: failure)
     }
     // Each thread measured its own window of about `duration`; add up the rates.
     let rate = workers.reduce(0.0) { $0 + Double($1.requests) / $1.seconds }

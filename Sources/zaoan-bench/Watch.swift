@@ -1,4 +1,5 @@
 import Glibc
+import ZaoanSystem
 
 /// `watch` mode: N connections each send `watch REQUEST`, then for D seconds every update
 /// line is timestamped against the wall-clock second boundary it follows. The server's CPU
@@ -35,17 +36,17 @@ func wallClockSeconds() -> Double {
     return Double(now.tv_sec) + Double(now.tv_nsec) / 1e9
 }
 
-func runWatch(_ options: WatchOptions) throws(BenchError) -> WatchResult {
-    guard let epoll = Epoll(capacity: 256) else { throw BenchError(message: "epoll is not available") }
+func runWatch(_ options: WatchOptions) throws -> WatchResult {
+    guard let epoll = Epoll(capacity: 256) else { throw SystemError(errno: ENOSYS, "epoll is not available") }
     defer { epoll.close() }
-    var fds: [Int32] = []
-    defer { fds.forEach { _ = close($0) } }
+    var connections: [BenchConnection] = []
+    defer { connections.forEach { $0.close() } }
     let line = requestBytes("watch " + options.request, crlf: false)
     for index in 0..<options.connections {
-        let fd = try Socket.connect(options.socket)
-        fds.append(fd)
-        _ = line.withUnsafeBytes { Socket.sendAll(fd, $0) }
-        guard epoll.addReadable(fd, token: UInt64(index)) else { throw BenchError("epoll_ctl") }
+        let connection = try BenchConnection(options.socket)
+        connections.append(connection)
+        _ = line.withUnsafeBytes { connection.sendAll($0) }
+        guard epoll.addReadable(connection.fd, token: UInt64(index)) else { throw SystemError(errno: errno, "epoll_ctl") }
     }
     let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 64 * 1024, alignment: 16)
     defer { buffer.deallocate() }
@@ -54,7 +55,7 @@ func runWatch(_ options: WatchOptions) throws(BenchError) -> WatchResult {
     let end = start + options.duration
     while wallClockSeconds() < start {
         _ = epoll.wait(timeout: 10) { token in
-            _ = read(fds[Int(token)], buffer.baseAddress, buffer.count)
+            _ = connections[Int(token)].receive(buffer)
             return true
         }
     }
@@ -63,17 +64,17 @@ func runWatch(_ options: WatchOptions) throws(BenchError) -> WatchResult {
     var seenSeconds = Set<Int>()
     while wallClockSeconds() < end {
         let ok = epoll.wait(timeout: 50) { token in
-            let count = read(fds[Int(token)], buffer.baseAddress, buffer.count)
-            guard count > 0 else { return true }
+            let connection = connections[Int(token)]
+            guard let count = connection.receive(buffer), count > 0 else { return true }
             let now = wallClockSeconds()
-            let lines = Socket.countLF(UnsafeRawBufferPointer(rebasing: buffer[0..<count]))
+            let lines = connection.lines(in: UnsafeRawBufferPointer(rebasing: buffer[0..<count])) ?? 0
             for _ in 0..<lines {
                 result.delays.append((now - now.rounded(.down)) * 1000)
             }
             seenSeconds.insert(Int(now.rounded(.down)))
             return true
         }
-        guard ok else { throw BenchError("epoll_wait") }
+        guard ok else { throw SystemError(errno: errno, "epoll_wait") }
     }
     result.serverCPU = (processCPUSeconds(pid: options.pid) ?? 0) - cpuBefore
     result.ticks = seenSeconds.count

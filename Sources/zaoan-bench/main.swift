@@ -1,4 +1,5 @@
 import Glibc
+import ZaoanSystem
 
 // zaoan-bench: the load generator behind bench/run.sh. Results go to stdout as one line of
 // key=value pairs so the script can pick them apart; errors go to stderr with exit status 1.
@@ -32,8 +33,7 @@ let usage = """
     """
 
 func fail(_ message: String, status: Int32 = 1) -> Never {
-    let text = Array("zaoan-bench: \(message)\n".utf8)
-    _ = text.withUnsafeBytes { write(2, $0.baseAddress, $0.count) }
+    _ = Posix.writeAll(2, "zaoan-bench: \(message)\n")
     exit(status)
 }
 
@@ -169,11 +169,12 @@ do {
         if let path = options.write {
             // The same generated calendar, for bench/calendar.sh to give the real service.
             let text = Array(generatedCalendar(events: options.events, series: options.series).utf8)
-            let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
-            guard fd >= 0, text.withUnsafeBytes({ Glibc.write(fd, $0.baseAddress, $0.count) }) == text.count else {
-                fail("cannot write \(path): \(String(cString: strerror(errno)))")
+            do throws(SystemError) {
+                let file = try Descriptor.open(path, O_WRONLY | O_CREAT | O_TRUNC, mode: 0o644, "opening \(path)")
+                try text.withUnsafeBytes { raw in Result { () throws(SystemError) in try file.writeAll(raw, "writing \(path)") } }.get()
+            } catch {
+                fail("cannot write the calendar: \(error)")
             }
-            close(fd)
             print("bytes=\(text.count) path=\(path)")
             exit(0)
         }
@@ -188,5 +189,5 @@ do {
         fail("say which mode: persistent, oneshot, coldstart, watch or calendar\n\(usage)", status: 64)
     }
 } catch {
-    fail(error.description)
+    fail("\(error)")
 }

@@ -135,7 +135,7 @@ final class BarBlock {
 /// events), a signalfd and stdout's hangup.
 ///
 /// If the service is down, the bar says so once (in the first block; the others are left
-/// out) and reconnects every 2 s; it never exits on its own. What the service sends is
+/// out) and reconnects every 2 s (--retry-after); it never exits on its own. What the service sends is
 /// filtered: only the block fields zaoan writes pass, with `markup` as zaoan's config says
 /// (`i3bar_markup`) and the text made safe for it. SIGURG (i3bar's stop_signal, sent when
 /// the bar is hidden) closes the watch, so nothing wakes for a hidden bar; SIGCONT watches
@@ -151,7 +151,7 @@ final class BarCommand {
     /// answer that it took it.
     private var passedPipe = false
     private var stdinOpen = true
-    private var clickBuffer: [UInt8] = []
+    private var clickFramer = LineFramer(lineLimit: BarCommand.maxClickLine)
     /// The one watch connection, and its state.
     private var stream: ServiceConnection?
     /// Until the service has answered on this connection: the deadline for it.
@@ -161,12 +161,13 @@ final class BarCommand {
     /// The service refused the request (it closes such a connection).
     private var refused = false
     private var retryAt: Double?
-    private var backoff = Backoff()
+    private var backoff: Backoff
 
     /// A request the service refused is tried again this much later (a room may be added).
     static let refusedRetry = 10.0
 
-    init(config: BarConfig, socketPath: String) {
+    init(config: BarConfig, socketPath: String, retryAfter: Double = ClientLimits.defaultRetryAfter) {
+        backoff = Backoff(limit: retryAfter)
         self.config = config
         self.socketPath = socketPath
         blocks = config.blocks.enumerated().map { BarBlock(index: $0.offset, entry: $0.element, clockFormats: config.clockFormats) }
@@ -372,21 +373,39 @@ final class BarCommand {
 
     // MARK: - Clicks
 
+    /// The longest click event kept; a longer line is not a click stream, and is dropped.
+    static let maxClickLine = 64 * 1024
+
     private func readClicks() {
         var chunk = [UInt8](repeating: 0, count: 4096)
-        let count = chunk.withUnsafeMutableBytes { Glibc.read(0, $0.baseAddress, $0.count) }
-        if count < 0 && (errno == EINTR || errno == EAGAIN) { return }
+        let result = try? chunk.withUnsafeMutableBytes { (raw) throws(SystemError) in
+            try nonBlockingSyscall("reading click events") { Glibc.read(0, raw.baseAddress, raw.count) }
+        }
+        guard case .value(let count)? = result else {
+            if case .wouldBlock? = result { return }
+            stdinOpen = false  // unreadable: no clicks will come
+            return
+        }
         guard count > 0 else {
             stdinOpen = false  // no clicks will come (stdin is /dev/null, or the bar closed it)
             return
         }
-        clickBuffer.append(contentsOf: chunk[0..<count])
-        while let newline = clickBuffer.firstIndex(of: 0x0A) {
-            let line = String(decoding: clickBuffer[..<newline], as: UTF8.self)
-            clickBuffer.removeSubrange(...newline)
-            if let click = BarProtocol.click(fromLine: line) { handle(click) }
+        var clicks: [BarProtocol.Click] = []
+        var overflowed = false
+        chunk.withUnsafeBytes { raw in
+            clickFramer.feed(UnsafeRawBufferPointer(rebasing: raw[0..<count])) { frame in
+                switch frame {
+                case .line(let bytes):
+                    if let click = BarProtocol.click(fromLine: String(decoding: bytes, as: UTF8.self)) { clicks.append(click) }
+                case .tooLong:
+                    overflowed = true
+                }
+                return true
+            }
         }
-        if clickBuffer.count > 64 * 1024 { clickBuffer.removeAll() }  // not a click stream
+        // Not a click stream: start again at the next line.
+        if overflowed { clickFramer = LineFramer(lineLimit: Self.maxClickLine) }
+        for click in clicks { handle(click) }
     }
 
     private func handle(_ click: BarProtocol.Click) {

@@ -3,26 +3,31 @@ import ZaoanClient
 import ZaoanSystem
 import ZaoanText
 
-/// The delay before the next reconnection attempt: short at first, so a restarted service
-/// is picked up quickly, then every `limit` seconds for as long as it takes.
+/// The delay before the next reconnection attempt: short at first (half a second, then
+/// doubling), so a restarted service is picked up quickly, then every `limit` seconds
+/// (--retry-after, 2 s by default) for as long as it takes.
 struct Backoff {
-    static let limit = 2.0
-    private var next = 0.5
+    let limit: Double
+    private var next: Double
+
+    init(limit: Double = ClientLimits.defaultRetryAfter) {
+        self.limit = limit
+        next = min(0.5, limit)
+    }
 
     mutating func delay() -> Double {
-        defer { next = min(next * 2, Self.limit) }
+        defer { next = min(next * 2, limit) }
         return next
     }
 
-    mutating func reset() { next = 0.5 }
+    mutating func reset() { next = min(0.5, limit) }
 }
 
 /// poll(2), retried on EINTR. `timeout` in seconds; nil waits for ever.
 func pollDescriptors(_ entries: inout [pollfd], timeout: Double?) {
     let milliseconds = timeout.map { $0.isFinite ? Int32(max(0, min($0, 3600)) * 1000 + 0.999) : 0 } ?? -1
-    while true {
-        let ready = entries.withUnsafeMutableBufferPointer { poll($0.baseAddress, nfds_t($0.count), milliseconds) }
-        if ready >= 0 || errno != EINTR { return }
+    _ = try? entries.withUnsafeMutableBufferPointer { (buffer) throws(SystemError) in
+        try syscall("poll") { poll(buffer.baseAddress, nfds_t(buffer.count), milliseconds) }
     }
 }
 
@@ -34,28 +39,10 @@ enum StandardOutput {
         signal(SIGPIPE, SIG_IGN)
     }
 
-    /// Writes `text`; if the reader has gone (EPIPE), exits with status 0.
+    /// Writes `text`, all of it (waiting for room if someone handed us a non-blocking
+    /// stdout); if the reader has gone (EPIPE), exits with status 0.
     static func write(_ text: String) {
-        var copy = text
-        let written = copy.withUTF8 { bytes -> Bool in
-            var offset = 0
-            while offset < bytes.count {
-                let count = Glibc.write(1, bytes.baseAddress! + offset, bytes.count - offset)
-                if count < 0 {
-                    if errno == EINTR { continue }
-                    if errno == EAGAIN || errno == EWOULDBLOCK {
-                        // Someone handed us a non-blocking stdout: wait until it takes more.
-                        var entry = pollfd(fd: 1, events: Int16(POLLOUT), revents: 0)
-                        _ = poll(&entry, 1, -1)
-                        continue
-                    }
-                    return false
-                }
-                offset += count
-            }
-            return true
-        }
-        if !written { exit(0) }  // EPIPE: the bar or the pipe's reader is gone
+        if !Posix.writeAll(1, text) { exit(0) }  // EPIPE: the bar or the pipe's reader is gone
     }
 
     /// A poll entry that reports the reader going away (a pipe's read end closed: POLLERR),

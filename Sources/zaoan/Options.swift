@@ -26,6 +26,8 @@ struct ClientOptions: Equatable {
     var words: [String]
     /// How long to wait for the service (ask: the whole answer; watch: the first one).
     var timeout = ClientLimits.defaultTimeout
+    /// watch: the longest wait between attempts to reach a service that is down.
+    var retryAfter = ClientLimits.defaultRetryAfter
 
     /// The request line: the words (see `RequestWords.line`; `parse` has refused words it
     /// cannot send) behind `--format=FMT`.
@@ -39,6 +41,8 @@ struct ClientOptions: Equatable {
 struct BarOptions: Equatable {
     var socket: String?
     var config: String?
+    /// The longest wait between attempts to reach a service that is down.
+    var retryAfter = ClientLimits.defaultRetryAfter
 }
 
 enum Options {
@@ -49,8 +53,9 @@ enum Options {
           zaoan serve [--socket PATH] [--config FILE] [--city NAME] [--timezone IANA-ID]
                       [--language zh|en] [--exit-idle-time DURATION] [--verbose]
           zaoan ask [--socket PATH] [--format FMT] [--timeout DURATION] REQUEST...
-          zaoan watch [--socket PATH] [--format FMT] [--timeout DURATION] REQUEST...
-          zaoan bar [--socket PATH] [--config FILE]
+          zaoan watch [--socket PATH] [--format FMT] [--timeout DURATION] [--retry-after DURATION]
+                      REQUEST...
+          zaoan bar [--socket PATH] [--config FILE] [--retry-after DURATION]
           zaoan check-config [FILE]
           zaoan --help | --version
 
@@ -61,6 +66,7 @@ enum Options {
                         running or has not answered within --timeout (default 5s)
           watch         print the answer now and a new line whenever it changes, forever;
                         if the service stops, print one line saying so and reconnect every 2 s
+                        (--retry-after)
           bar           an i3bar/swaybar status_command (bar { status_command zaoan bar }):
                         the blocks of the config's bar_blocks; click the ticker to advance it,
                         click a clock to cycle bar_clock_formats
@@ -76,6 +82,9 @@ enum Options {
         --timeout DURATION (300ms, 2s, 0.5): the longest ask waits for its whole answer,
         and watch for the service to answer at all; a prompt wants 100ms. Requests hold no
         control characters or line breaks (exit 64).
+
+        --retry-after DURATION (default 2s, 50ms to 1h): while the service is down, watch and
+        bar try to reach it again after 0.5 s, then twice as long each time, up to this.
 
         Examples:
           zaoan serve                        listen on $XDG_RUNTIME_DIR/zaoan.sock
@@ -129,7 +138,7 @@ enum Options {
                 break
             }
             let name = Arguments.optionName(argument)
-            guard ["--socket", "--format", "--timeout"].contains(name) else {
+            guard ["--socket", "--format", "--timeout"].contains(name) || (command == "watch" && name == "--retry-after") else {
                 throw UsageError("unknown option '\(argument)' for \(command); run zaoan --help")
             }
             let (value, consumed) = try Arguments.value(of: name, in: arguments, at: index)
@@ -141,6 +150,8 @@ enum Options {
                     throw UsageError("--format must be \(OutputFormat.names), not '\(value)'")
                 }
                 options.format = format
+            case "--retry-after":
+                options.retryAfter = try retryAfter(value)
             default:
                 guard let seconds = Arguments.parseDuration(value), ClientLimits.timeoutRange.contains(seconds) else {
                     throw UsageError("--timeout takes a duration from 1ms to 1h, like 100ms, 2s or 0.5, not '\(value)'")
@@ -161,9 +172,20 @@ enum Options {
 
     private static func parseBar(_ arguments: [String]) throws(UsageError) -> BarOptions {
         var options = BarOptions()
-        try Arguments.eachOption(arguments, of: "bar", valued: ["--socket", "--config"]) { name, value in
-            if name == "--socket" { options.socket = value } else { options.config = value }
+        try Arguments.eachOption(arguments, of: "bar", valued: ["--socket", "--config", "--retry-after"]) { (name, value) throws(UsageError) in
+            switch name {
+            case "--socket": options.socket = value
+            case "--config": options.config = value
+            default: options.retryAfter = try retryAfter(value ?? "")
+            }
         }
         return options
+    }
+
+    private static func retryAfter(_ value: String) throws(UsageError) -> Double {
+        guard let seconds = Arguments.parseDuration(value), ClientLimits.retryAfterRange.contains(seconds) else {
+            throw UsageError("--retry-after takes a duration from 50ms to 1h, like 500ms, 2s or 10, not '\(value)'")
+        }
+        return seconds
     }
 }

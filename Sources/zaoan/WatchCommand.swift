@@ -11,7 +11,7 @@ import ZaoanText
 /// It never exits on its own while the request is good: when the service is not running,
 /// does not answer within --timeout, or the connection drops, it prints one line saying so
 /// (in the chosen format, so the bar shows it instead of choking on it) and reconnects,
-/// every 2 s at most, until the stream is back. A request the service refuses is
+/// every 2 s at most (--retry-after), until the stream is back. A request the service refuses is
 /// different: retrying cannot help, so the error goes to stderr with exit status 1.
 ///
 /// What it prints is filtered (`ClientOutput`): whatever is on the other end of the
@@ -36,7 +36,7 @@ struct WatchCommand {
         let eventStream = (try? RequestParser.parse(requestLine)) == .watchEvents  // a line that does not parse gets the service's error
         let format = options.format ?? .plain
         let instance = options.words.first?.lowercased() ?? "zaoan"
-        var backoff = Backoff()
+        var backoff = Backoff(limit: options.retryAfter)
         var outageReported = false
 
         /// Says once per outage that the service is away; `problem` goes to the tooltip and stderr.
@@ -44,7 +44,7 @@ struct WatchCommand {
             guard !outageReported else { return }
             outageReported = true
             StandardOutput.write(StatusLine.serviceDown(problem, format: format, instance: instance) + "\n")
-            printError(problem.split(separator: "\n").joined(separator: " ") + " Retrying every \(Int(Backoff.limit)) s.")
+            printError(problem.split(separator: "\n").joined(separator: " ") + " Retrying every \(ClientError.seconds(backoff.limit)).")
         }
 
         /// Waits `seconds`, leaving early only to exit on a signal or a vanished reader.

@@ -39,7 +39,8 @@ case .bar(let options):
         fail(error.description, status: 78)  // EX_CONFIG
     }
     do {
-        BarCommand(config: config, socketPath: try ServiceSocket.locate(explicit: options.socket, environment: environment)).run()
+        BarCommand(config: config, socketPath: try ServiceSocket.locate(explicit: options.socket, environment: environment),
+                   retryAfter: options.retryAfter).run()
     } catch {
         fail(error.description, status: error.exitStatus)
     }

@@ -129,15 +129,16 @@ struct BarAndWatchCLITests {
         var configuration = TestService.Configuration()
         configuration.socket = .path(path)
         let first = try TestService.start(configuration)
-        let watch = try RunningZaoan(["watch", "--socket", path, "time", "HH:mm:ss"],
+        let watch = try RunningZaoan(["watch", "--socket", path, "--retry-after", "200ms", "time", "HH:mm:ss"],
                                      environment: first.environment, scratch: directory)
         #expect(watch.line(within: 5, where: isClock) != nil, "no clock line; stderr: \(watch.errorText)")
 
         try first.stop()
         let down = watch.line(within: 5) { !isClock($0) }
         #expect(down == "zaoan: service not running", "got \(down.debugDescription); stderr: \(watch.errorText)")
-        // Once per outage: nothing more while the service stays away (it retries every 2 s).
-        let extra = watch.nextLine(timeout: 3)
+        // Once per outage: nothing more while the service stays away (it retries every 200 ms,
+        // so a second of silence spans more attempts than 3 s did at the default 2 s).
+        let extra = watch.nextLine(timeout: 1)
         #expect(extra == nil, "expected silence while the service is down, got \(extra.debugDescription)")
         #expect(watch.process.isRunning, "zaoan watch must keep running while the service is down")
         #expect(watch.errorText.contains(path), "stderr should name the socket: \(watch.errorText)")
@@ -156,7 +157,7 @@ struct BarAndWatchCLITests {
         defer { directory.remove() }
         let environment = try TestService.isolatedEnvironment(in: directory)
         let path = directory.file("s")
-        let watch = try RunningZaoan(["watch", "--socket", path, "--format", "json", "countdown"],
+        let watch = try RunningZaoan(["watch", "--socket", path, "--retry-after=200ms", "--format", "json", "countdown"],
                                      environment: environment, scratch: directory)
         let line = try #require(watch.nextLine(timeout: 5), "no line; stderr: \(watch.errorText)")
         let object = try #require(jsonObject(line), "\(line)")
@@ -164,7 +165,7 @@ struct BarAndWatchCLITests {
         #expect((object["text"] as? String)?.contains("zaoan") == true, "\(object)")
         let tooltip = object["tooltip"] as? String ?? ""
         #expect(tooltip.contains(path) && tooltip.contains("zaoan serve"), "\(object)")
-        #expect(watch.nextLine(timeout: 2.5) == nil, "one line per outage")
+        #expect(watch.nextLine(timeout: 1) == nil, "one line per outage (five attempts at --retry-after=200ms)")
         #expect(watch.process.isRunning)
 
         var configuration = TestService.Configuration()
@@ -253,14 +254,14 @@ struct BarAndWatchCLITests {
         defer { directory.remove() }
         let environment = try TestService.isolatedEnvironment(in: directory)
         let path = directory.file("s")
-        let bar = try RunningZaoan(["bar", "--socket", path], environment: environment, scratch: directory)
+        let bar = try RunningZaoan(["bar", "--socket", path, "--retry-after", "200ms"], environment: environment, scratch: directory)
         #expect(bar.nextLine(timeout: 5).flatMap(jsonObject)?["version"] as? Int == 1)
         #expect(bar.nextLine(timeout: 5) == "[")
         let line = try #require(bar.nextLine(timeout: 5), "no status line; stderr: \(bar.errorText)")
         let blocks = try #require(barBlocks(line), "\(line)")
         #expect(blocks.count == 1, "one block says the service is down; the other three are left out: \(line)")
         #expect(blocks.allSatisfy { ($0["full_text"] as? String)?.contains("service down") == true && $0["urgent"] as? Bool == false }, "\(line)")
-        usleep(3_000_000)
+        usleep(1_000_000)  // at --retry-after 200ms, more attempts than 3 s at the default 2 s
         #expect(bar.process.isRunning, "zaoan bar must keep running while the service is down; stderr: \(bar.errorText)")
 
         var configuration = TestService.Configuration()
@@ -381,6 +382,40 @@ struct BarAndWatchOptionTests {
         #expect(try Options.parse(["bar", "--config", "/c.json", "--socket=/s"]) == .bar(BarOptions(socket: "/s", config: "/c.json")))
         for bad in [["ask"], ["watch", "--format", "xml", "greeting"], ["ask", "--format"], ["watch", "--frobnicate", "x"], ["bar", "extra"]] {
             #expect(throws: UsageError.self, "\(bad)") { try Options.parse(bad) }
+        }
+    }
+
+    @Test("watch and bar take --retry-after DURATION (50ms to 1h, default 2s); ask does not")
+    func retryAfterOption() throws {
+        #expect(try Options.parse(["watch", "--retry-after", "200ms", "ping"])
+                == .watch(ClientOptions(socket: nil, format: nil, words: ["ping"], retryAfter: 0.2)))
+        #expect(try Options.parse(["watch", "ping"]) == .watch(ClientOptions(socket: nil, format: nil, words: ["ping"], retryAfter: 2)))
+        #expect(try Options.parse(["bar", "--retry-after=10"]) == .bar(BarOptions(socket: nil, config: nil, retryAfter: 10)))
+        #expect(try Options.parse(["bar"]) == .bar(BarOptions(socket: nil, config: nil, retryAfter: 2)))
+        for bad in [["watch", "--retry-after", "10ms", "ping"], ["watch", "--retry-after=2h", "ping"], ["watch", "--retry-after", "soon", "ping"],
+                    ["bar", "--retry-after", "0"], ["ask", "--retry-after", "1s", "ping"]] {
+            #expect(throws: UsageError.self, "\(bad)") { try Options.parse(bad) }
+        }
+        // Half a second first, doubling, up to the limit; a limit below half a second from the start.
+        var standard = Backoff()
+        #expect((0..<5).map { _ in standard.delay() } == [0.5, 1, 2, 2, 2])
+        var quick = Backoff(limit: 0.2)
+        #expect((0..<3).map { _ in quick.delay() } == [0.2, 0.2, 0.2])
+        standard.reset()
+        #expect(standard.delay() == 0.5)
+    }
+
+    @Test("watch says how often it retries, as --retry-after sets it")
+    func retryAfterSaid() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let environment = try TestService.isolatedEnvironment(in: directory)
+        for (arguments, said) in [([String](), "Retrying every 2 s."), (["--retry-after", "300ms"], "Retrying every 300 ms.")] {
+            let watch = try RunningZaoan(["watch", "--socket", directory.file("none")] + arguments + ["ping"],
+                                         environment: environment, scratch: directory)
+            #expect(watch.nextLine(timeout: 5) == "zaoan: service not running", "stderr: \(watch.errorText)")
+            #expect(eventually(timeout: 10, interval: 0.05) { watch.errorText.contains(said) }, "stderr: \(watch.errorText)")
+            #expect(watch.terminate())
         }
     }
 

@@ -16,7 +16,7 @@ struct BarProtocolErrorTests {
         for path in [outputPath, errorPath] { _ = FileManager.default.createFile(atPath: path, contents: nil) }
         let bar = Process()
         bar.executableURL = URL(fileURLWithPath: Locations.zaoan)
-        bar.arguments = ["bar", "--socket", server.path]
+        bar.arguments = ["bar", "--socket", server.path, "--retry-after", "100ms"]
         bar.environment = try TestService.isolatedEnvironment(in: directory)
         bar.standardInput = Pipe()
         bar.standardOutput = FileHandle(forWritingAtPath: outputPath)
@@ -28,7 +28,7 @@ struct BarProtocolErrorTests {
         }
         func text(_ path: String) -> String { (try? String(contentsOfFile: path, encoding: .utf8)) ?? "" }
         let said = "protocol error: the service answered \"ok writing to the bar's output\", but this bar passed it no pipe"
-        // Said once per attempt: two of them show it reconnected (0.5 s, then 1 s of backoff).
+        // Said once per attempt: two of them show it reconnected (100 ms of backoff, --retry-after).
         let retried = eventually(timeout: 20, interval: 0.1) { text(errorPath).components(separatedBy: said).count > 2 }
         #expect(retried, "stderr: \(text(errorPath).debugDescription)")
         #expect(text(outputPath).contains(#""full_text":"zaoan: protocol error, reconnecting""#), "the bar shows it: \(text(outputPath).debugDescription)")

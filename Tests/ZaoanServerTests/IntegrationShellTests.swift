@@ -196,7 +196,7 @@ struct IntegrationShellTests {
         let bashSnippet = Snippet.path("bash/zaoan.bash")
         // Each shell: one prompt while the service runs, then 100 timed prompts after the
         // test stops it (it waits for the file "stopped"), then prompts until the greeting
-        // is back after SIGCONT and the back-off (10 s).
+        // is back after SIGCONT and the back-off (zaoan_backoff: 1 s here, 10 s by default).
         let stopped = world.scratch.file("stopped")
         let resumed = world.scratch.file("resumed")
         func script(_ prompt: String, milliseconds: String) -> String {
@@ -216,8 +216,8 @@ struct IntegrationShellTests {
             echo "back <$zaoan_greeting>"
             """
         }
-        let zshRun = try world.stream("\(zsh) -f -c \(Hostile.shellQuoted("zmodload zsh/datetime; zaoan_prompt=0; source \(zshSnippet); " + script("_zaoan_precmd", milliseconds: "ms=$(( (t1 - t0) * 1000 )); ms=${ms%%.*}")))")
-        let bashRun = try world.stream("\(bash) --norc -c \(Hostile.shellQuoted("zaoan_prompt=0; source \(bashSnippet); " + script("__zaoan_prompt_command", milliseconds: "ms=$(( (${t1/./} - ${t0/./}) / 1000 ))")))")
+        let zshRun = try world.stream("\(zsh) -f -c \(Hostile.shellQuoted("zmodload zsh/datetime; zaoan_backoff=1; zaoan_prompt=0; source \(zshSnippet); " + script("_zaoan_precmd", milliseconds: "ms=$(( (t1 - t0) * 1000 )); ms=${ms%%.*}")))")
+        let bashRun = try world.stream("\(bash) --norc -c \(Hostile.shellQuoted("zaoan_backoff=1; zaoan_prompt=0; source \(bashSnippet); " + script("__zaoan_prompt_command", milliseconds: "ms=$(( (${t1/./} - ${t0/./}) / 1000 ))")))")
         defer { zshRun.stop(); bashRun.stop() }
         for run in [zshRun, bashRun] {
             #expect(try run.readLine(timeout: 10) == "first <\(greeting)>", "stderr: \(run.errorText)")

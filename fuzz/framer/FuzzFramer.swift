@@ -5,7 +5,7 @@
 // Without -DFUZZING this builds a replayer: `fuzz-framer FILE...`.
 import Foundation
 import FuzzDriver
-import ZaoanCore
+import ZaoanSystem
 
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzFramer(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {

@@ -6,6 +6,7 @@
 import Foundation
 import FuzzDriver
 import ZaoanCore
+import ZaoanSystem
 
 nonisolated(unsafe) private var responder: Responder = {
     var file = ConfigFile()

@@ -219,8 +219,9 @@ _zaoan() {
     local command=${_zaoan_w[1]} options
     case $command in
         serve) options="--socket --config --city --timezone --language --exit-idle-time --verbose" ;;
-        ask | watch) options="--socket --format --timeout" ;;
-        bar) options="--socket --config" ;;
+        ask) options="--socket --format --timeout" ;;
+        watch) options="--socket --format --timeout --retry-after" ;;
+        bar) options="--socket --config --retry-after" ;;
         check-config)
             ((_zaoan_cw == 2)) && _zaoan_files "$cur"
             return 0
@@ -231,7 +232,7 @@ _zaoan() {
     # An option's value, as `--opt VALUE` or `--opt=VALUE`.
     local option= value=$cur
     case $prev in
-        --socket | --config | --city | --timezone | --language | --exit-idle-time | --format | --timeout) option=$prev ;;
+        --socket | --config | --city | --timezone | --language | --exit-idle-time | --format | --timeout | --retry-after) option=$prev ;;
     esac
     if [[ -z $option && $cur == --*=* ]]; then
         option=${cur%%=*}
@@ -244,7 +245,7 @@ _zaoan() {
             --timezone) _zaoan_zone_values "$value" ;;
             --language) _zaoan_add "$value" zh en ;;
             --format) _zaoan_add "$value" plain json i3bar tmux polybar ;;
-            --exit-idle-time | --timeout) ;; # a duration: 300, 90s, 5min, 1h, 100ms
+            --exit-idle-time | --timeout | --retry-after) ;; # a duration: 300, 90s, 5min, 1h, 100ms
         esac
         return 0
     fi
@@ -261,7 +262,7 @@ _zaoan() {
                 socket=$(_zaoan_unquote "${_zaoan_w[i]#--socket=}")
                 ((i++))
                 ;;
-            --format | --config | --city | --timezone | --language | --exit-idle-time | --timeout) ((i += 2)) ;;
+            --format | --config | --city | --timezone | --language | --exit-idle-time | --timeout | --retry-after) ((i += 2)) ;;
             --)
                 ((i++))
                 [[ $command == ask || $command == watch ]] && break

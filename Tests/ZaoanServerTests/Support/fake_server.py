@@ -15,6 +15,7 @@ connection, reads the request line and then misbehaves as MODE says. Standard li
     link       a bar's one countdown block; to `url ...`, a URL with a right-to-left
                override (U+202E), then closes
     relay      the bytes of the file PATH.answer, then waits
+    longerror  one ERR line of 30,000 bytes, then closes
 """
 import os
 import socket
@@ -68,6 +69,8 @@ def serve(conn, mode):
             with open(sys.argv[2] + ".answer", "rb") as answer:
                 conn.sendall(answer.read())
             time.sleep(60)
+        elif mode == "longerror":
+            conn.sendall(b"ERR " + b"x" * 30000 + b"\n")
         elif mode == "link":
             if data.startswith(b"url "):
                 conn.sendall(LINK)

@@ -10,6 +10,7 @@
 #     zaoan_request='status'         # what to ask instead of greeting
 #     zaoan_socket=/path/zaoan.sock  # instead of $XDG_RUNTIME_DIR/zaoan.sock and the fallbacks;
 #                                    # the whole machine's service: /run/zaoan/zaoan.sock
+#     zaoan_backoff=10               # seconds not to ask after the service missed an answer
 #
 # bash cannot open a Unix socket by itself, so each prompt runs one short client: netcat
 # (`nc -U`, Debian's netcat-openbsd) when it is there, about 2 ms, else `zaoan ask`, about
@@ -19,7 +20,7 @@
 # A prompt never waits long: the answer is read with `read -t 0.05` (0.09 through zaoan ask,
 # which takes longer to start than nc). A service that is
 # stopped (SIGSTOP) or wedged still accepts connections, so after a miss the prompt stops
-# asking for 10 s (zaoan_backoff_until) and shows no greeting meanwhile; the client left
+# asking for 10 s (zaoan_backoff seconds, until zaoan_backoff_until) and shows no greeting meanwhile; the client left
 # behind ends by itself (nc -w 2, zaoan ask --timeout 2s).
 #
 # Safety: a room title is text from other people. The answer goes into a variable and PS1
@@ -30,6 +31,7 @@
 
 zaoan_greeting=
 : "${zaoan_request:=greeting}"
+: "${zaoan_backoff:=10}"
 zaoan_backoff_until=0
 
 # Where the service listens, into __zaoan_path (no subshell): zaoan_socket, else the same
@@ -65,7 +67,7 @@ __zaoan_prompt_command() {
   else
     read -t 0.09 -r answer < <(zaoan ask --timeout 2s -- "$zaoan_request" 2>/dev/null)
   fi
-  (($? > 128)) && zaoan_backoff_until=$((EPOCHSECONDS + 10))   # read timed out
+  (($? > 128)) && zaoan_backoff_until=$((EPOCHSECONDS + zaoan_backoff))   # read timed out
   [[ $answer == 'ERR '* ]] && answer=
   zaoan_greeting=$answer
   return "$status"   # so the rest of PROMPT_COMMAND and PS1 still see the command's $?

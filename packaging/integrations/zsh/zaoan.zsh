@@ -11,6 +11,7 @@
 #     zaoan_request='status'         # what to ask instead of greeting (countdown, time %H:%M, ...)
 #     zaoan_socket=/path/zaoan.sock  # instead of $XDG_RUNTIME_DIR/zaoan.sock and the fallbacks;
 #                                    # the whole machine's service: /run/zaoan/zaoan.sock
+#     zaoan_backoff=10               # seconds not to ask after the service missed an answer
 #
 # How it works: zsh's own socket module opens one connection to the service and turns it
 # into a `session`; before each prompt, precmd writes one request line and reads one
@@ -20,7 +21,7 @@
 #
 # A prompt never waits long: an answer must come within 50 ms. A service that is stopped
 # (SIGSTOP) or wedged still accepts connections, so after a miss the prompt stops asking
-# for 10 s (zaoan_backoff_until) and shows no greeting meanwhile.
+# for 10 s (zaoan_backoff seconds, until zaoan_backoff_until) and shows no greeting meanwhile.
 #
 # Safety: a room title is text from other people. The answer is stored in a variable and the
 # prompt refers to the variable, with prompt_subst, so zsh expands it exactly once: `$(...)`
@@ -34,6 +35,7 @@ zmodload -F zsh/datetime p:EPOCHSECONDS p:EPOCHREALTIME 2>/dev/null || return 0
 typeset -g zaoan_greeting=''
 typeset -g zaoan_request=${zaoan_request:-greeting}
 typeset -g _zaoan_fd=''
+typeset -gi zaoan_backoff=${zaoan_backoff:-10}
 typeset -gi zaoan_backoff_until=0
 
 # Where the service listens: zaoan_socket, else the same order zaoan itself uses.
@@ -53,7 +55,7 @@ _zaoan_close() {
 }
 
 # Sends one request line and reads one answer line into REPLY. Fails on a closed connection,
-# and on a silent one after 50 ms (then the prompt stops asking for 10 s).
+# and on a silent one after 50 ms (then the prompt stops asking for zaoan_backoff seconds).
 _zaoan_exchange() {
   local line
   # Anything left over (a late answer after a timeout) would shift every later answer.
@@ -62,7 +64,7 @@ _zaoan_exchange() {
   local -F started=$EPOCHREALTIME
   if ! read -t 0.05 -r -u $_zaoan_fd line 2>/dev/null; then
     # A closed connection fails at once; only a silent one, which used up the wait, backs off.
-    (( EPOCHREALTIME - started >= 0.04 )) && zaoan_backoff_until=$(( EPOCHSECONDS + 10 ))
+    (( EPOCHREALTIME - started >= 0.04 )) && zaoan_backoff_until=$(( EPOCHSECONDS + zaoan_backoff ))
     return 1
   fi
   REPLY=$line

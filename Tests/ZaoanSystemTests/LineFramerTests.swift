@@ -1,5 +1,5 @@
 import Testing
-@testable import ZaoanCore
+@testable import ZaoanSystem
 
 /// What a framer delivered, copied out of the borrowed buffer.
 enum Framed: Equatable, CustomStringConvertible {

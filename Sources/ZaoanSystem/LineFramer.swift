@@ -1,20 +1,22 @@
-#if canImport(Glibc)
 import Glibc
-#else
-import Darwin
-#endif
 
-/// Splits a byte stream into request lines: LF ends a line, a CR before it is dropped, and a
-/// line may hold at most `maxLineLength` bytes. A chunk that holds whole lines is parsed in
-/// place without copying; what is left — the start of the next line, or lines the consumer
-/// did not take because it stopped — is kept for `resume` and the next `feed`.
+/// Splits a byte stream into lines: LF ends a line, a CR before it is dropped, and a line may
+/// hold at most `lineLimit` bytes. A chunk that holds whole lines is parsed in place without
+/// copying; what is left — the start of the next line, or lines the consumer did not take
+/// because it stopped — is kept for `resume` and the next `feed`.
+///
+/// The one framer: the service's requests (`maxLineLength`), the clients' answers and watch
+/// streams, the bar's click events and the bench's replies, each with its own limit.
 public struct LineFramer: Sendable {
-    /// The longest request line, in bytes, not counting its CR LF.
+    /// The longest request line, in bytes, not counting its CR LF: the service's limit.
     public static let maxLineLength = 4096
+
+    /// The longest line this framer delivers, in bytes, not counting its CR LF.
+    public let lineLimit: Int
 
     public enum Frame {
         case line(UnsafeRawBufferPointer)
-        /// The current line passed `maxLineLength`; the connection should answer and close.
+        /// The current line passed `lineLimit`; the connection should answer and close.
         case tooLong
     }
 
@@ -22,7 +24,9 @@ public struct LineFramer: Sendable {
     /// Set once a line was too long: the stream has lost its framing and delivers nothing more.
     private var overflowed = false
 
-    public init() {}
+    public init(lineLimit: Int = LineFramer.maxLineLength) {
+        self.lineLimit = max(1, lineLimit)
+    }
 
     /// Bytes are waiting: an unfinished line, or lines not yet taken.
     public var hasBufferedInput: Bool { !buffered.isEmpty }
@@ -38,22 +42,22 @@ public struct LineFramer: Sendable {
             resume(onFrame)
             return
         }
-        let scan = Self.scan(chunk, onFrame)
+        let scan = Self.scan(chunk, limit: lineLimit, onFrame)
         if scan.overflow {
             overflow(onFrame)
             return
         }
         buffered.append(contentsOf: UnsafeRawBufferPointer(rebasing: chunk[scan.consumed...]))
-        if !scan.stopped && Self.exceedsLimit(buffered) { overflow(onFrame) }
+        if !scan.stopped && exceedsLimit(buffered) { overflow(onFrame) }
     }
 
     /// Delivers lines kept from earlier feeds, e.g. once the consumer has room again.
     public mutating func resume(_ onFrame: (Frame) -> Bool) {
         guard !overflowed, !buffered.isEmpty else { return }
         let data = buffered
-        let scan = data.withUnsafeBytes { Self.scan($0, onFrame) }
+        let scan = data.withUnsafeBytes { Self.scan($0, limit: lineLimit, onFrame) }
         buffered.removeFirst(scan.consumed)
-        if scan.overflow || (!scan.stopped && Self.exceedsLimit(buffered)) { overflow(onFrame) }
+        if scan.overflow || (!scan.stopped && exceedsLimit(buffered)) { overflow(onFrame) }
     }
 
     /// At end of input an unterminated last line is still a request. Call it once every
@@ -65,7 +69,7 @@ public struct LineFramer: Sendable {
         buffered.removeAll()
         line.withUnsafeBytes { bytes in
             let trimmed = Self.trimCR(bytes)
-            if trimmed.count > Self.maxLineLength {
+            if trimmed.count > lineLimit {
                 overflowed = true
                 _ = onFrame(.tooLong)
             } else {
@@ -82,21 +86,21 @@ public struct LineFramer: Sendable {
 
     /// Delivers the complete lines of `bytes` until `onFrame` says stop or a line is too long.
     /// - Returns: how many bytes were taken, and why it ended.
-    private static func scan(_ bytes: UnsafeRawBufferPointer, _ onFrame: (Frame) -> Bool) -> (consumed: Int, stopped: Bool, overflow: Bool) {
+    private static func scan(_ bytes: UnsafeRawBufferPointer, limit: Int, _ onFrame: (Frame) -> Bool) -> (consumed: Int, stopped: Bool, overflow: Bool) {
         var start = 0
         while start < bytes.count, let newline = firstNewline(in: bytes, from: start) {
             let line = trimCR(UnsafeRawBufferPointer(rebasing: bytes[start..<newline]))
-            if line.count > maxLineLength { return (start, true, true) }
+            if line.count > limit { return (start, true, true) }
             start = newline + 1
             if !onFrame(.line(line)) { return (start, true, false) }
         }
         return (start, false, false)
     }
 
-    private static func exceedsLimit(_ partial: [UInt8]) -> Bool {
-        // An unfinished line of maxLineLength + 1 bytes may still be "...\r" awaiting its LF.
-        if partial.count > maxLineLength + 1 { return true }
-        return partial.count == maxLineLength + 1 && partial.last != UInt8(ascii: "\r")
+    private func exceedsLimit(_ partial: [UInt8]) -> Bool {
+        // An unfinished line of lineLimit + 1 bytes may still be "...\r" awaiting its LF.
+        if partial.count > lineLimit + 1 { return true }
+        return partial.count == lineLimit + 1 && partial.last != UInt8(ascii: "\r")
     }
 
     private static func firstNewline(in chunk: UnsafeRawBufferPointer, from start: Int) -> Int? {
