@@ -92,18 +92,21 @@ final class Channel: EventHandler {
     func readInput() {
         let buffer = shared.readBuffer
         var passed: Int32 = -1
-        let count = zaoan_receive_with_descriptor(fd, buffer.baseAddress, min(buffer.count, Limits.readChunk), &passed)
+        let received = try? nonBlockingSyscall("recvmsg") {  // an error: the client is gone
+            zaoan_receive_with_descriptor(fd, buffer.baseAddress, min(buffer.count, Limits.readChunk), &passed)
+        }
         if passed >= 0 {
             // One at a time, and only before a bar is attached: anything else is closed at once.
             if passedDescriptor == nil && bar == nil { passedDescriptor = passed } else { Posix.close(passed) }
         }
-        if count > 0 {
+        switch received {
+        case .value(let count) where count > 0:
             framer.feed(UnsafeRawBufferPointer(rebasing: buffer[0..<count])) { handler.take($0, from: self) }
-        } else if count == 0 {
+        case .value:
             inputEnded = true
-        } else {
-            let code = errno
-            if code == EAGAIN || code == EINTR { return }
+        case .wouldBlock:
+            return
+        case nil:
             close()
             return
         }
@@ -171,15 +174,12 @@ final class Channel: EventHandler {
             send(frame)
         }
         if !output.isEmpty {
-            let sent = output.send(to: fd, budget: Limits.writeBudget)
-            if sent > 0 {
-                lastOutputProgress = clock.monotonic
-            } else if sent < 0 {
-                let code = errno
-                if code != EAGAIN && code != EWOULDBLOCK && code != EINTR {
-                    close()  // EPIPE, ECONNRESET: the client went away without reading
-                    return
-                }
+            switch try? nonBlockingSyscall("send", { output.send(to: fd, budget: Limits.writeBudget) }) {
+            case .value(let sent) where sent > 0: lastOutputProgress = clock.monotonic
+            case .value, .wouldBlock: break
+            case nil:
+                close()  // EPIPE, ECONNRESET: the client went away without reading
+                return
             }
             if output.count <= shared.outputLimits.soft { overSoftLimitSince = nil }
         }

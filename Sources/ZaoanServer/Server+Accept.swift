@@ -9,16 +9,18 @@ extension Server {
     func acceptConnections() {
         guard let listener, case .serving = lifecycle else { return }
         for _ in 0..<64 {
-            let fd = zaoan_accept_nonblocking(listener.fd)
-            if fd < 0 {
-                let code = errno
-                if code == EINTR || code == ECONNABORTED { continue }
-                if code == EMFILE || code == ENFILE || code == ENOBUFS || code == ENOMEM {
-                    Log.warning("cannot accept more connections (\(SystemError(errno: code, "accept"))); pausing until one closes. Raise LimitNOFILE= or lower max_connections")
-                    pauseAccepting()
-                } else if code != EAGAIN && code != EWOULDBLOCK {
-                    Log.warning("accepting a connection failed: \(SystemError(errno: code, "accept")); going on")
-                }
+            let fd: Int32
+            do throws(SystemError) {
+                guard case .value(let accepted) = try nonBlockingSyscall("accept", { zaoan_accept_nonblocking(listener.fd) }) else { return }
+                fd = accepted
+            } catch where error.errno == ECONNABORTED {
+                continue
+            } catch where [EMFILE, ENFILE, ENOBUFS, ENOMEM].contains(error.errno) {
+                Log.warning("cannot accept more connections (\(error)); pausing until one closes. Raise LimitNOFILE= or lower max_connections")
+                pauseAccepting()
+                return
+            } catch {
+                Log.warning("accepting a connection failed: \(error); going on")
                 return
             }
             let peer = PeerCredentials(socket: fd)

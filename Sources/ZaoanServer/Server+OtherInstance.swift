@@ -63,14 +63,13 @@ extension Server {
         var lastConnection = Posix.monotonicSeconds()
         while Posix.monotonicSeconds() - lastConnection < refusalQuietSeconds {
             var entry = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
-            let ready = poll(&entry, 1, 500)
-            if ready < 0 && errno != EINTR { break }
+            guard let ready = try? syscall("poll", { poll(&entry, 1, 500) }) else { break }  // EINTR is retried
             guard ready > 0 else {
                 if StateLock.isFree(in: directory) { break }  // the other stopped: let a new zaoan serve
                 continue
             }
-            let client = zaoan_accept_nonblocking(fd)
-            guard client >= 0 else { continue }  // gone meanwhile (ECONNABORTED) or EINTR: poll again
+            // Gone meanwhile (ECONNABORTED), or taken by another: poll again.
+            guard case .value(let client)? = try? nonBlockingSyscall("accept", { zaoan_accept_nonblocking(fd) }) else { continue }
             answer(client, with: line)
             answered += 1
             lastConnection = Posix.monotonicSeconds()
@@ -93,9 +92,14 @@ extension Server {
         while drained < 64 * 1024, Posix.monotonicSeconds() < deadline {
             var entry = pollfd(fd: client, events: Int16(POLLIN), revents: 0)
             guard poll(&entry, 1, 100) > 0 else { continue }
-            let count = buffer.withUnsafeMutableBytes { recv(client, $0.baseAddress, $0.count, Int32(MSG_DONTWAIT)) }
-            if count == 0 || (count < 0 && errno != EINTR && errno != EAGAIN) { return }  // closed: done
-            drained += max(count, 0)
+            let received = try? nonBlockingSyscall("recv") {  // an error: the client is gone
+                buffer.withUnsafeMutableBytes { recv(client, $0.baseAddress, $0.count, Int32(MSG_DONTWAIT)) }
+            }
+            switch received {
+            case .value(let count) where count > 0: drained += count
+            case .wouldBlock: continue
+            case .value, nil: return  // closed: done
+            }
         }
     }
 }
