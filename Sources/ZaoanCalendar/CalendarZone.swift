@@ -1,4 +1,5 @@
 import CICal
+import ZaoanTime
 
 /// A time zone for wall clocks: an IANA zone from the system's tz database (through
 /// libical, which reads /usr/share/zoneinfo), UTC, or a VTIMEZONE embedded in a file.
@@ -26,7 +27,7 @@ public struct CalendarZone: CustomStringConvertible {
 
     /// The IANA zone `name` (`Europe/Berlin`, `America/New_York`, `UTC`).
     ///
-    /// The name is checked before libical sees it: libical opens `/usr/share/zoneinfo/NAME`
+    /// The name is checked (`ZoneName`, the one rule) before libical sees it: libical opens `/usr/share/zoneinfo/NAME`
     /// for names outside its list, and a name from a calendar file must not lead it
     /// elsewhere (`../`, absolute paths) or to a FIFO.
     public init(named name: String) throws(Failure) {
@@ -35,7 +36,7 @@ public struct CalendarZone: CustomStringConvertible {
             self = known
             return
         }
-        guard Self.isPlausibleName(name) else { throw .badName(name) }
+        guard ZoneName.isValid(name) else { throw .badName(name) }
         guard let pointer = name.withCString({ icaltimezone_get_builtin_timezone($0) }) else { throw .unknown(name) }
         self.name = name
         handle = ZoneHandle(pointer, owned: false)
@@ -96,17 +97,6 @@ public struct CalendarZone: CustomStringConvertible {
         }
         LibICal.prepare()
         return first
-    }
-
-    /// ASCII letters, digits and `/_+-` (no dot, so no `..`), no empty part, at most 64 bytes.
-    static func isPlausibleName(_ name: String) -> Bool {
-        let bytes = Array(name.utf8)
-        guard (1...64).contains(bytes.count), bytes.first != UInt8(ascii: "/"), bytes.last != UInt8(ascii: "/") else { return false }
-        let allowed = bytes.allSatisfy { byte in
-            (byte >= 0x41 && byte <= 0x5A) || (byte >= 0x61 && byte <= 0x7A) || (byte >= 0x30 && byte <= 0x39)
-                || byte == UInt8(ascii: "/") || byte == UInt8(ascii: "_") || byte == UInt8(ascii: "+") || byte == UInt8(ascii: "-")
-        }
-        return allowed && !name.split(separator: "/", omittingEmptySubsequences: false).contains { $0.isEmpty }
     }
 
     /// The wall clock here at `instant` (Unix seconds); nil outside `CalendarLimits.years`.

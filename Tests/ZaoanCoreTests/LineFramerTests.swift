@@ -1,5 +1,6 @@
 import Testing
 @testable import ZaoanCore
+@testable import ZaoanTime
 
 /// What a framer delivered, copied out of the borrowed buffer.
 enum Framed: Equatable, CustomStringConvertible {

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import ZaoanCalendar
 @testable import ZaoanCore
+@testable import ZaoanTime
 
 /// Recurring rooms' occurrences come from the service's reader process, possibly late: an
 /// expansion is used only for the series it was made from.

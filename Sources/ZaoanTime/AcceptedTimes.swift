@@ -1,5 +1,3 @@
-import Foundation
-
 /// The one table of times zaoan accepts, from a request, a state file or a config file.
 /// Everything outside is refused (`ERR bad-argument` naming the range, or a dropped room
 /// with a log line) before any arithmetic is done on it, so no conversion can trap.
@@ -21,9 +19,9 @@ public enum AcceptedTimes {
 
         public func contains(_ seconds: Int) -> Bool { seconds >= earliest && seconds <= latest }
 
-        public func contains(_ date: Date) -> Bool {
-            let seconds = date.timeIntervalSince1970
-            return seconds >= Double(earliest) && seconds <= Double(latest) + 0.999_999
+        /// Fractional seconds, as a `Date` holds them: the last second counts whole.
+        public func contains(seconds: Double) -> Bool {
+            seconds >= Double(earliest) && seconds <= Double(latest) + 0.999_999
         }
     }
 
