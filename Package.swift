@@ -64,10 +64,15 @@ let package = Package(
         // config's bar keys: no Foundation, so the small client checks `bar_blocks` the way
         // the service does.
         .target(name: "ZaoanProtocol", dependencies: ["ZaoanText"], swiftSettings: hotPath),
-        // iCalendar files and recurring series, expanded to occurrences through libical; no
-        // Foundation. Used from one thread only (libical keeps global state).
-        .target(name: "ZaoanCalendar", dependencies: ["CICal", "ZaoanText", "ZaoanSystem", "ZaoanTime"]),
-        .target(name: "ZaoanCore", dependencies: ["ZaoanText", "ZaoanProtocol", "ZaoanTime", "ZaoanAlmanac", "ZaoanCalendar"], swiftSettings: hotPath),
+        // Recurring series expanded to occurrences, DST-correctly, through libical's RRULE
+        // iterator: the one recurrence engine of calendar files and recurring rooms, with its
+        // zones, windows and limits; no Foundation. Used from one thread at a time (libical
+        // keeps global state: LibICalLock).
+        .target(name: "ZaoanRecurrence", dependencies: ["CICal", "ZaoanText", "ZaoanTime"]),
+        // iCalendar files and vdir folders read through libical (the reader process's side):
+        // content lines, components, events, overrides, TZIDs, each file's problems.
+        .target(name: "ZaoanCalendar", dependencies: ["CICal", "ZaoanText", "ZaoanSystem", "ZaoanTime", "ZaoanRecurrence"]),
+        .target(name: "ZaoanCore", dependencies: ["ZaoanText", "ZaoanProtocol", "ZaoanTime", "ZaoanAlmanac", "ZaoanRecurrence"], swiftSettings: hotPath),
         .target(name: "ZaoanServer", dependencies: ["ZaoanCore", "ZaoanCalendar", "ZaoanSystem", "CSystemd", "CLinux"], swiftSettings: hotPath),
         // `zaoan`: the client. Nothing here may depend on ZaoanCore or ZaoanServer (they
         // load Foundation and ICU); ClientFootprintTests checks the binary.
@@ -93,8 +98,8 @@ let package = Package(
         .executableTarget(name: "fuzz-config", dependencies: ["ZaoanCore", "FuzzDriver"], path: "fuzz/config"),
         .executableTarget(name: "fuzz-calendar", dependencies: ["ZaoanCalendar", "FuzzDriver"], path: "fuzz/calendar"),
         .testTarget(name: "ZaoanTextTests", dependencies: ["ZaoanText"]),
-        .testTarget(name: "ZaoanCoreTests", dependencies: ["ZaoanCore", "ZaoanTime", "ZaoanAlmanac"]),
-        .testTarget(name: "ZaoanCalendarTests", dependencies: ["ZaoanCalendar"],
+        .testTarget(name: "ZaoanCoreTests", dependencies: ["ZaoanCore", "ZaoanTime", "ZaoanAlmanac", "ZaoanRecurrence"]),
+        .testTarget(name: "ZaoanCalendarTests", dependencies: ["ZaoanCalendar", "ZaoanRecurrence"],
                     exclude: ["Samples", "Oracle"]),  // read by the tests through #filePath
         .testTarget(name: "ZaoanServerTests", dependencies: ["ZaoanServer", "zaoan", "zaoan-server"],
                     exclude: ["Support/neighbour.py", "Support/fake_server.py"]),  // run by the tests

@@ -1,3 +1,4 @@
+import ZaoanRecurrence
 import CICal
 
 /// The events of one iCalendar text (a `.ics` file: one or more VCALENDARs, any number of

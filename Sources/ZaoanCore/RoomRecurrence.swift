@@ -1,5 +1,5 @@
 import Foundation
-import ZaoanCalendar
+import ZaoanRecurrence
 
 /// Recurring rooms (`live add ID START TITLE repeat=RULE`): one recurrence engine for rooms
 /// and calendar files, ZaoanCalendar's (libical's rules, zaoan's DST handling). A room keeps
@@ -29,10 +29,10 @@ public enum RoomRecurrence {
     }
 
     /// `2026-12-24` as a day of the calendar; nil if there is no such day.
-    static func day(_ text: String) -> ZaoanCalendar.CivilDay? {
+    static func day(_ text: String) -> ZaoanRecurrence.CivilDay? {
         guard RoomLimits.isDate(text), let year = Int(text.prefix(4)), let month = Int(text.dropFirst(5).prefix(2)),
               let day = Int(text.suffix(2)) else { return nil }
-        return ZaoanCalendar.CivilDay(year: year, month: month, day: day)
+        return ZaoanRecurrence.CivilDay(year: year, month: month, day: day)
     }
 
     /// In the reader process: the occurrences of `room` live or starting within `ahead`

@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-import ZaoanCalendar
+import ZaoanRecurrence
 @testable import ZaoanCore
 @testable import ZaoanTime
 

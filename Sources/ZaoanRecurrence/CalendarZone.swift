@@ -6,7 +6,7 @@ import ZaoanTime
 public struct CalendarZone: CustomStringConvertible {
     /// The IANA name, or the TZID of an embedded VTIMEZONE.
     public let name: String
-    let handle: ZoneHandle
+    package let handle: ZoneHandle
     /// For an embedded VTIMEZONE whose TZID is an IANA name: the system's zone of that name,
     /// for the instants before the VTIMEZONE's first observance (an export often starts at
     /// the year it was made, and libical would read earlier times with the first
@@ -53,7 +53,7 @@ public struct CalendarZone: CustomStringConvertible {
         return CalendarZone(name: "UTC", handle: ZoneHandle(icaltimezone_get_utc_timezone(), owned: false))
     }
 
-    init(name: String, handle: ZoneHandle) {
+    package init(name: String, handle: ZoneHandle) {
         self.name = name
         self.handle = handle
         earlier = nil
@@ -62,7 +62,7 @@ public struct CalendarZone: CustomStringConvertible {
     /// A VTIMEZONE's own definition of its TZID (taken over: a clone of it); nil if
     /// libical cannot use it. Where the TZID is an IANA name the system knows, instants
     /// before the first observance are read in the system's zone.
-    init?(embedded component: OpaquePointer) {
+    package init?(embedded component: OpaquePointer) {
         guard let tzid = LibICal.string(icalcomponent_get_first_property(component, ICAL_TZID_PROPERTY).flatMap { icalproperty_get_tzid($0) }),
               let zone = icaltimezone_new() else { return nil }
         guard let clone = icalcomponent_new_clone(component), icaltimezone_set_component(zone, clone) != 0 else {
@@ -107,7 +107,7 @@ public struct CalendarZone: CustomStringConvertible {
     }
 
     /// Seconds this zone is ahead of UTC at `instant`.
-    func offset(at instant: Int64) -> Int64? {
+    package func offset(at instant: Int64) -> Int64? {
         wallClock(at: instant).map { $0.secondsAsIfUTC - instant }
     }
 
@@ -132,14 +132,14 @@ public struct CalendarZone: CustomStringConvertible {
 /// from its first DTSTART on (Outlook writes 1601) the first time it is used, about 10 ms,
 /// and a vdir repeats the same VTIMEZONE in each of its files. Single-threaded, like the
 /// rest of the module.
-enum EmbeddedZones {
+package enum EmbeddedZones {
     /// Distinct VTIMEZONEs kept; when full, the cache starts over.
-    static let capacity = 256
+    package static let capacity = 256
     /// A VTIMEZONE longer than this is used but not kept.
-    static let keyBytes = 16 * 1024
+    package static let keyBytes = 16 * 1024
     nonisolated(unsafe) private static var zones: [String: CalendarZone] = [:]
 
-    static func zone(for component: OpaquePointer) -> CalendarZone? {
+    package static func zone(for component: OpaquePointer) -> CalendarZone? {
         guard let text = LibICal.string(icalcomponent_as_ical_string(component)), text.utf8.count <= keyBytes else {
             return CalendarZone(embedded: component)
         }
@@ -152,11 +152,11 @@ enum EmbeddedZones {
 }
 
 /// A libical zone; an embedded one is freed with the last value that uses it.
-final class ZoneHandle {
-    let pointer: OpaquePointer
+package final class ZoneHandle {
+    package let pointer: OpaquePointer
     private let owned: Bool
 
-    init(_ pointer: OpaquePointer, owned: Bool) {
+    package init(_ pointer: OpaquePointer, owned: Bool) {
         self.pointer = pointer
         self.owned = owned
     }
@@ -167,8 +167,8 @@ final class ZoneHandle {
 }
 
 /// Names from outside shown in error messages: safe and short.
-enum SafeName {
-    static func short(_ text: String) -> String {
+package enum SafeName {
+    package static func short(_ text: String) -> String {
         CalendarText.oneLine(text, maxBytes: 80, maxCharacters: 60) ?? ""
     }
 }

@@ -85,7 +85,7 @@ public struct LocalDateTime: Hashable, Comparable, Sendable, CustomStringConvert
     public var description: String { "\(day) \(padded(hour, 2)):\(padded(minute, 2)):\(padded(second, 2))" }
 }
 
-func padded(_ value: Int, _ width: Int) -> String {
+package func padded(_ value: Int, _ width: Int) -> String {
     let digits = String(value.magnitude)
     return (value < 0 ? "-" : "") + String(repeating: "0", count: max(0, width - digits.count)) + digits
 }
