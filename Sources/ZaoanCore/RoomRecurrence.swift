@@ -10,7 +10,7 @@ import ZaoanRecurrence
 public enum RoomRecurrence {
     /// How far ahead the rotation shows occurrences, and how often (seconds) the service
     /// expands the rooms again.
-    public static let windowSeconds: Int64 = 48 * 3600
+    public static let windowSeconds = CalendarLimits.defaultWindowSeconds
     public static let refreshSeconds: Int64 = 3600
     /// How far ahead `live show` lists occurrences, and how many.
     public static let showSeconds: Int64 = 28 * 86_400

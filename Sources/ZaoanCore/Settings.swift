@@ -1,4 +1,5 @@
 import Foundation
+import ZaoanRecurrence
 
 /// Flags given to `zaoan serve` that override the config file.
 public struct SettingsOverrides: Sendable, Equatable {
@@ -50,7 +51,7 @@ public struct Settings: Sendable {
     /// each with the name the config gives it, if any.
     public var calendars: [CalendarEntry] = []
     /// How far ahead calendar events are expanded and kept, in hours.
-    public var calendarWindowHours = 48
+    public var calendarWindowHours = CalendarLimits.defaultWindowHours
 
     /// At most this many `calendars` entries, each at most `maxCalendarPathBytes`.
     public static let maxCalendars = 64
@@ -223,7 +224,7 @@ public struct Settings: Sendable {
         }
 
         let calendars = Self.calendarPaths(file.calendars, problems: &problems)
-        let windowHours = problems.value(48) { () throws(ConfigError) in try positive(file.calendarWindowHours, default: 48, key: "calendar_window_hours", max: 744) }
+        let windowHours = problems.value(CalendarLimits.defaultWindowHours) { () throws(ConfigError) in try positive(file.calendarWindowHours, default: CalendarLimits.defaultWindowHours, key: "calendar_window_hours", max: 744) }
 
         var settings = Settings(
             language: language, city: resolvedCity, zone: resolvedZone, cities: cities, greetings: greetings,

@@ -101,7 +101,9 @@ public struct CalendarZone: CustomStringConvertible {
 
     /// The wall clock here at `instant` (Unix seconds); nil outside `CalendarLimits.years`.
     public func wallClock(at instant: Int64) -> LocalDateTime? {
-        guard instant > -6_000_000_000, instant < 14_000_000_000 else { return nil }
+        // Far instants never reach libical: the years' instants and a day either side (no
+        // zone is a day from UTC), where the wall clock's own year decides.
+        guard instant >= CalendarWindow.instants.lowerBound - 86_400, instant <= CalendarWindow.instants.upperBound + 86_400 else { return nil }
         let zone = earlier.flatMap { instant < $0.until ? $0.zone : nil } ?? handle
         return LocalDateTime(icaltime_from_timet_with_zone(time_t(instant), 0, zone.pointer))
     }

@@ -102,3 +102,15 @@ import Testing
         #expect(day(2026, 1, 1 + 146_097) == day(2426, 1, 1))
     }
 }
+
+/// The accepted years, written once as years, give the instants and the words of the errors.
+@Suite struct AcceptedYearsTests {
+    @Test("0001-01-01T00:00:00Z and 9999-12-31T23:59:59Z from the years 1...9999")
+    func instants() {
+        #expect(AcceptedTimes.years == 1...9999)
+        #expect(AcceptedTimes.firstInstant == -62_135_596_800)
+        #expect(AcceptedTimes.lastInstant == 253_402_300_799)
+        #expect(AcceptedTimes.instant.description == "0001-01-01 to 9999-12-31 UTC")
+        #expect(AcceptedTimes.room.description == "1970-01-01 to 9999-12-31 UTC")
+    }
+}
