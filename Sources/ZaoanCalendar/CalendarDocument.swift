@@ -149,7 +149,7 @@ extension TimeBase {
     func sameZone(as time: EventTime, defaultZone: CalendarZone) -> Bool {
         switch (self, time.base(defaultZone: defaultZone)) {
         case (.utc, .utc): return true
-        case (.zone(let a), .zone(let b)): return a.handle === b.handle
+        case (.zone(let a), .zone(let b)): return a.isSameZone(as: b)
         default: return false
         }
     }
