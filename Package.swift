@@ -54,17 +54,27 @@ let package = Package(
         // No Foundation: the option conventions both executables share (`--name VALUE`,
         // `--name=VALUE`, durations, usage errors, `zaoan: ` messages on stderr).
         .target(name: "ZaoanCommandLine", dependencies: ["ZaoanText", "ZaoanSystem"]),
+        // The one time engine, pure Swift, no Foundation: civil-day arithmetic, zone names,
+        // the tz database reader (TZif, POSIX TZ rules), wall-clock resolution (DST gaps and
+        // repeats), strftime as GNU date does it, the accepted times. Core, the calendar
+        // module and the almanac share it.
+        .target(name: "ZaoanTime", dependencies: ["ZaoanSystem"], swiftSettings: hotPath),
         // Pure astronomy and calendar arithmetic, no Foundation: solar terms, new moons, the
         // Chinese calendar's months, with the years computed once and kept.
-        .target(name: "ZaoanAlmanac", dependencies: ["CERFA", "CNova"]),
+        .target(name: "ZaoanAlmanac", dependencies: ["CERFA", "CNova", "ZaoanTime"]),
         // Requests as the protocol has them, their parser and errors, and the rule for the
         // config's bar keys: no Foundation, so the small client checks `bar_blocks` the way
         // the service does.
         .target(name: "ZaoanProtocol", dependencies: ["ZaoanText"], swiftSettings: hotPath),
-        // iCalendar files and recurring series, expanded to occurrences through libical; no
-        // Foundation. Used from one thread only (libical keeps global state).
-        .target(name: "ZaoanCalendar", dependencies: ["CICal", "ZaoanText", "ZaoanSystem", "ZaoanAlmanac"]),
-        .target(name: "ZaoanCore", dependencies: ["ZaoanText", "ZaoanSystem", "ZaoanProtocol", "ZaoanAlmanac", "ZaoanCalendar"], swiftSettings: hotPath),
+        // Recurring series expanded to occurrences, DST-correctly, through libical's RRULE
+        // iterator: the one recurrence engine of calendar files and recurring rooms, with its
+        // zones, windows and limits; no Foundation. Used from one thread at a time (libical
+        // keeps global state: LibICalLock).
+        .target(name: "ZaoanRecurrence", dependencies: ["CICal", "ZaoanText", "ZaoanTime"]),
+        // iCalendar files and vdir folders read through libical (the reader process's side):
+        // content lines, components, events, overrides, TZIDs, each file's problems.
+        .target(name: "ZaoanCalendar", dependencies: ["CICal", "ZaoanText", "ZaoanSystem", "ZaoanTime", "ZaoanRecurrence"]),
+        .target(name: "ZaoanCore", dependencies: ["ZaoanText", "ZaoanSystem", "ZaoanProtocol", "ZaoanTime", "ZaoanAlmanac", "ZaoanRecurrence"], swiftSettings: hotPath),
         .target(name: "ZaoanServer", dependencies: ["ZaoanCore", "ZaoanCalendar", "ZaoanSystem", "CSystemd", "CLinux"], swiftSettings: hotPath),
         // `zaoan`: the client. Nothing here may depend on ZaoanCore or ZaoanServer (they
         // load Foundation and ICU); ClientFootprintTests checks the binary.
@@ -91,8 +101,8 @@ let package = Package(
         .executableTarget(name: "fuzz-calendar", dependencies: ["ZaoanCalendar", "FuzzDriver"], path: "fuzz/calendar"),
         .testTarget(name: "ZaoanTextTests", dependencies: ["ZaoanText"]),
         .testTarget(name: "ZaoanSystemTests", dependencies: ["ZaoanSystem"]),
-        .testTarget(name: "ZaoanCoreTests", dependencies: ["ZaoanCore", "ZaoanAlmanac"]),
-        .testTarget(name: "ZaoanCalendarTests", dependencies: ["ZaoanCalendar"],
+        .testTarget(name: "ZaoanCoreTests", dependencies: ["ZaoanCore", "ZaoanTime", "ZaoanAlmanac", "ZaoanRecurrence"]),
+        .testTarget(name: "ZaoanCalendarTests", dependencies: ["ZaoanCalendar", "ZaoanRecurrence"],
                     exclude: ["Samples", "Oracle"]),  // read by the tests through #filePath
         .testTarget(name: "ZaoanServerTests", dependencies: ["ZaoanServer", "zaoan", "zaoan-server"],
                     exclude: ["Support/neighbour.py", "Support/fake_server.py"]),  // run by the tests

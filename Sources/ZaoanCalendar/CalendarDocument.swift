@@ -1,3 +1,4 @@
+import ZaoanRecurrence
 import CICal
 
 /// The events of one iCalendar text (a `.ics` file: one or more VCALENDARs, any number of
@@ -148,7 +149,7 @@ extension TimeBase {
     func sameZone(as time: EventTime, defaultZone: CalendarZone) -> Bool {
         switch (self, time.base(defaultZone: defaultZone)) {
         case (.utc, .utc): return true
-        case (.zone(let a), .zone(let b)): return a.handle === b.handle
+        case (.zone(let a), .zone(let b)): return a.isSameZone(as: b)
         default: return false
         }
     }

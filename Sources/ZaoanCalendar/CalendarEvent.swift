@@ -1,3 +1,4 @@
+import ZaoanRecurrence
 import CICal
 
 /// A time as a calendar file writes it: a wall clock (or a DATE) and what it is relative to.

@@ -1,3 +1,4 @@
+import ZaoanRecurrence
 import Glibc
 import ZaoanSystem
 import ZaoanText

@@ -1,3 +1,4 @@
+import ZaoanRecurrence
 /// One occurrence of an event, as a prompt or a bar shows it. Texts are safe to print
 /// (`CalendarText`) and bounded; `url` is as written (the consumer checks its scheme).
 public struct CalendarOccurrence: Equatable, Sendable {

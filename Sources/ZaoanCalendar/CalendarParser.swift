@@ -1,3 +1,4 @@
+import ZaoanRecurrence
 import CICal
 
 /// A line of a VEVENT that libical could not read (it dropped the property).

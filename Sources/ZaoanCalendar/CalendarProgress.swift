@@ -1,3 +1,4 @@
+import ZaoanRecurrence
 import ZaoanSystem
 
 /// Where a reading is, for a supervisor that must name what it had to stop: the service's

@@ -1,3 +1,4 @@
+import ZaoanRecurrence
 /// An iCalendar file's content lines (RFC 5545 3.1): folded lines joined, each with the
 /// number of the physical line it starts on, so errors can name it.
 struct ContentLine {

@@ -1,3 +1,4 @@
+import ZaoanRecurrence
 extension CalendarDocument {
     /// Expands every event that counts (`EventGroups`: the newest copy of each series and
     /// override) into `expansion`, within the file's CPU time and the shared `budget`.

@@ -1,3 +1,4 @@
+import ZaoanRecurrence
 /// Properties written without a value: `RRULE:` (calendarlabs.com's holiday feeds write one
 /// in every event), `EXDATE:`, `DTEND:`. RFC 5545 gives none of them an empty value, and
 /// libical drops each with an error. An event is read as if the empty property were not

@@ -1,3 +1,4 @@
+import ZaoanRecurrence
 /// The VEVENTs of one document the way a calendar holds one event: by UID, a series (the
 /// copy without RECURRENCE-ID) and its overrides, each the newest of the copies sent. A
 /// re-sent invitation leaves several copies of one UID in a file; RFC 5546 (2.1.5) makes

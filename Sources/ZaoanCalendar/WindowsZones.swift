@@ -1,3 +1,4 @@
+import ZaoanRecurrence
 /// Windows time zone names (as Outlook and Exchange write them in TZID, often without a
 /// VTIMEZONE) and the IANA zone of each: CLDR's windowsZones mapping for territory 001, the
 /// zone Windows means by the name. The facts were taken from ICU 72.1's copy of CLDR on

@@ -1,3 +1,4 @@
+import ZaoanRecurrence
 /// The zone a TZID names when its file has no VTIMEZONE for it (RFC 5545 3.2.19 asks for
 /// one, but Outlook, Exchange and many feeds leave it out):
 ///

@@ -4,3 +4,6 @@
 @_exported import ZaoanProtocol
 /// The almanac (solar terms, lunar dates), which `Responder.almanac` exposes.
 @_exported import ZaoanAlmanac
+/// The time engine (civil days, zones, wall clocks, strftime, accepted times), which the
+/// service and the tests reach through the core.
+@_exported import ZaoanTime

@@ -1,5 +1,5 @@
 import Foundation
-import ZaoanCalendar
+import ZaoanRecurrence
 
 /// Live rooms: countdowns, the ticker, listings, and the changes `live add` / `live rm` make.
 extension Responder {

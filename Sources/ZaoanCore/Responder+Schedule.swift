@@ -1,5 +1,5 @@
 import Foundation
-import ZaoanCalendar
+import ZaoanRecurrence
 
 /// What is ahead, rooms and calendar events together (`schedule`), and a calendar event on
 /// its own (`live show calendar:UID`), with the event's calendar, location and description.

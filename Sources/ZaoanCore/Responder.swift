@@ -372,7 +372,7 @@ public final class Responder {
     }
 
     /// The longest pattern `time` takes (in UTF-16 units; strftime formats too).
-    public static let maxPatternLength = 1024
+    public static let maxPatternLength = StrftimeFormat.maxLength
 
     /// A text on one line of a multi-line answer: control characters become `?`.
     public static func oneLine(_ text: String) -> String {

@@ -1,5 +1,5 @@
 import Foundation
-import ZaoanCalendar
+import ZaoanRecurrence
 
 /// Recurring rooms (`live add ID START TITLE repeat=RULE`): one recurrence engine for rooms
 /// and calendar files, ZaoanCalendar's (libical's rules, zaoan's DST handling). A room keeps
@@ -10,7 +10,7 @@ import ZaoanCalendar
 public enum RoomRecurrence {
     /// How far ahead the rotation shows occurrences, and how often (seconds) the service
     /// expands the rooms again.
-    public static let windowSeconds: Int64 = 48 * 3600
+    public static let windowSeconds = CalendarLimits.defaultWindowSeconds
     public static let refreshSeconds: Int64 = 3600
     /// How far ahead `live show` lists occurrences, and how many.
     public static let showSeconds: Int64 = 28 * 86_400
@@ -29,10 +29,10 @@ public enum RoomRecurrence {
     }
 
     /// `2026-12-24` as a day of the calendar; nil if there is no such day.
-    static func day(_ text: String) -> ZaoanCalendar.CivilDay? {
+    static func day(_ text: String) -> ZaoanRecurrence.CivilDay? {
         guard RoomLimits.isDate(text), let year = Int(text.prefix(4)), let month = Int(text.dropFirst(5).prefix(2)),
               let day = Int(text.suffix(2)) else { return nil }
-        return ZaoanCalendar.CivilDay(year: year, month: month, day: day)
+        return ZaoanRecurrence.CivilDay(year: year, month: month, day: day)
     }
 
     /// In the reader process: the occurrences of `room` live or starting within `ahead`

@@ -1,4 +1,5 @@
 import Foundation
+import ZaoanRecurrence
 
 /// Flags given to `zaoan serve` that override the config file.
 public struct SettingsOverrides: Sendable, Equatable {
@@ -56,7 +57,7 @@ public struct Settings: Sendable {
     /// each with the name the config gives it, if any.
     public var calendars: [CalendarEntry] = []
     /// How far ahead calendar events are expanded and kept, in hours.
-    public var calendarWindowHours = 48
+    public var calendarWindowHours = CalendarLimits.defaultWindowHours
 
     /// At most this many `calendars` entries, each at most `maxCalendarPathBytes`.
     public static let maxCalendars = 64

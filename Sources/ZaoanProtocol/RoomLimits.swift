@@ -1,10 +1,12 @@
 /// What a live room may hold, checked where `live add` is parsed and where state is read.
+import ZaoanText
+
 public enum RoomLimits {
     public static let maxIDLength = 64
-    public static let maxTitleBytes = 256
+    public static let maxTitleBytes = TextLimits.titleBytes
     public static let maxDescriptionBytes = 1024
     /// `repeat=`: an RRULE value is short; libical checks the rest.
-    public static let maxRepeatRuleBytes = 256
+    public static let maxRepeatRuleBytes = TextLimits.ruleBytes
 
     /// IDs are short tokens: letters, digits, `_` and `-`, at most 64.
     public static func isValidID(_ id: String) -> Bool {

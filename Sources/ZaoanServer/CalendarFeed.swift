@@ -30,7 +30,7 @@ final class CalendarFeed: EventHandler {
     /// The config's `name` of each calendar that has one, by path.
     private var configuredNames: [String: String] = [:]
     private var zoneName = "UTC"
-    private var windowSeconds: Int64 = 48 * 3600
+    private var windowSeconds = CalendarLimits.defaultWindowSeconds
     /// Takes the events and every configured calendar's name, in the config's order.
     private let onChange: ([LiveRoom], [String]) -> Void
     private var debounce: MonotonicTimer!

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import ZaoanCore
+@testable import ZaoanTime
 
 /// `{lunar}`, `{solar_term}`, `{next_solar_term}` in `status`, and LDML patterns in ICU's
 /// Chinese calendar through the formatter cache.

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import ZaoanCore
+@testable import ZaoanTime
 
 /// What `serve` makes of a config file with problems: everything it can use, the default in
 /// place of the rest, and each problem placed in the file with what stands instead.

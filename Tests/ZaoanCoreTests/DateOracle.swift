@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import ZaoanCore
+@testable import ZaoanTime
 
 /// GNU `date` as the oracle for the strftime engine and the zone reader: `date -d @T +FORMAT`
 /// with `TZ` set to the zone and `LC_ALL` to `en_US.UTF-8` or `zh_CN.UTF-8`, compiled with

@@ -1,5 +1,6 @@
 import Testing
 @testable import ZaoanCore
+@testable import ZaoanTime
 
 @Suite struct DurationTextTests {
     @Test(arguments: [

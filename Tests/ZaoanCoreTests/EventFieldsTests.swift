@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import ZaoanCore
+@testable import ZaoanTime
 
 /// A calendar event's location, description and calendar name in the Responder's answers,
 /// `schedule ... calendar=NAME`, and the config's named `calendars` entries.

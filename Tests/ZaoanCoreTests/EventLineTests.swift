@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import ZaoanCore
+@testable import ZaoanTime
 
 /// `watch events` lines: the room's own start and end beside the moment, and the moment said
 /// in the configured language (`text`), for rooms and calendar events.

@@ -2,6 +2,7 @@ import Foundation
 import Synchronization
 import Testing
 @testable import ZaoanCore
+@testable import ZaoanTime
 
 @Suite struct FormatterCacheTests {
     typealias Statistics = FormatterCache.Statistics

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import ZaoanCore
+@testable import ZaoanTime
 
 /// A local time of day and the greeting each standard table gives for it.
 struct GreetingBoundary: Sendable, CustomTestStringConvertible {

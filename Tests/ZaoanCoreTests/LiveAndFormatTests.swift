@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import ZaoanCore
+@testable import ZaoanTime
 
 /// Live rooms, countdown texts, the ticker, `status` and the output formats, in the pure core
 /// (the binary-level tests are in ZaoanServerTests/Live*.swift and Integration*.swift).

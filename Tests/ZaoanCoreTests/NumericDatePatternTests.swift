@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import ZaoanCore
+@testable import ZaoanTime
 
 /// Numeric LDML patterns go through the strftime engine (`NumericDatePattern`); ICU's
 /// DateFormatter is the oracle: the same text for every pattern, zone and instant here.

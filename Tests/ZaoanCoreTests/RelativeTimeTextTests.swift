@@ -1,5 +1,6 @@
 import Testing
 @testable import ZaoanCore
+@testable import ZaoanTime
 
 @Suite struct RelativeTimeTextTests {
     static let now = 1_796_000_000  // any instant: the text depends only on the distance

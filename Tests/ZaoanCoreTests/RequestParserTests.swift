@@ -1,5 +1,6 @@
 import Testing
 @testable import ZaoanCore
+@testable import ZaoanTime
 
 /// Parses raw bytes, the way the connection hands a line to the parser.
 private func parse(bytes: [UInt8]) throws(ProtocolError) -> Request? {

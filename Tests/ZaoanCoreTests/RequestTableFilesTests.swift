@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import ZaoanCore
+@testable import ZaoanTime
 
 /// The files that list requests outside the code: the bash and zsh completions, the
 /// command table of docs/protocol.md and the README's request table, read as text (no shell

@@ -1,5 +1,6 @@
 import Testing
 @testable import ZaoanCore
+@testable import ZaoanTime
 
 /// What each request is, as seen from outside the table: `help`'s exact bytes, and for one
 /// request line of every kind, the properties the parser, the server and the Responder act

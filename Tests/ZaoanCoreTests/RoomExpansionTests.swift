@@ -1,7 +1,8 @@
 import Foundation
 import Testing
-import ZaoanCalendar
+import ZaoanRecurrence
 @testable import ZaoanCore
+@testable import ZaoanTime
 
 /// Recurring rooms' occurrences come from the service's reader process, possibly late: an
 /// expansion is used only for the series it was made from.

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import ZaoanCore
+@testable import ZaoanTime
 
 @Suite struct ShortTextTests {
     @Test(arguments: [

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import ZaoanCore
+@testable import ZaoanTime
 
 /// `time FORMAT` with a `%`: hand-checked answers (each also what `date +FORMAT` prints),
 /// the errors for what `date` does not convert, and the limits.

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import ZaoanCore
+@testable import ZaoanTime
 
 /// Fixed instants, zones and settings for the core's tests. Nothing here reads the wall
 /// clock, the environment or the machine's zone, so every test gives the same answer anywhere.

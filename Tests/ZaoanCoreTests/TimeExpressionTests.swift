@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import ZaoanCore
+@testable import ZaoanTime
 
 @Suite struct TimeExpressionTests {
     /// 20:00 in Shanghai, 08:00 in New York.
@@ -262,8 +263,8 @@ import Testing
                 == "2026-10-25 02:30 happens twice in Europe/Berlin; this is the second, after the clocks go back (UTC+01:00)")
         #expect(WallClock.note(local: repeated - 86_400, chosen: 0, zone: berlin) == nil)
         for days in stride(from: -719_162, through: 2_932_896, by: 997) {
-            let date = CivilCalendar.date(days: days)
-            #expect(CivilCalendar.days(year: date.year, month: date.month, day: date.day) == days)
+            let date = CivilCalendar.civil(daysSince1970: days)
+            #expect(CivilCalendar.daysSince1970(year: date.year, month: date.month, day: date.day) == days)
         }
     }
 }

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import ZaoanCore
+@testable import ZaoanTime
 
 /// Writes TZif files (RFC 8536) for tests: a valid one by default, or with one field wrong.
 struct TZifBuilder {

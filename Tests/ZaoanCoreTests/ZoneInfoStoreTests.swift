@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import ZaoanCore
+@testable import ZaoanTime
 
 /// Loading zones: names checked before the file system is touched, regular files only, a
 /// size limit, each zone read once, a bounded cache shared safely between threads.

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import ZaoanCore
+@testable import ZaoanTime
 
 /// The TZif reader against the machine's real zone files, judged by an independent reader:
 /// Python's `zoneinfo` (its own TZif and TZ-string code), and glibc through `date`.

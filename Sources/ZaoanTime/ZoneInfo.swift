@@ -83,7 +83,7 @@ public struct ZoneInfo: Equatable, Sendable {
         return (type.utcOffset, type.isDST, type.abbreviation)
     }
 
-    func localTimeType(at unixSeconds: Int) -> LocalTimeType {
+    public func localTimeType(at unixSeconds: Int) -> LocalTimeType {
         let instant = Self.clamped(unixSeconds)
         guard let first = transitions.first, instant >= first else {
             // Before the first transition, or none at all: glibc takes the first standard-time
@@ -137,10 +137,10 @@ public struct ZoneInfo: Equatable, Sendable {
             index += 1
         }
         if let footer, let last = transitions.last, window.upperBound >= last {
-            let firstYear = CivilCalendar.date(days: CivilCalendar.floorDivide(window.lowerBound, 86_400)).year
-            let lastYear = CivilCalendar.date(days: CivilCalendar.floorDivide(window.upperBound, 86_400)).year
+            let firstYear = CivilCalendar.civil(daysSince1970: CivilCalendar.floorDivide(window.lowerBound, 86_400)).year
+            let lastYear = CivilCalendar.civil(daysSince1970: CivilCalendar.floorDivide(window.upperBound, 86_400)).year
             for year in (firstYear - 1)...(lastYear + 1) {
-                var candidates = [CivilCalendar.days(year: year, month: 1, day: 1) * 86_400]
+                var candidates = [CivilCalendar.saturatingDays(year: year, month: 1, day: 1) * 86_400]
                 if let changes = footer.changes(inYear: year) { candidates += [changes.start, changes.end] }
                 points += candidates.filter { $0 > last && window.contains($0) }
             }

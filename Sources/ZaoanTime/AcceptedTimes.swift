@@ -1,5 +1,3 @@
-import Foundation
-
 /// The one table of times zaoan accepts, from a request, a state file or a config file.
 /// Everything outside is refused (`ERR bad-argument` naming the range, or a dropped room
 /// with a log line) before any arithmetic is done on it, so no conversion can trap.
@@ -21,23 +19,33 @@ public enum AcceptedTimes {
 
         public func contains(_ seconds: Int) -> Bool { seconds >= earliest && seconds <= latest }
 
-        public func contains(_ date: Date) -> Bool {
-            let seconds = date.timeIntervalSince1970
-            return seconds >= Double(earliest) && seconds <= Double(latest) + 0.999_999
+        /// Fractional seconds, as a `Date` holds them: the last second counts whole.
+        public func contains(seconds: Double) -> Bool {
+            seconds >= Double(earliest) && seconds <= Double(latest) + 0.999_999
         }
     }
 
+    /// The years an instant may have: 0001–9999, proleptic Gregorian, UTC.
+    public static let years: ClosedRange<Int> = 1...9999
     /// 0001-01-01T00:00:00Z.
-    public static let firstInstant = -62_135_596_800
+    public static let firstInstant = CivilCalendar.saturatingDays(year: years.lowerBound, month: 1, day: 1) * 86_400
     /// 9999-12-31T23:59:59Z.
-    public static let lastInstant = 253_402_300_799
+    public static let lastInstant = CivilCalendar.saturatingDays(year: years.upperBound, month: 12, day: 31) * 86_400 + 86_399
 
     /// Instants in arguments: `ago TIME`, and the times requests take.
     public static let instant = Window(earliest: firstInstant, latest: lastInstant,
-                                       description: "0001-01-01 to 9999-12-31 UTC")
-    /// A live room's start and end.
-    public static let room = Window(earliest: 0, latest: lastInstant,
-                                    description: "1970-01-01 to 9999-12-31 UTC")
+                                       description: "\(day(firstInstant)) to \(day(lastInstant)) UTC")
+    /// A live room's start and end: from 1970 on.
+    public static let room = Window(earliest: 0, latest: lastInstant, description: "\(day(0)) to \(day(lastInstant)) UTC")
+
+    /// `0001-01-01`: the UTC day of an instant, as the windows' descriptions name it.
+    private static func day(_ instant: Int) -> String {
+        let date = CivilCalendar.civil(daysSince1970: CivilCalendar.floorDivide(instant, 86_400))
+        func padded(_ value: Int, _ width: Int) -> String {
+            String(repeating: "0", count: max(0, width - String(value).count)) + String(value)
+        }
+        return "\(padded(date.year, 4))-\(padded(date.month, 2))-\(padded(date.day, 2))"
+    }
     /// The largest relative offset, in seconds: 100 years of 365.25 days.
     public static let maxOffsetSeconds = 36_525 * 86_400
 }

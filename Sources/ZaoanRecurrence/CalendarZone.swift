@@ -1,16 +1,30 @@
 import CICal
+import ZaoanTime
 
-/// A time zone for wall clocks: an IANA zone from the system's tz database (through
-/// libical, which reads /usr/share/zoneinfo), UTC, or a VTIMEZONE embedded in a file.
+/// A time zone for wall clocks: an IANA zone from the system's tz database, UTC, or a
+/// VTIMEZONE embedded in a file.
+///
+/// System zones are read by the one time engine (`ZoneInfoStore`, the reader `%Z`, the
+/// wall clock of rooms and every other zone of zaoan use), so a zone has the same offsets in
+/// a calendar as everywhere else. A file's own VTIMEZONE is that file's data, and libical
+/// reads it.
 public struct CalendarZone: CustomStringConvertible {
     /// The IANA name, or the TZID of an embedded VTIMEZONE.
     public let name: String
-    let handle: ZoneHandle
+    package let rules: Rules
     /// For an embedded VTIMEZONE whose TZID is an IANA name: the system's zone of that name,
     /// for the instants before the VTIMEZONE's first observance (an export often starts at
     /// the year it was made, and libical would read earlier times with the first
     /// observance's TZOFFSETFROM, all year round).
-    private let earlier: (zone: ZoneHandle, until: Int64)?
+    private let earlier: (zone: ZoneInfo, until: Int64)?
+
+    /// Where the offsets come from.
+    package enum Rules {
+        /// The tz database's zone.
+        case system(ZoneInfo)
+        /// A VTIMEZONE, through libical.
+        case embedded(ZoneHandle)
+    }
 
     public enum Failure: Error, Equatable, CustomStringConvertible {
         case badName(String)
@@ -26,7 +40,7 @@ public struct CalendarZone: CustomStringConvertible {
 
     /// The IANA zone `name` (`Europe/Berlin`, `America/New_York`, `UTC`).
     ///
-    /// The name is checked before libical sees it: libical opens `/usr/share/zoneinfo/NAME`
+    /// The name is checked (`ZoneName`, the one rule) before libical sees it: libical opens `/usr/share/zoneinfo/NAME`
     /// for names outside its list, and a name from a calendar file must not lead it
     /// elsewhere (`../`, absolute paths) or to a FIFO.
     public init(named name: String) throws(Failure) {
@@ -35,33 +49,41 @@ public struct CalendarZone: CustomStringConvertible {
             self = known
             return
         }
-        guard Self.isPlausibleName(name) else { throw .badName(name) }
-        guard let pointer = name.withCString({ icaltimezone_get_builtin_timezone($0) }) else { throw .unknown(name) }
+        guard ZoneName.isValid(name) else { throw .badName(name) }
+        guard let info = try? ZoneInfoStore.shared.zoneInfo(named: name) else { throw .unknown(name) }
         self.name = name
-        handle = ZoneHandle(pointer, owned: false)
+        rules = .system(info)
         earlier = nil
         if Self.builtin.count < 1024 { Self.builtin[name] = self }
     }
 
-    /// Zones already found by name (libical keeps them anyway; this saves the check and
-    /// the search of its list for each of 10,000 events). Single-threaded.
+    /// Zones already found by name (the store keeps them too, but only its last 64; this
+    /// saves the check and the lookup for each of 10,000 events). Single-threaded.
     nonisolated(unsafe) private static var builtin: [String: CalendarZone] = [:]
 
-    public static var utc: CalendarZone {
-        LibICal.prepare()
-        return CalendarZone(name: "UTC", handle: ZoneHandle(icaltimezone_get_utc_timezone(), owned: false))
+    public static var utc: CalendarZone { CalendarZone(name: "UTC", rules: .system(utcRules)) }
+    private static let utcRules = ZoneInfo.fixed(utcOffset: 0, abbreviation: "UTC")
+
+    package init(name: String, rules: Rules) {
+        self.name = name
+        self.rules = rules
+        earlier = nil
     }
 
-    init(name: String, handle: ZoneHandle) {
-        self.name = name
-        self.handle = handle
-        earlier = nil
+    /// Whether `other` reads wall clocks by the same rules: the same system zone, or the
+    /// same VTIMEZONE.
+    package func isSameZone(as other: CalendarZone) -> Bool {
+        switch (rules, other.rules) {
+        case (.system, .system): return name == other.name
+        case (.embedded(let a), .embedded(let b)): return a === b
+        default: return false
+        }
     }
 
     /// A VTIMEZONE's own definition of its TZID (taken over: a clone of it); nil if
     /// libical cannot use it. Where the TZID is an IANA name the system knows, instants
     /// before the first observance are read in the system's zone.
-    init?(embedded component: OpaquePointer) {
+    package init?(embedded component: OpaquePointer) {
         guard let tzid = LibICal.string(icalcomponent_get_first_property(component, ICAL_TZID_PROPERTY).flatMap { icalproperty_get_tzid($0) }),
               let zone = icaltimezone_new() else { return nil }
         guard let clone = icalcomponent_new_clone(component), icaltimezone_set_component(zone, clone) != 0 else {
@@ -69,11 +91,11 @@ public struct CalendarZone: CustomStringConvertible {
             return nil
         }
         name = tzid
-        handle = ZoneHandle(zone, owned: true)
+        rules = .embedded(ZoneHandle(zone, owned: true))
         // A TZID that is no IANA name has no system data to fall back on: the file's own
         // definition then covers the earlier times too (as before issue 19).
-        if let onset = Self.firstObservance(of: component), let system = try? CalendarZone(named: tzid) {
-            earlier = (system.handle, onset)
+        if let onset = Self.firstObservance(of: component), let system = try? CalendarZone(named: tzid), case .system(let info) = system.rules {
+            earlier = (info, onset)
         } else {
             earlier = nil
         }
@@ -98,26 +120,28 @@ public struct CalendarZone: CustomStringConvertible {
         return first
     }
 
-    /// ASCII letters, digits and `/_+-` (no dot, so no `..`), no empty part, at most 64 bytes.
-    static func isPlausibleName(_ name: String) -> Bool {
-        let bytes = Array(name.utf8)
-        guard (1...64).contains(bytes.count), bytes.first != UInt8(ascii: "/"), bytes.last != UInt8(ascii: "/") else { return false }
-        let allowed = bytes.allSatisfy { byte in
-            (byte >= 0x41 && byte <= 0x5A) || (byte >= 0x61 && byte <= 0x7A) || (byte >= 0x30 && byte <= 0x39)
-                || byte == UInt8(ascii: "/") || byte == UInt8(ascii: "_") || byte == UInt8(ascii: "+") || byte == UInt8(ascii: "-")
-        }
-        return allowed && !name.split(separator: "/", omittingEmptySubsequences: false).contains { $0.isEmpty }
-    }
-
     /// The wall clock here at `instant` (Unix seconds); nil outside `CalendarLimits.years`.
     public func wallClock(at instant: Int64) -> LocalDateTime? {
-        guard instant > -6_000_000_000, instant < 14_000_000_000 else { return nil }
-        let zone = earlier.flatMap { instant < $0.until ? $0.zone : nil } ?? handle
-        return LocalDateTime(icaltime_from_timet_with_zone(time_t(instant), 0, zone.pointer))
+        // Far instants never reach libical: the years' instants and a day either side (no
+        // zone is a day from UTC), where the wall clock's own year decides.
+        guard instant >= CalendarWindow.instants.lowerBound - 86_400, instant <= CalendarWindow.instants.upperBound + 86_400 else { return nil }
+        if let earlier, instant < earlier.until {
+            return Self.wallClock(at: instant, in: earlier.zone)
+        }
+        switch rules {
+        case .system(let info): return Self.wallClock(at: instant, in: info)
+        case .embedded(let handle): return LocalDateTime(icaltime_from_timet_with_zone(time_t(instant), 0, handle.pointer))
+        }
+    }
+
+    /// The tz database's wall clock (`instant` is within the years and a day, so the sum
+    /// cannot overflow).
+    private static func wallClock(at instant: Int64, in zone: ZoneInfo) -> LocalDateTime? {
+        LocalDateTime(secondsAsIfUTC: instant + Int64(zone.localTimeType(at: Int(instant)).utcOffset))
     }
 
     /// Seconds this zone is ahead of UTC at `instant`.
-    func offset(at instant: Int64) -> Int64? {
+    package func offset(at instant: Int64) -> Int64? {
         wallClock(at: instant).map { $0.secondsAsIfUTC - instant }
     }
 
@@ -142,14 +166,14 @@ public struct CalendarZone: CustomStringConvertible {
 /// from its first DTSTART on (Outlook writes 1601) the first time it is used, about 10 ms,
 /// and a vdir repeats the same VTIMEZONE in each of its files. Single-threaded, like the
 /// rest of the module.
-enum EmbeddedZones {
+package enum EmbeddedZones {
     /// Distinct VTIMEZONEs kept; when full, the cache starts over.
-    static let capacity = 256
+    package static let capacity = 256
     /// A VTIMEZONE longer than this is used but not kept.
-    static let keyBytes = 16 * 1024
+    package static let keyBytes = 16 * 1024
     nonisolated(unsafe) private static var zones: [String: CalendarZone] = [:]
 
-    static func zone(for component: OpaquePointer) -> CalendarZone? {
+    package static func zone(for component: OpaquePointer) -> CalendarZone? {
         guard let text = LibICal.string(icalcomponent_as_ical_string(component)), text.utf8.count <= keyBytes else {
             return CalendarZone(embedded: component)
         }
@@ -162,11 +186,11 @@ enum EmbeddedZones {
 }
 
 /// A libical zone; an embedded one is freed with the last value that uses it.
-final class ZoneHandle {
-    let pointer: OpaquePointer
+package final class ZoneHandle {
+    package let pointer: OpaquePointer
     private let owned: Bool
 
-    init(_ pointer: OpaquePointer, owned: Bool) {
+    package init(_ pointer: OpaquePointer, owned: Bool) {
         self.pointer = pointer
         self.owned = owned
     }
@@ -177,8 +201,8 @@ final class ZoneHandle {
 }
 
 /// Names from outside shown in error messages: safe and short.
-enum SafeName {
-    static func short(_ text: String) -> String {
+package enum SafeName {
+    package static func short(_ text: String) -> String {
         CalendarText.oneLine(text, maxBytes: 80, maxCharacters: 60) ?? ""
     }
 }

@@ -10,24 +10,24 @@ import CICal
 /// Every libical object created here is freed by the code that made it (a `defer` beside
 /// each `icalparser_new`, `icalrecur_iterator_new`, `icalcomponent_free`), except the
 /// built-in zones, which libical keeps for the life of the process (one per zone name).
-enum LibICal {
+package enum LibICal {
     /// Once per process: errors are never fatal (Debian builds libical so already; a build
     /// with ICAL_ERRORS_ARE_FATAL would abort on the first bad line of someone's file).
     private static let prepared: Void = {
         icalerror_set_errors_are_fatal(0)
     }()
 
-    static func prepare() {
+    package static func prepare() {
         _ = prepared
         icalerror_clear_errno()
     }
 
     /// `icalerrno` (a macro Swift does not import).
-    static var errorCode: icalerrorenum { icalerrno_return().pointee }
+    package static var errorCode: icalerrorenum { icalerrno_return().pointee }
 
-    static var hasError: Bool { errorCode != ICAL_NO_ERROR }
+    package static var hasError: Bool { errorCode != ICAL_NO_ERROR }
 
-    static func string(_ pointer: UnsafePointer<CChar>?) -> String? {
+    package static func string(_ pointer: UnsafePointer<CChar>?) -> String? {
         guard let pointer else { return nil }
         return String(cString: pointer)
     }
@@ -35,7 +35,7 @@ enum LibICal {
 
 extension LocalDateTime {
     /// The wall clock as a floating libical time (no zone), or a DATE.
-    func icalTime(isDate: Bool = false) -> icaltimetype {
+    package func icalTime(isDate: Bool = false) -> icaltimetype {
         var time = icaltime_null_time()
         time.year = Int32(day.year)
         time.month = Int32(day.month)
@@ -51,7 +51,7 @@ extension LocalDateTime {
 
     /// The wall clock of a libical time, ignoring its zone; nil for the null time, an
     /// impossible date or a year outside `CalendarLimits.years`.
-    init?(_ time: icaltimetype) {
+    package init?(_ time: icaltimetype) {
         guard icaltime_is_null_time(time) == 0 else { return nil }
         let isDate = time.is_date != 0
         self.init(year: Int(time.year), month: Int(time.month), day: Int(time.day),

@@ -1,3 +1,5 @@
+import ZaoanText
+
 /// The hard ceilings on what one calendar may cost. Calendar files come from other people's
 /// servers (through vdirsyncer) and invitations, so every loop over outside input has one.
 public enum CalendarLimits {
@@ -37,8 +39,10 @@ public enum CalendarLimits {
     /// Iterations over all series of one source and window, so 10,000 pathological series
     /// cannot each use their full share.
     public static let iterationsPerSource = 2_000_000
-    /// The window when none is asked for: the next 48 hours.
-    public static let defaultWindowSeconds: Int64 = 48 * 3600
+    /// The window when none is asked for, and the one recurring rooms are expanded over
+    /// for the rotation: the next 48 hours (`calendar_window_hours`' default).
+    public static let defaultWindowHours = 48
+    public static let defaultWindowSeconds = Int64(defaultWindowHours) * 3600
     /// The longest window one expansion may cover: the longest window the service shows (31
     /// days, `calendar_window_hours` 744) and the hour its reader reads ahead of it (a
     /// reading begins at the hour, so files read earlier in the hour stay valid).
@@ -48,8 +52,9 @@ public enum CalendarLimits {
     public static let years: ClosedRange<Int> = 1800...2400
     /// Longest event, in seconds (an all-day event of a year and a bit is still fine).
     public static let maximumEventSeconds: Int64 = 400 * 86_400
-    /// A title or location: at most this many bytes of UTF-8 after safe-text...
-    public static let titleBytes = 256
+    /// A title or location: at most this many bytes of UTF-8 after safe-text (a room's
+    /// title has the same limit)...
+    public static let titleBytes = TextLimits.titleBytes
     /// ...and at most this many Characters (grapheme clusters).
     public static let titleCharacters = 120
     /// A description, lines kept.
@@ -58,8 +63,8 @@ public enum CalendarLimits {
     public static let urlBytes = 2048
     /// A UID, kept for matching overrides and for the consumer's identity of an occurrence.
     public static let uidBytes = 512
-    /// A recurrence rule as the user types it.
-    public static let ruleBytes = 256
+    /// A recurrence rule as the user types it (`repeat=` has the same limit).
+    public static let ruleBytes = TextLimits.ruleBytes
     /// EXDATEs and RDATEs per event.
     public static let datesPerEvent = 10_000
 }

@@ -1,18 +1,18 @@
 import CICal
 
 /// How a wall-clock time becomes an instant: in a zone, or as UTC (a `...Z` time).
-enum TimeBase {
+package enum TimeBase {
     case utc
     case zone(CalendarZone)
 
-    func instant(of wall: LocalDateTime) -> Int64 {
+    package func instant(of wall: LocalDateTime) -> Int64 {
         switch self {
         case .utc: return wall.secondsAsIfUTC
         case .zone(let zone): return zone.instant(of: wall)
         }
     }
 
-    func wallClock(at instant: Int64) -> LocalDateTime? {
+    package func wallClock(at instant: Int64) -> LocalDateTime? {
         switch self {
         case .utc: return LocalDateTime(secondsAsIfUTC: instant)
         case .zone(let zone): return zone.wallClock(at: instant)
@@ -21,7 +21,7 @@ enum TimeBase {
 }
 
 /// How long each instance lasts (RFC 5545 3.3.6, 3.8.5.3).
-enum EventLength: Equatable {
+package enum EventLength: Equatable {
     /// Exact seconds: DTEND − DTSTART, or a DURATION of hours, minutes and seconds.
     case exact(Int64)
     /// A DURATION with days or weeks: that many days on the wall clock (a day across a DST
@@ -31,7 +31,7 @@ enum EventLength: Equatable {
     case wholeDays(Int64)
 
     /// An upper bound in seconds, for jumping the iterator to a window.
-    var longest: Int64 {
+    package var longest: Int64 {
         switch self {
         case .exact(let seconds): return seconds
         case .nominal(let days, let seconds): return days.multipliedClamped(by: 86_400).addingClamped(seconds).addingClamped(7200)
@@ -42,41 +42,56 @@ enum EventLength: Equatable {
 
 /// One instance of a series: where the rule put it (its RECURRENCE-ID, as an instant), and
 /// when it starts and ends.
-struct ExpandedInstance: Equatable {
-    let recurrenceKey: Int64
-    let start: Int64
-    let end: Int64
+package struct ExpandedInstance: Equatable {
+    package let recurrenceKey: Int64
+    package let start: Int64
+    package let end: Int64
 }
 
 /// Everything the expander needs to know about one series, in Swift values.
-struct SeriesPlan {
-    var start: LocalDateTime
-    var isDate: Bool
-    var base: TimeBase
-    var rule: RecurrenceRule?
-    var length: EventLength
+package struct SeriesPlan {
+    package var start: LocalDateTime
+    package var isDate: Bool
+    package var base: TimeBase
+    package var rule: RecurrenceRule?
+    package var length: EventLength
     /// EXDATEs with a time, as instants.
-    var excludedStarts: Set<Int64> = []
+    package var excludedStarts: Set<Int64> = []
     /// EXDATEs that are dates: every instance starting that local day.
-    var excludedDays: Set<CivilDay> = []
+    package var excludedDays: Set<CivilDay> = []
     /// RDATEs: a start on the wall clock (or an instant, for a UTC RDATE) and, for a
     /// PERIOD, its own end or length.
-    var extraStarts: [(start: ExtraStart, end: ExtraEnd?)] = []
+    package var extraStarts: [(start: ExtraStart, end: ExtraEnd?)] = []
 
-    enum ExtraStart {
+    package init(start: LocalDateTime, isDate: Bool, base: TimeBase, rule: RecurrenceRule?, length: EventLength,
+                 excludedStarts: Set<Int64> = [], excludedDays: Set<CivilDay> = [],
+                 extraStarts: [(start: ExtraStart, end: ExtraEnd?)] = []) {
+        self.start = start
+        self.isDate = isDate
+        self.base = base
+        self.rule = rule
+        self.length = length
+        self.excludedStarts = excludedStarts
+        self.excludedDays = excludedDays
+        self.extraStarts = extraStarts
+    }
+
+    package enum ExtraStart {
         case wall(LocalDateTime)
         case instant(Int64)
     }
 
-    enum ExtraEnd {
+    package enum ExtraEnd {
         case instant(Int64)
         case length(EventLength)
     }
 }
 
 /// Shared between the series of one expansion: how many more iterations they may take.
-struct IterationBudget {
-    var remaining: Int
+package struct IterationBudget {
+    package var remaining: Int
+
+    package init(remaining: Int) { self.remaining = remaining }
 }
 
 /// Expands a series within a window through libical's RRULE iterator.
@@ -85,19 +100,19 @@ struct IterationBudget {
 /// (`CalendarZone.instant(of:)`): given a zone, libical moves a time that falls into a
 /// spring-forward gap (02:30 → 03:30) and then keeps the moved time for every later
 /// instance, so a daily 02:30 series would continue at 03:30 for good.
-enum SeriesExpander {
-    struct Result {
-        var instances: [ExpandedInstance] = []
+package enum SeriesExpander {
+    package struct Result {
+        package var instances: [ExpandedInstance] = []
         /// The series stopped early: its own iteration limit or the shared budget.
-        var truncated = false
+        package var truncated = false
         /// ...because it used up `CalendarLimits.cpuSecondsPerSeries`.
-        var outOfTime = false
-        var iterations = 0
+        package var outOfTime = false
+        package var iterations = 0
         /// libical would not iterate the rule at all: no instance from it.
-        var refused = false
+        package var refused = false
     }
 
-    static func expand(_ plan: SeriesPlan, in window: CalendarWindow, budget: inout IterationBudget) -> Result {
+    package static func expand(_ plan: SeriesPlan, in window: CalendarWindow, budget: inout IterationBudget) -> Result {
         var result = Result()
         var seen = Set<Int64>()
         func consider(_ wall: LocalDateTime?, instant: Int64? = nil, end ownEnd: SeriesPlan.ExtraEnd? = nil) {
@@ -140,7 +155,7 @@ enum SeriesExpander {
 
     /// The instance's end: `length` after the start, on the wall clock of `base` where the
     /// length is in days.
-    static func end(of start: Int64, wall: LocalDateTime?, length: EventLength, base: TimeBase) -> Int64 {
+    package static func end(of start: Int64, wall: LocalDateTime?, length: EventLength, base: TimeBase) -> Int64 {
         switch length {
         case .exact(let seconds):
             return start.addingClamped(seconds)
@@ -162,7 +177,7 @@ enum SeriesExpander {
     /// year), never after `target`. libical's `icalrecur_iterator_set_start` counts the
     /// interval from wherever it is put, so FREQ=HOURLY;INTERVAL=5 restarted at an
     /// arbitrary hour would fall on the wrong hours.
-    static func alignedJump(from start: LocalDateTime, toward target: LocalDateTime, rule: RecurrenceRule) -> LocalDateTime? {
+    package static func alignedJump(from start: LocalDateTime, toward target: LocalDateTime, rule: RecurrenceRule) -> LocalDateTime? {
         let interval = Int64(rule.interval)
         func steps(_ distance: Int64, _ length: Int64) -> Int64 { distance / (length * interval) * length * interval }
         let distance = target.secondsAsIfUTC - start.secondsAsIfUTC
@@ -194,7 +209,7 @@ enum SeriesExpander {
     /// The first instance the rule gives from the series' start (RDATEs aside), found with
     /// libical's first step; nil if the rule gives none before its end or libical's last
     /// year. One call that libical may spend seconds in: run it where it can be abandoned.
-    static func firstRuleInstance(_ plan: SeriesPlan) -> Int64? {
+    package static func firstRuleInstance(_ plan: SeriesPlan) -> Int64? {
         guard let rule = plan.rule, let iterator = icalrecur_iterator_new(rule.iterationRule, plan.start.icalTime(isDate: plan.isDate)) else {
             LibICal.prepare()
             return nil

@@ -1,7 +1,7 @@
 extension Array {
     /// In an array sorted by start: the first element starting at or after `now`, found by
     /// binary search.
-    func firstStarting(atOrAfter now: Int64, start: (Element) -> Int64) -> Element? {
+    package func firstStarting(atOrAfter now: Int64, start: (Element) -> Int64) -> Element? {
         var low = 0
         var high = count
         while low < high {

@@ -31,7 +31,7 @@ public enum CalendarText {
     /// At most `maxBytes` of UTF-8 and `maxCharacters` Characters; a cut text ends in `…`.
     /// The byte cut comes first and falls between scalars, so counting Characters after it
     /// is cheap even for a grapheme of 10,000 combining marks.
-    static func bounded(_ text: String, maxBytes: Int, maxCharacters: Int) -> String {
+    package static func bounded(_ text: String, maxBytes: Int, maxCharacters: Int) -> String {
         // Bytes first: counting the Characters of a text within maxBytes is cheap.
         guard text.utf8.count > maxBytes || text.count > maxCharacters else { return text }
         let ellipsis = "…"

@@ -8,9 +8,9 @@ import CICal
 /// refuses some such rules itself (YEARLY), not these. What is left unknown here is bounded
 /// by the CPU budgets (`CalendarLimits.cpuSecondsPerSeries`) and, for the service, by the
 /// reader process being ended (`ReaderProcess`).
-enum RuleShape {
+package enum RuleShape {
     /// Why `rule` has no instance whatever its start, or nil if it may have one.
-    static func impossibility(of rule: icalrecurrencetype) -> String? {
+    package static func impossibility(of rule: icalrecurrencetype) -> String? {
         var rule = rule
         let months = values(&rule.by_month).map { Int(icalrecurrencetype_month_month($0)) }
         let monthDays = values(&rule.by_month_day).map(Int.init)

@@ -1,5 +1,3 @@
-import Foundation
-
 /// A strftime format read once, the way GNU `date` 9.1 reads `date +FORMAT` (coreutils with
 /// gnulib's `nstrftime`): `%` conversions with the flags `_ - 0 + ^ #`, a field width, an
 /// `E` or `O` modifier, and literal text (quotes included) copied byte for byte.
@@ -13,13 +11,13 @@ import Foundation
 ///     try renderer.render(format.pieces)   // "Tue Dec  1 09:30:00 CST 2026"
 public struct StrftimeFormat: Sendable {
     /// A run of literal bytes, or one conversion.
-    enum Piece: Sendable, Equatable {
+    package enum Piece: Sendable, Equatable {
         case literal([UInt8])
         case conversion(Conversion)
     }
 
     /// One `%` conversion as written.
-    struct Conversion: Sendable, Equatable {
+    package struct Conversion: Sendable, Equatable {
         /// `_`, `-`, `+`, `0`, or 0 for none (the last one given wins).
         var pad: UInt8 = 0
         /// `^`: upper case.
@@ -38,7 +36,7 @@ public struct StrftimeFormat: Sendable {
         init(letter: UInt8) { self.letter = letter }
     }
 
-    let pieces: [Piece]
+    package let pieces: [Piece]
 
     /// The widest field width taken (`%1024Y`); GNU accepts any, but a width is memory.
     public static let maxWidth = 1024
@@ -59,18 +57,18 @@ public struct StrftimeFormat: Sendable {
 
     /// Formats compiled before, by format text: a bar asking for `%H:%M:%S` every second
     /// costs a lookup. Shared by every responder; at most `cacheCapacity` formats.
-    static func cached(_ format: String) throws(StrftimeError) -> StrftimeFormat {
+    package static func cached(_ format: String) throws(StrftimeError) -> StrftimeFormat {
         try cache.format(format)
     }
 
-    static let cacheCapacity = 128
+    package static let cacheCapacity = 128
     private static let cache = FormatCache(capacity: cacheCapacity)
     /// How many formats are kept now (at most `cacheCapacity`).
-    static var cachedCount: Int { cache.count }
+    package static var cachedCount: Int { cache.count }
 
     /// Format text → compiled format, bounded: when full, the oldest half is dropped.
     private final class FormatCache: @unchecked Sendable {
-        private let lock = NSLock()
+        private let lock = TimeLock()
         private let capacity: Int
         private var formats: [String: StrftimeFormat] = [:]
         private var order: [String] = []
@@ -106,7 +104,7 @@ public struct StrftimeFormat: Sendable {
     }
 }
 
-/// Why a strftime format is refused. `protocolError` says it to the client.
+/// Why a strftime format is refused. `protocolError` (ZaoanCore) says it to the client.
 public enum StrftimeError: Error, Equatable, Sendable {
     /// Conversions GNU date would not convert, each as written, with why.
     case notConversions([StrftimeProblem])
@@ -117,28 +115,10 @@ public enum StrftimeError: Error, Equatable, Sendable {
     case outputTooLong
     /// The instant is too far from 1970 to render.
     case instantOutOfRange
-
-    public var protocolError: ProtocolError {
-        switch self {
-        case .notConversions(let problems):
-            let named = problems.prefix(4).map(\.description).joined(separator: "; ")
-            let more = problems.count > 4 ? "; and \(problems.count - 4) more" : ""
-            let them = problems.count == 1 ? "it" : "them"
-            return ProtocolError(.badArgument, "\(named)\(more); GNU date would print \(them) as written. Write %% for a literal %")
-        case .widthTooLarge(let written, let width):
-            return ProtocolError(.badArgument, "'\(RequestParser.shorten(written))' asks for a width of \(width); zaoan allows widths up to \(StrftimeFormat.maxWidth)")
-        case .formatTooLong(let length):
-            return ProtocolError(.badArgument, "the pattern is \(length) characters long; at most \(StrftimeFormat.maxLength)")
-        case .outputTooLong:
-            return ProtocolError(.badArgument, "the pattern formats to more than \(StrftimeFormat.maxOutputBytes / 1024) KiB; zaoan answers at most that")
-        case .instantOutOfRange:
-            return ProtocolError(.badArgument, "the time is too far from 1970 to format")
-        }
-    }
 }
 
 /// One thing in a format that is not a conversion GNU date knows.
-public struct StrftimeProblem: Equatable, Sendable, CustomStringConvertible {
+public struct StrftimeProblem: Equatable, Sendable {
     public enum Reason: Equatable, Sendable {
         /// `%Q`: no such conversion.
         case unknownConversion
@@ -161,20 +141,6 @@ public struct StrftimeProblem: Equatable, Sendable, CustomStringConvertible {
     /// The text as the user wrote it, from its `%`.
     public let written: String
     public let reason: Reason
-
-    public var description: String {
-        let name = "'\(RequestParser.shorten(written))'"
-        switch reason {
-        case .unknownConversion: return "\(name) is not a conversion"
-        case .modifierNotAllowed(let modifier): return "\(name): %\(written.last.map(String.init) ?? "") takes no \(modifier) modifier"
-        case .decoratedPercent: return "\(name): %% takes no flags, width or modifier"
-        case .colonNotBeforeZ: return "\(name): colons go only before z (%:z, %::z, %:::z)"
-        case .tooManyColons: return "\(name): at most three colons (%:::z)"
-        case .alternativeColonOffset: return "\(name): the O modifier does not go with %:z"
-        case .endOfFormat: return "\(name) at the end is not a conversion"
-        case .nulByte: return "a NUL byte ends the pattern for date"
-        }
-    }
 }
 
 /// Reads a format's bytes into pieces, collecting every problem before throwing.

@@ -3,8 +3,8 @@ import Glibc
 /// CPU time of the calling thread, for the budgets of an expansion: unlike a wall clock it
 /// does not count time another process or a busy machine took from this one, and unlike an
 /// iteration count it measures what libical's own steps cost.
-enum CPUClock {
-    static func threadSeconds() -> Double {
+package enum CPUClock {
+    package static func threadSeconds() -> Double {
         var now = timespec()
         clock_gettime(CLOCK_THREAD_CPUTIME_ID, &now)
         return Double(now.tv_sec) + Double(now.tv_nsec) / 1e9
@@ -13,10 +13,10 @@ enum CPUClock {
 
 /// A CPU-time allowance that runs out: `spent` once `seconds` of this thread's CPU time
 /// have passed since it was made.
-struct CPUBudget {
-    let deadline: Double
+package struct CPUBudget {
+    package let deadline: Double
 
-    init(seconds: Double) { deadline = CPUClock.threadSeconds() + seconds }
+    package init(seconds: Double) { deadline = CPUClock.threadSeconds() + seconds }
 
-    var spent: Bool { CPUClock.threadSeconds() > deadline }
+    package var spent: Bool { CPUClock.threadSeconds() > deadline }
 }

@@ -5,7 +5,7 @@
 /// Parsed strictly (a malformed rule makes the file malformed) and evaluated the way glibc's
 /// `__tz_compute` does, since `date` is what zaoan's answers are compared with: each instant
 /// is looked up with the start and end of daylight time in its own UTC year.
-struct PosixTimeZoneRule: Equatable, Sendable {
+package struct PosixTimeZoneRule: Equatable, Sendable {
     /// A day of the year on which daylight time starts or ends.
     enum Day: Equatable, Sendable {
         /// `Jn`: day 1...365, February 29 never counted (day 60 is always March 1).
@@ -35,7 +35,7 @@ struct PosixTimeZoneRule: Equatable, Sendable {
     /// ±`BrokenDownTime.maxUnixSeconds`).
     func localTime(at unixSeconds: Int) -> LocalTimeType {
         guard let daylight else { return standard }
-        let year = CivilCalendar.date(days: CivilCalendar.floorDivide(unixSeconds, 86_400)).year
+        let year = CivilCalendar.civil(daysSince1970: CivilCalendar.floorDivide(unixSeconds, 86_400)).year
         let (start, end) = changes(inYear: year, daylight: daylight)
         // Southern hemisphere: daylight time spans the new year.
         let isDaylight = start > end ? (unixSeconds < end || unixSeconds >= start) : (unixSeconds >= start && unixSeconds < end)
@@ -49,7 +49,7 @@ struct PosixTimeZoneRule: Equatable, Sendable {
     }
 
     private func changes(inYear year: Int, daylight: Daylight) -> (start: Int, end: Int) {
-        let newYear = CivilCalendar.days(year: year, month: 1, day: 1)
+        let newYear = CivilCalendar.saturatingDays(year: year, month: 1, day: 1)
         let start = (newYear + Self.dayOffset(daylight.start, year: year)) * 86_400 + daylight.startTime - standard.utcOffset
         let end = (newYear + Self.dayOffset(daylight.end, year: year)) * 86_400 + daylight.endTime - daylight.type.utcOffset
         return (start, end)
@@ -63,14 +63,14 @@ struct PosixTimeZoneRule: Equatable, Sendable {
         case .dayOfYear(let number):
             return number
         case .weekdayOfMonth(let month, let week, let weekday):
-            let first = CivilCalendar.days(year: year, month: month, day: 1)
-            var dayOfMonth = weekday - CivilCalendar.weekday(days: first)  // from 0
+            let first = CivilCalendar.saturatingDays(year: year, month: month, day: 1)
+            var dayOfMonth = weekday - CivilCalendar.weekday(daysSince1970: first)  // from 0
             if dayOfMonth < 0 { dayOfMonth += 7 }
             let length = CivilCalendar.daysInMonth(year: year, month: month)
             for _ in 1..<week where dayOfMonth + 7 < length {
                 dayOfMonth += 7
             }
-            return first - CivilCalendar.days(year: year, month: 1, day: 1) + dayOfMonth
+            return first - CivilCalendar.saturatingDays(year: year, month: 1, day: 1) + dayOfMonth
         }
     }
 }

@@ -2,7 +2,7 @@
 /// `locales` package (`localedef -i en_US -f UTF-8`, `localedef -i zh_CN -f UTF-8`, then
 /// `locale -k LC_TIME`). Neither has an era or alternative digits, so `%E` and `%O` fall
 /// back to the plain conversions.
-struct TimeLocale: Sendable {
+package struct TimeLocale: Sendable {
     /// `abday`, `day`: Sunday first.
     let abbreviatedWeekdays: [String]
     let weekdays: [String]
@@ -20,7 +20,7 @@ struct TimeLocale: Sendable {
     let timeFormat: String
     let twelveHourTimeFormat: String
 
-    static let english = TimeLocale(
+    package static let english = TimeLocale(
         abbreviatedWeekdays: ["Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat"],
         weekdays: ["Sunday", "Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday"],
         abbreviatedMonths: ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"],
@@ -33,7 +33,7 @@ struct TimeLocale: Sendable {
         dateAndTimeFormat: "%a %d %b %Y %r %Z", dateFormat: "%m/%d/%Y", timeFormat: "%r",
         twelveHourTimeFormat: "%I:%M:%S %p")
 
-    static let chinese = TimeLocale(
+    package static let chinese = TimeLocale(
         abbreviatedWeekdays: ["日", "一", "二", "三", "四", "五", "六"],
         weekdays: ["星期日", "星期一", "星期二", "星期三", "星期四", "星期五", "星期六"],
         abbreviatedMonths: ["1月", "2月", "3月", "4月", "5月", "6月", "7月", "8月", "9月", "10月", "11月", "12月"],
@@ -43,10 +43,6 @@ struct TimeLocale: Sendable {
         am: "上午", pm: "下午",
         dateAndTimeFormat: "%Y年%m月%d日 %A %H时%M分%S秒", dateFormat: "%Y年%m月%d日", timeFormat: "%H时%M分%S秒",
         twelveHourTimeFormat: "%p %I时%M分%S秒")
-
-    static func of(_ language: Language) -> TimeLocale {
-        language == .zh ? chinese : english
-    }
 }
 
 /// What glibc's own `strftime` writes for one conversion given with no flags and no width.

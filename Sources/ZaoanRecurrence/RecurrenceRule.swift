@@ -20,9 +20,9 @@ public struct RecurrenceRule: Hashable, Sendable, CustomStringConvertible {
     /// INTERVAL (1 when not given).
     public let interval: Int
     /// UNTIL as written.
-    let until: Until?
+    package let until: Until?
 
-    enum Until: Hashable, Sendable {
+    package enum Until: Hashable, Sendable {
         /// A DATE: the series ends with that local day.
         case day(CivilDay)
         /// A UTC time (`...Z`), as RFC 5545 asks when DTSTART has a zone.
@@ -72,7 +72,7 @@ public struct RecurrenceRule: Hashable, Sendable, CustomStringConvertible {
 
     /// A rule libical has read (from a file's RRULE); refused like typed ones if it repeats
     /// faster than hourly or ends outside `CalendarLimits.years`.
-    init(_ rule: icalrecurrencetype) throws(RecurrenceRuleError) {
+    package init(_ rule: icalrecurrencetype) throws(RecurrenceRuleError) {
         var rule = rule
         switch rule.freq {
         case ICAL_HOURLY_RECURRENCE: frequency = .hourly
@@ -102,7 +102,7 @@ public struct RecurrenceRule: Hashable, Sendable, CustomStringConvertible {
 
     /// The rule for libical's iterator: UNTIL taken out (the expander compares instants
     /// itself, so a UTC UNTIL and a floating start never meet inside libical).
-    var iterationRule: icalrecurrencetype {
+    package var iterationRule: icalrecurrencetype {
         var rule = text.withCString { icalrecurrencetype_from_string($0) }
         rule.until = icaltime_null_time()
         return rule
@@ -142,11 +142,11 @@ public struct RecurrenceRule: Hashable, Sendable, CustomStringConvertible {
 
 public struct RecurrenceRuleError: Error, Equatable, Sendable, CustomStringConvertible {
     public let description: String
-    init(_ description: String) { self.description = description }
+    package init(_ description: String) { self.description = description }
 }
 
 extension String {
-    var trimmingASCIISpaces: String {
+    package var trimmingASCIISpaces: String {
         var scalars = Substring(self).unicodeScalars[...]
         while let first = scalars.first, first == " " || first == "\t" || first == "\n" || first == "\r" { scalars.removeFirst() }
         while let last = scalars.last, last == " " || last == "\t" || last == "\n" || last == "\r" { scalars.removeLast() }

@@ -1,6 +1,8 @@
-import ZaoanAlmanac
+import ZaoanTime
 
-/// A day of the proleptic Gregorian calendar. Pure arithmetic, no zone.
+/// A day of the proleptic Gregorian calendar within `CalendarLimits.years`, as a calendar
+/// file or a recurring room has it: a checked year, month and day, its arithmetic the time
+/// engine's (`CivilCalendar`, one civil-day calculation for all of zaoan). No zone.
 public struct CivilDay: Hashable, Comparable, Sendable, CustomStringConvertible {
     public let year: Int
     public let month: Int
@@ -8,39 +10,27 @@ public struct CivilDay: Hashable, Comparable, Sendable, CustomStringConvertible 
 
     /// Nil unless the date exists and its year is within `CalendarLimits.years`.
     public init?(year: Int, month: Int, day: Int) {
-        guard CalendarLimits.years.contains(year), (1...12).contains(month),
-              (1...Self.daysIn(month: month, year: year)).contains(day) else { return nil }
+        guard CalendarLimits.years.contains(year), CivilCalendar.daysSince1970(year: year, month: month, day: day) != nil else { return nil }
         self.year = year
         self.month = month
         self.day = day
     }
 
     /// The day `daysSince1970` days after 1970-01-01 (negative: before). Nil outside the years.
-    /// The arithmetic is the almanac's (one civil-day calculation for all of zaoan).
     public init?(daysSince1970 days: Int64) {
-        // Bounds first: the arithmetic stays far from overflow for these.
-        guard days > -400_000, days < 400_000 else { return nil }
-        let (year, month, day) = ZaoanAlmanac.CivilDay(daysSince1970: Int(days)).date
-        self.init(year: year, month: month, day: day)
+        let date = CivilCalendar.civil(daysSince1970: Int(days))
+        self.init(year: date.year, month: date.month, day: date.day)
     }
 
-    /// Days since 1970-01-01.
+    /// Days since 1970-01-01 (within the years, so never far from 0).
     public var daysSince1970: Int64 {
-        Int64(ZaoanAlmanac.CivilDay(year: year, month: month, day: day).daysSince1970)
+        Int64(CivilCalendar.saturatingDays(year: year, month: month, day: day))
     }
 
     /// The day `count` days later (earlier if negative); nil outside the years.
     public func adding(days count: Int64) -> CivilDay? {
         let (sum, overflow) = daysSince1970.addingReportingOverflow(count)
         return overflow ? nil : CivilDay(daysSince1970: sum)
-    }
-
-    public static func daysIn(month: Int, year: Int) -> Int {
-        switch month {
-        case 2: return (year % 4 == 0 && year % 100 != 0) || year % 400 == 0 ? 29 : 28
-        case 4, 6, 9, 11: return 30
-        default: return 31
-        }
     }
 
     public static func < (a: CivilDay, b: CivilDay) -> Bool {
@@ -81,12 +71,10 @@ public struct LocalDateTime: Hashable, Comparable, Sendable, CustomStringConvert
 
     /// The wall clock `seconds` after 1970-01-01 00:00 read as UTC; nil outside the years.
     public init?(secondsAsIfUTC seconds: Int64) {
-        // Far outside the years, and the day arithmetic below would overflow at the ends.
-        guard seconds.magnitude < 400_000 * 86_400 else { return nil }
-        let days = seconds >= 0 ? seconds / 86_400 : (seconds - 86_399) / 86_400
-        guard let day = CivilDay(daysSince1970: days) else { return nil }
+        let days = CivilCalendar.floorDivide(Int(seconds), 86_400)
+        guard let day = CivilDay(daysSince1970: Int64(days)) else { return nil }
         self.day = day
-        secondOfDay = Int(seconds - days * 86_400)
+        secondOfDay = CivilCalendar.floorModulo(Int(seconds), 86_400)
     }
 
     public static func < (a: LocalDateTime, b: LocalDateTime) -> Bool {
@@ -97,7 +85,7 @@ public struct LocalDateTime: Hashable, Comparable, Sendable, CustomStringConvert
     public var description: String { "\(day) \(padded(hour, 2)):\(padded(minute, 2)):\(padded(second, 2))" }
 }
 
-func padded(_ value: Int, _ width: Int) -> String {
+package func padded(_ value: Int, _ width: Int) -> String {
     let digits = String(value.magnitude)
     return (value < 0 ? "-" : "") + String(repeating: "0", count: max(0, width - digits.count)) + digits
 }

@@ -9,9 +9,9 @@
 /// else — month names, weekdays, AM/PM, zones, fractions, other calendars — stays with
 /// ICU. Years outside 1000–9999, where ICU's `y` and `%Y` pad differently, stay with ICU
 /// too (`covers`). NumericDatePatternTests compares the two over many instants and zones.
-enum NumericDatePattern {
+package enum NumericDatePattern {
     /// The strftime format for `pattern`, or nil if it has a field this does not take.
-    static func strftimeFormat(for pattern: String) -> String? {
+    package static func strftimeFormat(for pattern: String) -> String? {
         var format = ""
         var bytes = Array(pattern.utf8)[...]
         while let byte = bytes.first {
@@ -57,7 +57,7 @@ enum NumericDatePattern {
     }
 
     /// Whether the instant's year (in any zone) is within 1000–9999, where the fields agree.
-    static func covers(unixSeconds: Int) -> Bool {
+    package static func covers(unixSeconds: Int) -> Bool {
         // 1000-01-02 and 9999-12-30 UTC: a day inside, whatever the zone's offset.
         unixSeconds >= -30_610_137_600 && unixSeconds <= 253_402_128_000
     }

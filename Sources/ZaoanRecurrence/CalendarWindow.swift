@@ -29,7 +29,7 @@ public struct CalendarWindow: Equatable, Sendable, CustomStringConvertible {
 
     /// A window of any length (`from < to`, both inside `instants`): where the expander must
     /// look beyond one window (the instances a RANGE=THISANDFUTURE override moves into it).
-    init(unchecked from: Int64, _ to: Int64) {
+    package init(unchecked from: Int64, _ to: Int64) {
         precondition(from < to)
         self.from = from
         self.to = to
@@ -56,7 +56,7 @@ extension Int64 {
         return overflow ? (other > 0 ? .max : .min) : sum
     }
 
-    func multipliedClamped(by other: Int64) -> Int64 {
+    package func multipliedClamped(by other: Int64) -> Int64 {
         let (product, overflow) = multipliedReportingOverflow(by: other)
         return overflow ? ((self < 0) != (other < 0) ? .min : .max) : product
     }

@@ -1,10 +1,9 @@
-import Foundation
-
 /// Wall-clock times in a zone and the instants that show them: usually one, two in the hour
 /// the clocks go back, none in the hour they skip. Times are counted as seconds from
 /// 1970-01-01 00:00 on the wall clock ("local seconds") in the proleptic Gregorian calendar,
-/// and zones are read from the tz database like `%Z` (`ZoneInfo`): no calendar object, and
-/// nothing of the process's own zone, is involved.
+/// and zones are the tz database's (`ZoneInfo`, the data `%Z` reads): no calendar object,
+/// and nothing of the process's own zone, is involved. ZaoanCore adds the same functions
+/// for a Foundation `TimeZone` (WallClock+TimeZone.swift), through `ZoneInfoStore`.
 public enum WallClock {
     public enum Resolution: Equatable, Sendable {
         case unique(Int)
@@ -29,45 +28,39 @@ public enum WallClock {
         public var first: Int { instants[0] }
     }
 
-    /// The zone as the tz database has it (the same data `%Z` reads), kept by the shared
-    /// `ZoneInfoStore`.
-    static func zoneInfo(_ zone: TimeZone, near instant: Int) -> ZoneInfo {
-        ZoneInfoStore.shared.zoneInfo(for: zone, at: Date(timeIntervalSince1970: TimeInterval(instant)))
-    }
-
     /// The zone's offset from UTC at an instant, in seconds.
-    public static func offset(_ zone: TimeZone, at instant: Int) -> Int {
-        zoneInfo(zone, near: instant).localTimeType(at: instant).utcOffset
+    public static func offset(_ zone: ZoneInfo, at instant: Int) -> Int {
+        zone.localTimeType(at: instant).utcOffset
     }
 
     /// Wall-clock seconds at an instant.
-    public static func local(_ instant: Int, in zone: TimeZone) -> Int {
+    public static func local(_ instant: Int, in zone: ZoneInfo) -> Int {
         instant + offset(zone, at: instant)
     }
 
     /// The instants whose wall-clock time in `zone` is `local` (`ZoneInfo.instants`), with
     /// the rule for a skipped time: read with the offset in force before the jump.
-    public static func resolve(_ local: Int, in zone: TimeZone) -> Resolution {
-        let info = zoneInfo(zone, near: local)
-        switch info.instants(atLocal: local) {
+    public static func resolve(_ local: Int, in zone: ZoneInfo) -> Resolution {
+        switch zone.instants(atLocal: local) {
         case .unique(let instant):
             return .unique(instant)
         case .repeated(let instants):
             return instants.count > 1 ? .repeated(first: instants[0], second: instants[instants.count - 1]) : .unique(instants[0])
         case .skipped(let gap, let transition):
-            return .skipped(moved: local - info.localTimeType(at: transition - 1).utcOffset, gap: gap)
+            return .skipped(moved: local - zone.localTimeType(at: transition - 1).utcOffset, gap: gap)
         }
     }
 
     /// Local seconds for a proleptic-Gregorian date and time of day.
     public static func localSeconds(year: Int, month: Int, day: Int, hour: Int = 0, minute: Int = 0, second: Int = 0) -> Int {
-        CivilCalendar.days(year: year, month: month, day: day) * 86_400 + hour * 3_600 + minute * 60 + second
+        CivilCalendar.saturatingDays(year: year, month: month, day: day) * 86_400 + hour * 3_600 + minute * 60 + second
     }
 
     /// `2026-03-29 02:30` for local seconds (seconds shown only when not zero).
     public static func describe(local: Int) -> String {
         let days = CivilCalendar.floorDivide(local, 86_400)
-        let (year, month, day) = CivilCalendar.date(days: days)
+        let date = CivilCalendar.civil(daysSince1970: days)
+        let (year, month, day) = (date.year, date.month, date.day)
         let second = local - days * 86_400
         func two(_ value: Int) -> String { value < 10 ? "0\(value)" : "\(value)" }
         var text = "\(year)-\(two(month))-\(two(day)) \(two(second / 3600)):\(two(second % 3600 / 60))"
@@ -75,36 +68,11 @@ public enum WallClock {
         return String(repeating: "0", count: max(0, 4 - String(year).count)) + text
     }
 
-    /// What `live show` says about a wall-clock time that was not simply one instant;
-    /// nil when it was.
-    public static func note(local: Int, chosen: Int, zone: TimeZone) -> String? {
-        let when = describe(local: local)
-        switch resolve(local, in: zone) {
-        case .unique:
-            return nil
-        case .skipped(_, let gap):
-            return "\(when) does not exist in \(zone.identifier) (the clocks go forward \(DurationText.spoken(seconds: gap))); "
-                + "moved forward by the gap to \(describe(local: Self.local(chosen, in: zone)))"
-        case .repeated(let first, _):
-            let which = chosen == first ? "the first, before the clocks go back" : "the second, after the clocks go back"
-            return "\(when) happens twice in \(zone.identifier); this is \(which) (UTC\(offsetText(offset(zone, at: chosen))))"
-        }
-    }
-
     /// `+02:00`, `-09:30`.
-    static func offsetText(_ seconds: Int) -> String {
+    package static func offsetText(_ seconds: Int) -> String {
         let sign = seconds < 0 ? "-" : "+"
         let minutes = abs(seconds) / 60
         func two(_ value: Int) -> String { value < 10 ? "0\(value)" : "\(value)" }
         return sign + two(minutes / 60) + ":" + two(minutes % 60)
-    }
-}
-
-extension TimeZone {
-    /// The zone of an IANA name. Foundation turns `UTC` into `GMT`, whose tz abbreviation
-    /// is `GMT`, where `date` with `TZ=UTC` says `UTC`: `UTC` is taken as `Etc/UTC`, the
-    /// same zone under a name Foundation keeps.
-    public static func named(_ identifier: String) -> TimeZone? {
-        TimeZone(identifier: identifier == "UTC" ? "Etc/UTC" : identifier)
     }
 }

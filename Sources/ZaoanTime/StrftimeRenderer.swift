@@ -10,12 +10,12 @@
 /// - names, `%c %x %X %r %p`, and every `O` form come from glibc and are then padded and
 ///   recased as text, so `%_Od` is `01` and `%10Oz` pads `+0800` with spaces;
 /// - `%N` drops trailing zeros, then pads *after* the digits; `%-N` means `%9N`.
-struct StrftimeRenderer {
+package struct StrftimeRenderer {
     let time: BrokenDownTime
     let locale: TimeLocale
-    private(set) var output: [UInt8] = []
+    package private(set) var output: [UInt8] = []
 
-    init(time: BrokenDownTime, locale: TimeLocale) {
+    package init(time: BrokenDownTime, locale: TimeLocale) {
         self.time = time
         self.locale = locale
         output.reserveCapacity(64)
@@ -26,7 +26,7 @@ struct StrftimeRenderer {
     ///   - upcase: `^` given to an enclosing `%D`, `%F`, `%R` or `%T`.
     ///   - yearPad: the enclosing conversion's pad flag, for years that have none.
     ///   - firstWidth: the width the first conversion has unless it gives its own.
-    mutating func render(_ pieces: [StrftimeFormat.Piece], upcase: Bool = false, yearPad: UInt8 = 0,
+    package mutating func render(_ pieces: [StrftimeFormat.Piece], upcase: Bool = false, yearPad: UInt8 = 0,
                          firstWidth: Int = -1) throws(StrftimeError) {
         var inheritedWidth = firstWidth
         for piece in pieces {

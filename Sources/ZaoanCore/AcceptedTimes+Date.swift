@@ -1,0 +1,7 @@
+import Foundation
+
+extension AcceptedTimes.Window {
+    public func contains(_ date: Date) -> Bool {
+        contains(seconds: date.timeIntervalSince1970)
+    }
+}

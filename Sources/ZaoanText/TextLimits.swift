@@ -1,0 +1,10 @@
+/// Limits on text a user or a calendar file hands zaoan, written once for the protocol's
+/// rooms (`RoomLimits`) and the recurrence engine (`CalendarLimits`), which must agree: a
+/// recurring room's rule is read by the same engine as a calendar file's, and a room's title
+/// and an event's are shown in the same bar block. docs/limits.md lists them.
+public enum TextLimits {
+    /// A title (a room's, or a calendar event's summary or location), in bytes of UTF-8.
+    public static let titleBytes = 256
+    /// A recurrence rule as a user types it (`repeat=`, an RRULE value).
+    public static let ruleBytes = 256
+}
