@@ -40,8 +40,7 @@ class CalendarWriter:
         self.latencies = []
         self.missed = 0
         self.running = True
-        self.sock = None
-        self.buf = b""
+        self.session = BlockingSession(cfg["socket"], timeout=10)
         self.seq = 0
         self.t0 = cfg["t0"]
         self.next_edit = monotonic() + 2
@@ -134,32 +133,6 @@ class CalendarWriter:
                     pass
 
     # -- the honest file and its edit latency --
-    def ask(self, request):
-        if self.sock is None:
-            s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
-            s.settimeout(10)
-            s.connect(self.cfg["socket"])
-            s.sendall(b"session\n")
-            self.sock, self.buf = s, b""
-            if self.readline() != b"ok":
-                raise OSError("no session")
-        self.sock.sendall(request + b"\n")
-        lines = []
-        while True:
-            line = self.readline()
-            if line == b"" or (not lines and line.startswith(b"ERR ")):
-                return lines + ([line] if line else [])
-            lines.append(line)
-
-    def readline(self):
-        while b"\n" not in self.buf:
-            data = self.sock.recv(65536)
-            if not data:
-                raise OSError("closed")
-            self.buf += data
-        line, self.buf = self.buf.split(b"\n", 1)
-        return line
-
     def edit(self):
         self.seq += 1
         title = "honest edit %d" % self.seq
@@ -169,14 +142,13 @@ class CalendarWriter:
         needle = title.encode()
         while monotonic() - t < 30 and self.running:
             try:
-                if any(needle in line for line in self.ask(b"schedule 1")):
+                self.session.send(b"schedule 1")
+                if any(needle in line for line in self.session.read_answer()):
                     self.latencies.append(monotonic() - t)
                     return
             except (OSError, socket.timeout):
                 self.counts["ask-failed"] += 1
-                if self.sock:
-                    self.sock.close()
-                self.sock = None
+                self.session.close()
             time.sleep(0.1)
         if self.running:
             self.missed += 1

@@ -18,13 +18,9 @@ ONESHOT_REQUESTS = [(b"greeting", "greeting"), (b"time HH:mm:ss", "time"),
 
 class OneShot(LineClient):
     kind = "oneshot"
+    retry_after = (0.05, 0.3)
 
-    def start(self):
-        if self.w.stopping:
-            return
-        if not self.connect():
-            self.loop.later(random.uniform(0.05, 0.3), self.start)
-            return
+    def begin(self):
         req, label = random.choice(ONESHOT_REQUESTS)
         self.answered = False
         self.request(req, label)
@@ -40,15 +36,12 @@ class OneShot(LineClient):
     def timeout(self, gen):
         if gen == self.gen and not self.closed:
             self.w.count(self.kind, "timeout")
-            self.close()
-            self.loop.later(0.1, self.start)
+            self.reconnect_after(0.1)
 
     def on_eof(self):
         if not self.answered:
             self.w.count(self.kind, "closed-early")
-        self.close()
-        think = random.uniform(0.2, 0.6) if self.busy else random.uniform(0.0, 0.4)
-        self.loop.later(think, self.start)
+        self.reconnect_after(random.uniform(0.2, 0.6) if self.busy else random.uniform(0.0, 0.4))
 
 
 def session_requests(rooms):
@@ -70,13 +63,9 @@ def session_requests(rooms):
 
 class Session(LineClient):
     kind = "session"
+    retry_after = (0.1, 0.5)
 
-    def start(self):
-        if self.w.stopping:
-            return
-        if not self.connect():
-            self.loop.later(random.uniform(0.1, 0.5), self.start)
-            return
+    def begin(self):
         self.quitting = False
         self.end_at = monotonic() + random.uniform(20, 120)
         self.request(b"session", "session")
@@ -112,23 +101,18 @@ class Session(LineClient):
         self.loop.later(random.uniform(0.5, 1.5), self.batch, self.gen)
 
     def on_eof(self):
-        if self.expect and not self.busy:
-            self.w.count(self.kind, "closed-early")
-        elif not self.quitting and not self.busy:
-            self.w.count(self.kind, "closed-by-service")
-        self.close()
-        self.loop.later(random.uniform(0.5, 1.0) if self.busy else random.uniform(0.05, 0.5), self.start)
+        if self.expect:
+            self.count_close("closed-early")
+        elif not self.quitting:
+            self.count_close("closed-by-service")
+        self.reconnect_after(random.uniform(0.5, 1.0) if self.busy else random.uniform(0.05, 0.5))
 
 
 class Watcher(LineClient):
     kind = "watch"
+    retry_after = (0.1, 0.5)
 
-    def start(self):
-        if self.w.stopping:
-            return
-        if not self.connect():
-            self.loop.later(random.uniform(0.1, 0.5), self.start)
-            return
+    def begin(self):
         self.req = random.choice([b"time HH:mm:ss", b"countdown"])
         self.label = "watch " + self.req.decode()
         self.in_session = random.random() < 0.2
@@ -167,11 +151,14 @@ class Watcher(LineClient):
             gap = now - self.last
             if gap > 1.5:
                 self.w.lists["watch gap s"].append(gap)
-            if gap > self.w.extra.get("watch_max_gap_s", 0):
-                self.w.extra["watch_max_gap_s"] = gap
+            self.note_longest_gap(gap)
             self.w.count(self.kind, "gaps-checked")
         self.updates += 1
         self.last = now
+
+    def note_longest_gap(self, gap):
+        if gap > self.w.extra.get("watch_max_gap_s", 0):
+            self.w.extra["watch_max_gap_s"] = gap
 
     def leave(self, gen):
         if gen != self.gen or self.closed or self.w.stopping or self.busy:
@@ -179,30 +166,27 @@ class Watcher(LineClient):
         how = random.choice(["close", "line"])
         if how == "close":
             self.w.count(self.kind, "left-by-close")
-            self.close()
-            self.loop.later(random.uniform(0.1, 1.0), self.start)
+            self.reconnect_after(random.uniform(0.1, 1.0))
         else:
             self.w.count(self.kind, "left-by-line")
             self.ending = True
             self.send(b"ping\n")   # any line ends a watch; one-shot: closed, not answered
 
     def on_eof(self):
-        if not self.ending and not self.busy:
-            self.w.count(self.kind, "closed-by-service")
-        self.close()
-        self.loop.later(random.uniform(0.5, 1.0) if self.busy else random.uniform(0.1, 1.0), self.start)
+        if not self.ending:
+            self.count_close("closed-by-service")
+        self.reconnect_after(random.uniform(0.5, 1.0) if self.busy else random.uniform(0.1, 1.0))
 
     def finish(self):
         if not self.closed and self.updates and not self.busy:
-            gap = monotonic() - self.last
-            if gap > self.w.extra.get("watch_max_gap_s", 0):
-                self.w.extra["watch_max_gap_s"] = gap
+            self.note_longest_gap(monotonic() - self.last)
         self.close()
 
 
 class SlowReader(Conn):
     """A session pipelining `help` that reads `chunk` bytes every `period` seconds."""
     read_on_events = False
+    retry_after = (0.2, 0.5)
 
     def __init__(self, w, kind, chunk, period):
         super().__init__(w)
@@ -211,12 +195,7 @@ class SlowReader(Conn):
         self.period = period
         self.batch = b"help\n" * 2000
 
-    def start(self):
-        if self.w.stopping:
-            return
-        if not self.connect():
-            self.loop.later(random.uniform(0.2, 0.5), self.start)
-            return
+    def begin(self):
         self.tail = b""
         self.first = True
         self.last = monotonic()
@@ -263,16 +242,14 @@ class SlowReader(Conn):
                 data = b""
             if not data:
                 self.w.count(self.kind, "closed-by-service")
-                self.close()
-                self.loop.later(0.5, self.start)
+                self.reconnect_after(0.5)
                 return
             got += len(data)
             if self.first:
                 self.first = False
                 if data.startswith(b"ERR busy"):
                     self.w.answer(self.kind, "session", data.split(b"\n", 1)[0])
-                    self.close()
-                    self.loop.later(0.5, self.start)
+                    self.reconnect_after(0.5)
                     return
             helps = data.count(b"\n\n")
             if self.tail == b"\n" and data[:1] == b"\n":
@@ -288,6 +265,7 @@ class SlowReader(Conn):
 
 class Writer(LineClient):
     kind = "writer"
+    retry_after = (0.5, 0.5)
 
     def __init__(self, w, ids, batch, pause):
         super().__init__(w)
@@ -296,12 +274,7 @@ class Writer(LineClient):
         self.batch_size = batch
         self.pause = pause
 
-    def start(self):
-        if self.w.stopping:
-            return
-        if not self.connect():
-            self.loop.later(0.5, self.start)
-            return
+    def begin(self):
         self.request(b"session", "session")
         self.loop.later(0.2, self.batch, self.gen)
 
@@ -335,10 +308,8 @@ class Writer(LineClient):
                 self.loop.later(self.pause, self.batch, self.gen)
 
     def on_eof(self):
-        if not self.busy:
-            self.w.count(self.kind, "closed-by-service")
-        self.close()
-        self.loop.later(1.0, self.start)
+        self.count_close("closed-by-service")
+        self.reconnect_after(1.0)
 
 
 def run_owner(cfg):

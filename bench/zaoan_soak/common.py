@@ -4,6 +4,7 @@ import errno
 import math
 import os
 import select
+import socket
 import time
 
 EPOLLIN, EPOLLOUT = select.EPOLLIN, select.EPOLLOUT
@@ -46,3 +47,59 @@ def pct(sorted_values, p):
 
 def errname(e):
     return errno.errorcode.get(e.errno, str(e.errno)).lower() if e.errno else type(e).__name__
+
+
+class BlockingSession:
+    """A blocking `session` connection to the service, read line by line (the orchestrator's
+    `stats`, the calendar writer's `schedule`). Opened on first use; an OSError (or timeout)
+    leaves it to the caller to `close` and try again."""
+    name = "session"   # in the error when the service does not answer `session` with ok
+
+    def __init__(self, path, timeout):
+        self.path = path
+        self.timeout = timeout
+        self.sock = None
+        self.buf = b""
+
+    def connect(self):
+        s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+        s.settimeout(self.timeout)
+        s.connect(self.path)
+        s.sendall(b"session\n")
+        self.sock, self.buf = s, b""
+        line = self.readline()
+        if line != b"ok":
+            self.close()
+            raise OSError("%s: %r" % (self.name, line))
+
+    def close(self):
+        if self.sock:
+            try:
+                self.sock.close()
+            except OSError:
+                pass
+        self.sock = None
+
+    def send(self, request):
+        if self.sock is None:
+            self.connect()
+        self.sock.sendall(request + b"\n")
+
+    def readline(self):
+        while b"\n" not in self.buf:
+            data = self.sock.recv(65536)
+            if not data:
+                raise OSError("closed")
+            self.buf += data
+        line, self.buf = self.buf.split(b"\n", 1)
+        return line
+
+    def read_answer(self):
+        """The lines of one multi-line answer, without the empty line that ends it; an
+        ERR answer is its one line."""
+        lines = []
+        while True:
+            line = self.readline()
+            if line == b"" or (not lines and line.startswith(b"ERR ")):
+                return lines + ([line] if line else [])
+            lines.append(line)

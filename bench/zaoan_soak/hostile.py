@@ -66,35 +66,35 @@ class Held(LineClient):
             if self.pool.held > self.w.extra.get("held_peak", 0):
                 self.w.extra["held_peak"] = self.pool.held
 
-    def on_eof(self):
-        if self.holding:
+    def release(self):
+        """No longer one of the pool's held connections; True if it was."""
+        was_holding = self.holding
+        if was_holding:
             self.pool.held -= 1
+            self.holding = False
+        return was_holding
+
+    def on_eof(self):
+        if self.release():
             self.w.count(self.kind, "held-closed-by-service")
-        self.holding = False
         self.close()
         self.pool.free.append(self)
 
     def finish(self):
-        if self.holding:
-            self.pool.held -= 1
-            self.holding = False
+        self.release()
         self.close()
 
 
 class Drip(LineClient):
     """Sends one byte every 2-5 s of a line that never ends (session or one-shot)."""
+    retry_after = (0.5, 1.5)
 
     def __init__(self, w, session):
         super().__init__(w)
         self.session = session
         self.kind = "drip-session" if session else "drip-oneshot"
 
-    def start(self):
-        if self.w.stopping:
-            return
-        if not self.connect():
-            self.loop.later(random.uniform(0.5, 1.5), self.start)
-            return
+    def begin(self):
         if self.session:
             self.request(b"session", "session")
         self.loop.later(random.uniform(2, 5), self.drip, self.gen)
@@ -116,25 +116,20 @@ class Drip(LineClient):
         if not self.busy:
             self.w.count(self.kind, "closed-by-service")
             self.w.lists[self.kind + " lifetime s"].append(monotonic() - self.t_connect)
-        self.close()
-        self.loop.later(random.uniform(0.5, 1.5), self.start)
+        self.reconnect_after(random.uniform(0.5, 1.5))
 
 
 class Flood(LineClient):
     """`live add` pipelined `depth` deep: refused (forbidden), and each refusal is logged."""
     kind = "flood"
+    retry_after = (0.2, 0.5)
 
     def __init__(self, w, depth):
         super().__init__(w)
         self.depth = depth
         self.n = 0
 
-    def start(self):
-        if self.w.stopping:
-            return
-        if not self.connect():
-            self.loop.later(random.uniform(0.2, 0.5), self.start)
-            return
+    def begin(self):
         self.request(b"session", "session")
         self.more(self.depth)
 
@@ -160,58 +155,46 @@ class Flood(LineClient):
             self.expect.clear()
 
     def on_eof(self):
-        if not self.busy:
-            self.w.count(self.kind, "closed-by-service")
-        self.close()
-        self.loop.later(random.uniform(0.2, 0.5), self.start)
+        self.count_close("closed-by-service")
+        self.reconnect_after(random.uniform(0.2, 0.5))
 
 
-class TooLong(LineClient):
-    """One-shot lines of 4097 and 5000 bytes: ERR too-long, then the service closes."""
+class OverlongLine(LineClient):
+    """A line over the service's limit: ERR too-long, then the service closes. Whatever it
+    answers after that is counted; a close before the answer is `closed-early`. A subclass
+    sets `pause_after_close`, the seconds (lo, hi) before it connects again."""
+
+    def on_unexpected(self, line):
+        self.w.answer(self.kind, "after too-long", line)
+
+    def on_eof(self):
+        if self.expect:
+            self.count_close("closed-early")
+        self.reconnect_after(random.uniform(*self.pause_after_close))
+
+
+class TooLong(OverlongLine):
+    """One-shot lines of 4097 and 5000 bytes."""
     kind = "too-long"
+    retry_after = (0.05, 0.2)
+    pause_after_close = (0.01, 0.03)
 
-    def start(self):
-        if self.w.stopping:
-            return
-        if not self.connect():
-            self.loop.later(random.uniform(0.05, 0.2), self.start)
-            return
+    def begin(self):
         n = random.choice([4097, 5000])
         self.expect.append(("%d-byte line" % n, False, 0.0, None))
         self.send(b"A" * n + b"\n")
 
-    def on_unexpected(self, line):
-        self.w.answer(self.kind, "after too-long", line)
 
-    def on_eof(self):
-        if self.expect and not self.busy:
-            self.w.count(self.kind, "closed-early")
-        self.close()
-        self.loop.later(random.uniform(0.01, 0.03), self.start)
-
-
-class MegaLine(LineClient):
-    """`session`, then a 1 MiB line: ERR too-long and the service closes mid-send."""
+class MegaLine(OverlongLine):
+    """`session`, then a 1 MiB line: the service closes mid-send."""
     kind = "mega-line"
+    retry_after = (0.1, 0.3)
+    pause_after_close = (0.15, 0.35)
 
-    def start(self):
-        if self.w.stopping:
-            return
-        if not self.connect():
-            self.loop.later(random.uniform(0.1, 0.3), self.start)
-            return
+    def begin(self):
         self.request(b"session", "session")
         self.expect.append(("1 MiB line", False, 0.0, None))
         self.send(b"B" * (1 << 20) + b"\n")
-
-    def on_unexpected(self, line):
-        self.w.answer(self.kind, "after too-long", line)
-
-    def on_eof(self):
-        if self.expect and not self.busy:
-            self.w.count(self.kind, "closed-early")
-        self.close()
-        self.loop.later(random.uniform(0.15, 0.35), self.start)
 
 
 BAD_UTF8 = [
@@ -227,13 +210,9 @@ BAD_UTF8 = [
 class BadUtf8(LineClient):
     """A session sending invalid UTF-8 lines, with a `ping` to show it stays usable."""
     kind = "bad-utf8"
+    retry_after = (0.2, 0.5)
 
-    def start(self):
-        if self.w.stopping:
-            return
-        if not self.connect():
-            self.loop.later(random.uniform(0.2, 0.5), self.start)
-            return
+    def begin(self):
         self.batches = 0
         self.request(b"session", "session")
         self.loop.later(0.02, self.batch, self.gen)
@@ -261,23 +240,18 @@ class BadUtf8(LineClient):
             self.expect.clear()
 
     def on_eof(self):
-        if self.expect and not self.busy:
-            self.w.count(self.kind, "closed-early")
-        self.close()
-        self.loop.later(random.uniform(0.05, 0.2) if not self.busy else 0.5, self.start)
+        if self.expect:
+            self.count_close("closed-early")
+        self.reconnect_after(random.uniform(0.05, 0.2) if not self.busy else 0.5)
 
 
 class RandomBytes(LineClient):
     """Random bytes 0-255: one-shot (4 KiB, read to EOF) or a session streaming 1 KiB every
     10 ms for 5 s. Every line it makes is counted by its answer's code."""
     kind = "random"
+    retry_after = (0.2, 0.5)
 
-    def start(self):
-        if self.w.stopping:
-            return
-        if not self.connect():
-            self.loop.later(random.uniform(0.2, 0.5), self.start)
-            return
+    def begin(self):
         self.stream = random.random() < 0.5
         self.end_at = monotonic() + 5
         if self.stream:
@@ -301,8 +275,7 @@ class RandomBytes(LineClient):
             return
         if monotonic() > self.end_at:
             self.w.count(self.kind, "sessions-done")
-            self.close()
-            self.loop.later(0.05, self.start)
+            self.reconnect_after(0.05)
             return
         self.send(os.urandom(1024))
         self.loop.later(0.01, self.chunk, self.gen)
@@ -311,8 +284,7 @@ class RandomBytes(LineClient):
         self.w.answer(self.kind, "random line", line)
 
     def on_eof(self):
-        self.close()
-        self.loop.later(random.uniform(0.02, 0.1), self.start)
+        self.reconnect_after(random.uniform(0.02, 0.1))
 
 
 class Churn:

@@ -7,6 +7,7 @@ import heapq
 import json
 import math
 import os
+import random
 import resource
 import select
 import signal
@@ -181,9 +182,12 @@ class Worker:
 # ------------------------------------------------------------------------------------------
 
 class Conn:
-    """A non-blocking Unix stream connection driven by the worker's loop."""
+    """A non-blocking Unix stream connection driven by the worker's loop. A client that
+    runs in a loop defines `begin` (what it does once connected) and `retry_after`; `start`
+    connects and begins, `reconnect_after` closes and starts again."""
     kind = "conn"
     read_on_events = True
+    retry_after = (0.2, 0.5)   # seconds (lo, hi, drawn at random) before trying a refused connect again
 
     def __init__(self, w):
         self.w = w
@@ -199,6 +203,24 @@ class Conn:
         w.clients.append(self)
 
     # -- lifecycle --
+    def start(self):
+        """Connects and begins, unless the soak is stopping. A connect that failed (counted
+        by `connect`) is tried again `retry_after` seconds later."""
+        if self.w.stopping:
+            return
+        if not self.connect():
+            self.loop.later(random.uniform(*self.retry_after), self.start)
+            return
+        self.begin()
+
+    def begin(self):
+        """Just connected: send the first request(s), arm the timers."""
+
+    def reconnect_after(self, delay):
+        """Closes, and starts again `delay` seconds later."""
+        self.close()
+        self.loop.later(delay, self.start)
+
     def connect(self, kind=None):
         """Connects; True if connected. Failures are counted (refused-eagain etc.)."""
         kind = kind or self.kind
@@ -353,6 +375,12 @@ class LineClient(Conn):
             self.watching = False
             self.busy = False
         return ok
+
+    def count_close(self, key):
+        """Counts the service's closing this connection as `key`, unless it answered
+        ERR busy: then closing is what it said it would do."""
+        if not self.busy:
+            self.w.count(self.kind, key)
 
     def request(self, line, label, multi=False, extra=None):
         self.expect.append((label, multi, monotonic(), extra))

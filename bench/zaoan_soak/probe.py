@@ -14,6 +14,7 @@ from .loop import *  # noqa: F401,F403
 
 class ProbeSession(Conn):
     kind = "probe-session"
+    retry_after = (0.1, 0.1)
 
     def __init__(self, w, rec):
         super().__init__(w)
@@ -21,12 +22,7 @@ class ProbeSession(Conn):
         self.sent = collections.deque()
         self.buf = b""
 
-    def start(self):
-        if self.w.stopping:
-            return
-        if not self.connect():
-            self.loop.later(0.1, self.start)
-            return
+    def begin(self):
         self.ready = False
         self.buf = b""
         self.send(b"session\n")
@@ -69,8 +65,7 @@ class ProbeSession(Conn):
         self.rec.lost += len(self.sent)
         self.sent.clear()
         self.rec.disconnects += 1
-        self.close()
-        self.loop.later(0.1, self.start)
+        self.reconnect_after(0.1)
 
     def finish(self):
         self.rec.unanswered_at_end += len(self.sent)

@@ -12,42 +12,13 @@ import time
 from .common import *  # noqa: F401,F403
 
 
-class StatsConn:
-    """A blocking `session` connection for `stats`, kept open the whole run."""
+class StatsConn(BlockingSession):
+    """The `session` for `stats`, kept open the whole run."""
+    name = "stats connection"
 
     def __init__(self, path):
-        self.path = path
-        self.sock = None
-        self.buf = b""
+        super().__init__(path, timeout=5.0)
         self.failures = 0
-
-    def connect(self):
-        s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
-        s.settimeout(5.0)
-        s.connect(self.path)
-        s.sendall(b"session\n")
-        self.sock, self.buf = s, b""
-        line = self.readline()
-        if line != b"ok":
-            self.close()
-            raise OSError("stats connection: %r" % line)
-
-    def close(self):
-        if self.sock:
-            try:
-                self.sock.close()
-            except OSError:
-                pass
-        self.sock = None
-
-    def readline(self):
-        while b"\n" not in self.buf:
-            data = self.sock.recv(65536)
-            if not data:
-                raise OSError("closed")
-            self.buf += data
-        line, self.buf = self.buf.split(b"\n", 1)
-        return line
 
     def stats(self):
         """(dict, raw lines, latency ms) or (None, error text, None)."""
@@ -55,15 +26,11 @@ class StatsConn:
             if self.sock is None:
                 self.connect()
             t = time.perf_counter()
-            self.sock.sendall(b"stats\n")
-            lines = []
-            while True:
-                line = self.readline()
-                if not lines and line.startswith(b"ERR "):
-                    raise OSError(line.decode("utf-8", "replace"))
-                if line == b"":
-                    break
-                lines.append(line.decode("utf-8", "replace"))
+            self.send(b"stats")
+            answer = self.read_answer()
+            if answer and answer[0].startswith(b"ERR "):
+                raise OSError(answer[0].decode("utf-8", "replace"))
+            lines = [line.decode("utf-8", "replace") for line in answer]
             ms = (time.perf_counter() - t) * 1000
         except (OSError, socket.timeout) as e:
             self.failures += 1
@@ -83,9 +50,8 @@ class StatsConn:
         return d, lines, ms
 
     def ask(self, request):
-        if self.sock is None:
-            self.connect()
-        self.sock.sendall(request + b"\n")
+        """A one-line answer."""
+        self.send(request)
         return self.readline().decode("utf-8", "replace")
 
 
