@@ -32,6 +32,7 @@ extension Responder {
     /// The day `now` falls on in the configured zone: the user's date, whose lunar date and
     /// solar term they see. (The term's own day is decided in China, see `ChinaTime`.)
     func localDay(_ now: Date) -> CivilDay {
-        CivilDay(unixSeconds: now.timeIntervalSince1970, offsetSeconds: settings.zone.secondsFromGMT(for: now))
+        CivilDay(unixSeconds: now.timeIntervalSince1970,
+                 offsetSeconds: WallClock.offset(settings.zone, at: Int(clampingSeconds: now.timeIntervalSince1970)))
     }
 }
