@@ -112,7 +112,7 @@ public final class ServiceConnection {
         var lines: [String] = []
         var tooLong = false
         reading: while true {
-            let result = (try? receiveIntoChunk()) ?? .value(0)
+            let result = (try? receiveIntoChunk()) ?? .value(0)  // a failed read (ECONNRESET) ends the answer as EOF does
             switch result {
             case .wouldBlock:
                 break reading

@@ -91,7 +91,7 @@ public func printError(_ message: String) {
     // All of it, through partial writes; a non-blocking stderr nobody reads is given 2 s,
     // so a message never holds up a bar's client for good.
     _ = text.withUTF8 { bytes in
-        try? Posix.writeAll(2, UnsafeRawBufferPointer(bytes), until: Posix.monotonicSeconds() + 2, "writing to stderr")
+        try? Posix.writeAll(2, UnsafeRawBufferPointer(bytes), until: Posix.monotonicSeconds() + 2, "writing to stderr")  // nowhere else to say it
     }
 }
 

@@ -56,7 +56,7 @@ final class BackgroundWorker<Work: Sendable, Outcome: Sendable>: EventHandler {
         override func serve() {
             while true {
                 var count: UInt64 = 0
-                guard (try? syscall("waiting for work") { read(go, &count, 8) }) == 8 else { return }
+                guard (try? syscall("waiting for work") { read(go, &count, 8) }) == 8 else { return }  // the eventfd closed: stop
                 let (next, quit) = takeWork()
                 if let next {
                     setOutcome(perform(next))

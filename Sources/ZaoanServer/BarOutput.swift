@@ -85,7 +85,7 @@ final class BarOutput: EventHandler {
             Self.separator.withUnsafeBytes { end in
                 var vectors = [iovec(iov_base: UnsafeMutableRawPointer(mutating: body.baseAddress), iov_len: body.count),
                                iovec(iov_base: UnsafeMutableRawPointer(mutating: end.baseAddress), iov_len: end.count)]
-                return try? nonBlockingSyscall("writing to the bar's pipe") { writev(fd, &vectors, 2) }
+                return try? nonBlockingSyscall("writing to the bar's pipe") { writev(fd, &vectors, 2) }  // nil: EPIPE, the bar is gone
             }
         }
         switch result {
@@ -113,7 +113,7 @@ final class BarOutput: EventHandler {
     private func drain() -> Bool {
         while !unwritten.isEmpty {
             let fd = self.fd
-            guard let result = unwritten.withUnsafeBytes({ try? Posix.write(fd, $0, "writing to the bar's pipe") }) else { return false }
+            guard let result = unwritten.withUnsafeBytes({ try? Posix.write(fd, $0, "writing to the bar's pipe") }) else { return false }  // EPIPE: the bar is gone
             guard case .value(let written) = result else { return true }  // full: wait for the next writable event
             unwritten.removeFirst(written)
             connection.outputProgressed()

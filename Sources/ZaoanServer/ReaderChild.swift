@@ -103,7 +103,7 @@ public enum ReaderChild {
         var bytes: [UInt8] = []
         var chunk = [UInt8](repeating: 0, count: 65_536)
         while true {
-            let count = chunk.withUnsafeMutableBytes { raw in (try? syscall("reading the job") { read(0, raw.baseAddress, raw.count) }) ?? 0 }
+            let count = chunk.withUnsafeMutableBytes { raw in (try? syscall("reading the job") { read(0, raw.baseAddress, raw.count) }) ?? 0 }  // a failed read ends the job as EOF does
             if count == 0 { return bytes }
             bytes += chunk[..<count]
         }

@@ -134,7 +134,7 @@ enum ReaderProcess {
         let outcome = sent ? supervisor.follow(fromChild[0], stop: stop, deadline: deadline) : .ended(nil, "stopped before it read its job")
         if case .finished = outcome {} else { kill(pid, SIGKILL) }
         var status: Int32 = 0
-        _ = try? syscall("waiting for the calendar reader") { waitpid(pid, &status, 0) }
+        _ = try? syscall("waiting for the calendar reader") { waitpid(pid, &status, 0) }  // ECHILD only: reaped, status stays 0
         if case .finished = outcome, status != 0 {
             return .ended(supervisor.step, "ended with status \(status)")
         }

@@ -45,6 +45,7 @@ final class StateLock {
     static func take(in directoryFD: Int32, directory: String) throws(SystemError) -> Outcome {
         let path = directory + "/" + fileName
         let file = try openLockFile(in: directoryFD, path: path)
+        // fstat failing on a descriptor just opened: refused as "not a regular file" too.
         guard let info = try? file.status("checking \(path)"), (info.st_mode & S_IFMT) == S_IFREG else {
             throw SystemError(errno: EINVAL, "\(path) is not a regular file; remove it (zaoan makes the lock file itself)")
         }

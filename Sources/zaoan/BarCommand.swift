@@ -378,6 +378,7 @@ final class BarCommand {
 
     private func readClicks() {
         var chunk = [UInt8](repeating: 0, count: 4096)
+        // A failed read of the bar's clicks is handled below as their end.
         let result = try? chunk.withUnsafeMutableBytes { (raw) throws(SystemError) in
             try nonBlockingSyscall("reading click events") { Glibc.read(0, raw.baseAddress, raw.count) }
         }

@@ -26,6 +26,7 @@ struct Backoff {
 /// poll(2), retried on EINTR. `timeout` in seconds; nil waits for ever.
 func pollDescriptors(_ entries: inout [pollfd], timeout: Double?) {
     let milliseconds = timeout.map { $0.isFinite ? Int32(max(0, min($0, 3600)) * 1000 + 0.999) : 0 } ?? -1
+    // A failed poll (EINVAL, ENOMEM) returns as a timeout would: the callers read, or give up, after it.
     _ = try? entries.withUnsafeMutableBufferPointer { (buffer) throws(SystemError) in
         try syscall("poll") { poll(buffer.baseAddress, nfds_t(buffer.count), milliseconds) }
     }
