@@ -39,7 +39,7 @@ enum ZoneNames {
     /// Each kind of name in turn; a name libical does not know is not an error here, only a
     /// reason to try the next kind (the caller names what none of them knew, once per file).
     private static func resolve(_ tzid: String) -> CalendarZone? {
-        if let zone = try? CalendarZone(named: tzid) { return zone }
+        if let zone = try? CalendarZone(named: tzid) { return zone }  // not known: the next kind of name
         if let iana = WindowsZones.ianaName(forWindowsName: tzid) { return try? CalendarZone(named: iana) }
         guard tzid.hasPrefix("/") else { return nil }
         // IANA names have at most three parts (America/Argentina/Buenos_Aires).

@@ -152,7 +152,7 @@ final class CalendarFeed: EventHandler {
         filesUnchanged = reading.unchangedFiles.count
         let now = Int64(clock.unixSeconds)
         // A clock outside the years a calendar is read for: the reader read nothing and said so.
-        let shown = (try? CalendarWindow(from: now, to: now.addingClamped(windowSeconds))).map { window in
+        let shown = (try? CalendarWindow(from: now, to: now.addingClamped(windowSeconds))).map { window in  // no window: nothing shown
             reading.events.filter { window.shows(start: $0.start, end: $0.end) }
         } ?? []
         let names = paths.map { configuredNames[$0] ?? reading.names[$0] ?? CalendarName.fallback(forPath: $0) }

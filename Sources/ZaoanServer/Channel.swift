@@ -174,7 +174,7 @@ final class Channel: EventHandler {
             send(frame)
         }
         if !output.isEmpty {
-            switch try? nonBlockingSyscall("send", { output.send(to: fd, budget: Limits.writeBudget) }) {
+            switch try? nonBlockingSyscall("send", { output.send(to: fd, budget: Limits.writeBudget) }) {  // nil: EPIPE/ECONNRESET
             case .value(let sent) where sent > 0: lastOutputProgress = clock.monotonic
             case .value, .wouldBlock: break
             case nil:

@@ -36,15 +36,6 @@ final class Session: ChannelHandler {
         case followingEvents(Mode)
         /// Closes once its output is written; reads nothing more.
         case closing
-
-        /// A watch or `watch events`: the service sends when it has something, so neither the
-        /// first-line nor the idle limit applies.
-        var streams: Bool {
-            switch self {
-            case .watching, .followingEvents: return true
-            default: return false
-            }
-        }
     }
 
     let channel: Channel
@@ -120,7 +111,7 @@ final class Session: ChannelHandler {
         if case .awaitingCommit(var wait) = state {
             // More changes join the commit (same peer, same rights); anything else waits until
             // they are answered, so it sees them. A line that does not parse waits too.
-            if case .line(let bytes) = frame, let request = try? RequestParser.parse(bytes), request.isRoomChange {
+            if case .line(let bytes) = frame, let request = try? RequestParser.parse(bytes), request.isRoomChange {  // its error is answered in its turn
                 dispatcher.countRequest()
                 wait.inFlight += 1
                 state = .awaitingCommit(wait)

@@ -50,7 +50,7 @@ final class StateLock {
             throw SystemError(errno: EINVAL, "\(path) is not a regular file; remove it (zaoan makes the lock file itself)")
         }
         do throws(SystemError) {
-            _ = try syscall("locking \(path)") { flock(file.rawValue, LOCK_EX | LOCK_NB) }
+            _ = try syscall("locking \(path)") { flock(file.rawValue, LOCK_EX | LOCK_NB) }  // 0 on success; errors throw
         } catch where error.errno == EWOULDBLOCK {
             return .heldBy(holder(readingFrom: file.rawValue, directory: directory))  // closed on return
         }

@@ -38,7 +38,7 @@ public struct Descriptor: ~Copyable {
     /// `fstat(2)`.
     public func status(_ operation: @autoclosure () -> String) throws(SystemError) -> stat {
         var info = stat()
-        _ = try syscall(operation()) { fstat(rawValue, &info) }
+        _ = try syscall(operation()) { fstat(rawValue, &info) }  // 0 on success; errors throw
         return info
     }
 

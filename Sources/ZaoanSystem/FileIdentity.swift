@@ -27,8 +27,10 @@ public struct FileIdentity: Hashable, Sendable, CustomStringConvertible {
 
     private static let fieldsPerStat = 7
 
-    private static func values(_ info: stat) -> [Int64] {
-        [Int64(info.st_dev), Int64(info.st_ino), Int64(info.st_size), Int64(info.st_mtim.tv_sec), Int64(info.st_mtim.tv_nsec),
-         Int64(info.st_ctim.tv_sec), Int64(info.st_ctim.tv_nsec)]
+    static func values(_ info: stat) -> [Int64] {
+        // Bit patterns, not values: a device or inode number at or past 2^63 (a FUSE file system
+        // may say anything) must not trap.
+        [Int64(bitPattern: UInt64(info.st_dev)), Int64(bitPattern: UInt64(info.st_ino)), Int64(info.st_size),
+         Int64(info.st_mtim.tv_sec), Int64(info.st_mtim.tv_nsec), Int64(info.st_ctim.tv_sec), Int64(info.st_ctim.tv_nsec)]
     }
 }

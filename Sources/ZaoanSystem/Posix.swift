@@ -47,7 +47,7 @@ public enum Posix {
 
     /// `writeAll`, for callers that only need to know whether it all went (a log line).
     public static func writeAll(_ fd: Int32, _ bytes: UnsafeRawBufferPointer) -> Bool {
-        (try? writeAll(fd, bytes, "writing")) != nil
+        (try? writeAll(fd, bytes, "writing")) != nil  // the caller logs nothing more for a lost log line
     }
 
     public static func writeAll(_ fd: Int32, _ text: String) -> Bool {

@@ -78,7 +78,7 @@ public enum JSONReader {
     /// JSON within `Limits.line`, a key twice refused; nil for anything else. The clients
     /// need only whether it is of zaoan's shape, not where it is wrong.
     public static func line(_ text: String) -> JSONValue? {
-        try? read(Array(text.utf8), dialect: .strict, limits: .line, duplicateKeys: .refused)
+        try? read(Array(text.utf8), dialect: .strict, limits: .line, duplicateKeys: .refused)  // where it is wrong: not needed
     }
 
     static func hex(_ byte: UInt8) -> String {

@@ -21,14 +21,14 @@ final class BenchConnection {
     /// Sends all of `bytes`.
     @inline(__always)
     func sendAll(_ bytes: UnsafeRawBufferPointer) -> Bool {
-        (try? connection.send(bytes, until: nil)) != nil
+        (try? connection.send(bytes, until: nil)) != nil  // false: the caller counts an error
     }
 
     /// One recv: the bytes read, 0 at the end or on an error, nil when nothing is waiting
     /// (with `dontWait`).
     @inline(__always)
     func receive(_ buffer: UnsafeMutableRawBufferPointer, dontWait: Bool = false) -> Int? {
-        switch try? connection.receive(into: buffer, flags: dontWait ? Int32(MSG_DONTWAIT) : 0) {
+        switch try? connection.receive(into: buffer, flags: dontWait ? Int32(MSG_DONTWAIT) : 0) {  // an error reads as the end
         case .value(let count)?: return count
         case .wouldBlock?: return nil
         case nil: return 0
@@ -67,7 +67,7 @@ final class BenchConnection {
         var total = 0
         while true {
             let half = UnsafeMutableRawBufferPointer(rebasing: buffer[min(total, buffer.count / 2)...].prefix(buffer.count / 2))
-            switch try? connection.receive(into: half, flags: spin ? Int32(MSG_DONTWAIT) : 0) {
+            switch try? connection.receive(into: half, flags: spin ? Int32(MSG_DONTWAIT) : 0) {  // an error reads as the end
             case .value(0)?: return total
             case .value(let count)?: total += count
             case .wouldBlock?: continue

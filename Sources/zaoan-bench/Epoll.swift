@@ -61,7 +61,7 @@ struct Epoll {
     /// Waits up to `timeout` ms; calls `body` with each ready token. Returns false on error.
     @inline(__always)
     func wait(timeout: Int32, _ body: (UInt64) -> Bool) -> Bool {
-        guard let count = try? syscall("epoll_wait", { wait(fd, events, Int32(capacity), timeout) }) else { return false }
+        guard let count = try? syscall("epoll_wait", { wait(fd, events, Int32(capacity), timeout) }) else { return false }  // the caller reports it
         for index in 0..<Int(count) {
             let token = events.loadUnaligned(fromByteOffset: index * Self.eventSize + Self.dataOffset, as: UInt64.self)
             guard body(token) else { return false }
