@@ -151,15 +151,16 @@ struct SystemdJournalTests {
             --output-fields=MESSAGE,PRIORITY,MESSAGE_ID,SYSLOG_IDENTIFIER,CLIENT_PID,CLIENT_UID,_TRANSPORT _COMM=zaoan
         """#
 
-    @Test("under a real journald: structured entries with MESSAGE_ID, PRIORITY and the refused client's pid/uid; <N> lines filed at their level")
-    func realJournal() throws {
+    /// Runs `script` (`journal.sh ZAOAN WORK`) in a private mount namespace with a journald of
+    /// its own; cancels the test where none can run. Returns every entry journalctl printed,
+    /// zaoan's own (SYSLOG_IDENTIFIER=zaoan), and the work folder (in `directory`, which the
+    /// caller removes once it has read what the script left there).
+    static func runUnderJournald(_ script: String, in directory: TemporaryDirectory) throws -> (entries: [[String: String]], native: [[String: String]], work: String) {
         guard geteuid() == 0, let unshare = Locations.tool("unshare") else {
             try Test.cancel("needs root and unshare(1) to run a private journald")
         }
-        let directory = try TemporaryDirectory()
-        defer { directory.remove() }
         chmod(directory.path, 0o755)  // the client running as uid 65534 must reach the socket
-        try directory.write("journal.sh", Self.journalScript)
+        try directory.write("journal.sh", script)
         let work = try directory.makeDirectory("work", mode: 0o755)
         let result = try Tool.run(unshare, ["--mount", "--propagation", "private", "bash", directory.file("journal.sh"), Locations.zaoan, work],
                                   environment: Tool.baseEnvironment(home: work), timeout: 60, scratch: directory)
@@ -167,11 +168,17 @@ struct SystemdJournalTests {
             try Test.cancel("no private journald here: \(result.errorOutput)")
         }
         try #require(result.status == 0, "\(result)")
-
         let entries: [[String: String]] = result.output.split(separator: "\n").compactMap { line in
             (try? JSONSerialization.jsonObject(with: Data(line.utf8))) as? [String: Any]
         }.map { $0.compactMapValues { $0 as? String } }
-        let native = entries.filter { $0["SYSLOG_IDENTIFIER"] == "zaoan" }
+        return (entries, entries.filter { $0["SYSLOG_IDENTIFIER"] == "zaoan" }, work)
+    }
+
+    @Test("under a real journald: structured entries with MESSAGE_ID, PRIORITY and the refused client's pid/uid; <N> lines filed at their level")
+    func realJournal() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let (entries, native, _) = try Self.runUnderJournald(Self.journalScript, in: directory)
         let started = native.first { $0["MESSAGE_ID"] == Log.Event.started.rawValue }
         let refused = native.first { $0["MESSAGE_ID"] == Log.Event.refused.rawValue }
         let stopped = native.first { $0["MESSAGE_ID"] == Log.Event.stopped.rawValue }
@@ -213,24 +220,9 @@ struct SystemdJournalTests {
 
     @Test("under a real journald: a config problem at start is a warning with MESSAGE_ID rejected-config, the file, line, column and key")
     func configProblemInTheJournal() throws {
-        guard geteuid() == 0, let unshare = Locations.tool("unshare") else {
-            try Test.cancel("needs root and unshare(1) to run a private journald")
-        }
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
-        chmod(directory.path, 0o755)
-        try directory.write("journal.sh", Self.journalSetup + Self.configScenario)
-        let work = try directory.makeDirectory("work", mode: 0o755)
-        let result = try Tool.run(unshare, ["--mount", "--propagation", "private", "bash", directory.file("journal.sh"), Locations.zaoan, work],
-                                  environment: Tool.baseEnvironment(home: work), timeout: 60, scratch: directory)
-        if result.status == 77 || (result.status != 0 && result.errorOutput.contains("unshare failed")) {
-            try Test.cancel("no private journald here: \(result.errorOutput)")
-        }
-        try #require(result.status == 0, "\(result)")
-        let entries: [[String: String]] = result.output.split(separator: "\n").compactMap { line in
-            (try? JSONSerialization.jsonObject(with: Data(line.utf8))) as? [String: Any]
-        }.map { $0.compactMapValues { $0 as? String } }
-        let native = entries.filter { $0["SYSLOG_IDENTIFIER"] == "zaoan" }
+        let (_, native, work) = try Self.runUnderJournald(Self.journalSetup + Self.configScenario, in: directory)
         let rejected = native.filter { $0["MESSAGE_ID"] == Log.Event.configRejected.rawValue }
         let file = work + "/config/zaoan/config.json"
         try #require(rejected.count == 1, "one problem, one entry: \(native)")
