@@ -35,11 +35,10 @@ let package = Package(
             providers: [.apt(["libnova-dev"])]
         ),
         // libical (MPL/LGPL), for iCalendar files: its parser, RRULE iterator and time zones.
-        .systemLibrary(
-            name: "CICal",
-            pkgConfig: "libical",
-            providers: [.apt(["libical-dev"])]
-        ),
+        // Its header (libical-dev) and the functions zaoan calls, which load libical.so.3 the
+        // first time one is called (lazy.c): only the calendar reader process ever does, so
+        // the service starts without mapping libical and the ICU and C++ libraries it needs.
+        .target(name: "CICal"),
         .target(name: "CLinux"),
         // Glibc only (no Foundation, no libsystemd): what the service and the clients share
         // of the system — errors, the syscall helper, owned descriptors, sockets, the socket

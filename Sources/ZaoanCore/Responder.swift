@@ -76,14 +76,16 @@ public final class Responder {
     public let formatters: FormatterCache
     /// Solar terms and lunar dates for `status_template`, a year computed once and kept.
     public let almanac = Almanac()
-    /// Answers that depend only on the clock, by request, with the period they were made in.
-    private var rendered: [Request: (period: Int, reply: Reply)] = [:]
-    /// The last of them: the same request again (a bar, a benchmark) is compared, not hashed.
-    private var lastRendered: (request: Request, period: Int, reply: Reply)?
+    /// Answers that depend only on the clock, by request, with the instants they are right
+    /// for (`validity`).
+    private var rendered: [Request: (valid: Range<Int>, reply: Reply)] = [:]
+    /// The last of them: the same request again (a bar, a benchmark) is compared, not hashed,
+    /// and its period is not worked out again.
+    private var lastRendered: (request: Request, valid: Range<Int>, reply: Reply)?
     private static let renderedLimit = 256
     /// The blocks of `blocks` lines, by place and request, with the period they were made in:
     /// a greeting beside a seconds clock is encoded once a minute, not every second.
-    private var renderedBlocks: [BlockKey: (period: Int, block: String)] = [:]
+    private var renderedBlocks: [BlockKey: (valid: Range<Int>, block: String)] = [:]
     private struct BlockKey: Hashable {
         let index: Int
         let part: Request
@@ -137,21 +139,22 @@ public final class Responder {
     public func answer(_ request: Request, now: Date, counters: @autoclosure () -> ServiceFigures) -> Reply {
         if case .plain(.ping) = request { return .pong }  // the benchmark's request: no work at all
         if case .watch(let inner) = request { return answer(inner, now: now, counters: counters()) }
+        let instant = Int(clampingSeconds: now.timeIntervalSince1970)
+        if let last = lastRendered, last.valid.contains(instant), last.request == request { return last.reply }
         let (inner, format) = request.withFormat
         if case .blocks(let parts) = inner { return blocks(parts, format: format, now: now) }
         guard let seconds = renderPeriod(inner) else {
             return render(inner, format: format, now: now, counters: counters())
         }
-        let period = periodIndex(inner, now: now, seconds: seconds)
-        if let last = lastRendered, last.period == period, last.request == request { return last.reply }
-        if let hit = rendered[request], hit.period == period {
-            lastRendered = (request, period, hit.reply)
+        if let hit = rendered[request], hit.valid.contains(instant) {
+            lastRendered = (request, hit.valid, hit.reply)
             return hit.reply
         }
+        let valid = validity(inner, at: instant, seconds: seconds)
         let reply = render(inner, format: format, now: now, counters: counters())
         if rendered.count >= Self.renderedLimit { rendered.removeAll(keepingCapacity: true) }
-        rendered[request] = (period, reply)
-        lastRendered = (request, period, reply)
+        rendered[request] = (valid, reply)
+        lastRendered = (request, valid, reply)
         return reply
     }
 
@@ -182,17 +185,19 @@ public final class Responder {
         return WallClock.offset(zone(of: inner), at: Int(clampingSeconds: now.timeIntervalSince1970)) % 60 == 0 ? 60 : 1
     }
 
-    /// Which period `now` falls in. Minute periods are counted on the wall clock of the
-    /// request's zone, so they turn with its minutes even where the offset has seconds.
-    private func periodIndex(_ request: Request, now: Date, seconds: Int) -> Int {
-        let instant = Int(clampingSeconds: now.timeIntervalSince1970)
-        guard seconds > 1, seconds < 86_400 else { return seconds == 1 ? instant : instant / seconds }
-        // Foundation's offset here, on the request path of every answer cached by the minute:
-        // the tz database's (WallClock) costs a ZoneInfoStore look-up, ~1,800 instructions a
-        // request (callgrind). Only which cached rendering is used depends on it; what is
-        // rendered takes its offsets from the tz database.
-        let local = instant + zone(of: request).secondsFromGMT(for: now)
-        return local >= 0 ? local / seconds : -1 - (-1 - local) / seconds
+    /// The instants a rendering made at `instant` stays right for: its second; its minute
+    /// (or hour) on the wall clock of the request's zone, as the tz database has it, so it
+    /// turns with the zone's minutes even where the offset has seconds, and ends where the
+    /// offset may change; or its whole period for longer ones. Worked out once per
+    /// rendering: later requests only compare their instant with it.
+    private func validity(_ request: Request, at instant: Int, seconds: Int) -> Range<Int> {
+        if seconds >= Request.fixedRenderPeriod { return Int.min..<Int.max }
+        if seconds <= 1 { return instant..<(instant + 1) }
+        if seconds >= 86_400 {
+            let start = CivilCalendar.floorDivide(instant, seconds) * seconds
+            return start..<(start + seconds)
+        }
+        return WallClock.zoneInfo(zone(of: request), near: instant).localPeriod(around: instant, seconds: seconds)
     }
 
     private func render(_ request: Request, format: OutputFormat, now: Date, counters: @autoclosure () -> ServiceFigures) -> Reply {
@@ -266,19 +271,20 @@ public final class Responder {
         guard format == .i3bar else {
             return .error(ProtocolError(.badArgument, "blocks answers as i3bar only; send --format=i3bar blocks ..."))
         }
+        let instant = Int(clampingSeconds: now.timeIntervalSince1970)
         var line = "["
         for (index, part) in parts.enumerated() {
             if index > 0 { line += "," }
             let key = BlockKey(index: index, part: part)
-            let period = renderPeriod(part).map { periodIndex(part, now: now, seconds: $0) }
-            if let period, let kept = renderedBlocks[key], kept.period == period {
+            let seconds = renderPeriod(part)
+            if seconds != nil, let kept = renderedBlocks[key], kept.valid.contains(instant) {
                 line += kept.block
                 continue
             }
             let block = self.block(part, index: index, now: now)
-            if let period {
+            if let seconds {
                 if renderedBlocks.count >= Self.renderedLimit { renderedBlocks.removeAll(keepingCapacity: true) }
-                renderedBlocks[key] = (period, block)
+                renderedBlocks[key] = (validity(part, at: instant, seconds: seconds), block)
             }
             line += block
         }

@@ -63,12 +63,19 @@ final class Channel: EventHandler {
     var newestFrame: Reply?
     /// A descriptor the client passed with its last read (SCM_RIGHTS), for its next line.
     private var passedDescriptor: Int32?
+    /// Whether the next read looks for a passed descriptor (`recvmsg` with room for one):
+    /// only a peer that may hand a bar's pipe over, and only until its first bytes are read,
+    /// which carry the descriptor (`zaoan bar` sends it with a connection's first line).
+    /// Every later read is a plain `read`, which costs less; a descriptor sent with it is
+    /// closed by the kernel, unseen.
+    private var takesDescriptor: Bool
     /// The bar's pipe the frames go to instead of the socket (`zaoan bar`).
     var bar: BarOutput?
 
-    init(fd: Int32, shared: ChannelShared) {
+    init(fd: Int32, shared: ChannelShared, takesDescriptor: Bool) {
         self.fd = fd
         self.shared = shared
+        self.takesDescriptor = takesDescriptor
         self.clock = shared.clock
         self.lastOutputProgress = shared.clock.monotonic
     }
@@ -91,13 +98,20 @@ final class Channel: EventHandler {
     /// if more is waiting), hands over the complete lines, then writes. Only while `takingLines`.
     func readInput() {
         let buffer = shared.readBuffer
-        var passed: Int32 = -1
-        let received = try? nonBlockingSyscall("recvmsg") {  // an error: the client is gone
-            zaoan_receive_with_descriptor(fd, buffer.baseAddress, min(buffer.count, Limits.readChunk), &passed)
-        }
-        if passed >= 0 {
-            // One at a time, and only before a bar is attached: anything else is closed at once.
-            if passedDescriptor == nil && bar == nil { passedDescriptor = passed } else { Posix.close(passed) }
+        let length = min(buffer.count, Limits.readChunk)
+        let received: IOResult<Int>?
+        if takesDescriptor {
+            var passed: Int32 = -1
+            received = try? nonBlockingSyscall("recvmsg") {  // an error: the client is gone
+                zaoan_receive_with_descriptor(fd, buffer.baseAddress, length, &passed)
+            }
+            if passed >= 0 {
+                // One at a time, and only before a bar is attached: anything else is closed at once.
+                if passedDescriptor == nil && bar == nil { passedDescriptor = passed } else { Posix.close(passed) }
+            }
+            if case .value(let count)? = received, count > 0 { takesDescriptor = false }
+        } else {
+            received = try? nonBlockingSyscall("read") { Glibc.read(fd, buffer.baseAddress, length) }  // an error: the client is gone
         }
         switch received {
         case .value(let count) where count > 0:

@@ -30,6 +30,9 @@ final class Dispatcher {
     private let refusals: RefusalLog
     /// `admin_group`'s gid, resolved at start and at reload (`groupID(named:)`).
     var adminGroupID: gid_t?
+    /// The lines clients send again and again, parsed once (shared by every session: a
+    /// prompt's one-shot `greeting` is the same line from every shell).
+    var parsedLines = ParsedLines()
     /// Requests answered since start, errors included.
     private(set) var requests = 0
     /// What `stats` reports, read when it is asked.

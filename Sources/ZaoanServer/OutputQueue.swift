@@ -87,9 +87,18 @@ struct OutputQueue {
     mutating func send(to fd: Int32, budget: Int) -> Int {
         if head == pieces.count - 1, case .block(let block) = pieces[head] {
             // The usual case, one block of answers: a plain send, no vector to build.
-            let sent = Glibc.send(fd, block.storage.baseAddress! + block.start, min(block.end - block.start, budget),
+            let waiting = block.end - block.start
+            let sent = Glibc.send(fd, block.storage.baseAddress! + block.start, min(waiting, budget),
                                   Int32(MSG_NOSIGNAL | MSG_DONTWAIT))
-            if sent > 0 { consume(sent) }
+            if sent == waiting {
+                // All of it: the block becomes the spare, as `consume` would leave it.
+                count -= sent
+                if spare == nil { spare = block }
+                pieces.removeAll(keepingCapacity: true)
+                head = 0
+            } else if sent > 0 {
+                consume(sent)
+            }
             return sent
         }
         var vectors: [iovec] = []

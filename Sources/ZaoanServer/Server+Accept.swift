@@ -31,7 +31,7 @@ extension Server {
                 refuse(fd, peer: peer, refusal)
                 continue
             }
-            let channel = Channel(fd: fd, shared: shared)
+            let channel = Channel(fd: fd, shared: shared, takesDescriptor: peer?.mayHandOver == true)
             let session = Session(channel: channel, peer: peer, dispatcher: dispatcher)
             do {
                 try loop.register(fd, events: EventLoop.readable, handler: channel)

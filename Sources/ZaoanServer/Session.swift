@@ -144,7 +144,7 @@ final class Session: ChannelHandler {
         }
         let request: Request
         do {
-            guard let parsed = try RequestParser.parse(bytes) else { return true }
+            guard let parsed = try dispatcher.parsedLines.request(for: bytes) else { return true }
             request = parsed
         } catch {
             dispatcher.countRequest()

@@ -103,6 +103,24 @@ public struct ZoneInfo: Equatable, Sendable {
         return types[Int(typeIndices[low])]
     }
 
+    /// The instants during which this zone's wall clock stays in the same period of
+    /// `seconds` local seconds as at `instant` (the same minute, the same hour) with the
+    /// same offset: what a rendering of that period made at `instant` is right for. Ends
+    /// early at any instant where the offset may change.
+    /// - Parameter seconds: 1 through 86,400.
+    public func localPeriod(around instant: Int, seconds: Int) -> Range<Int> {
+        let length = max(1, min(86_400, seconds))
+        let now = Self.clamped(instant)
+        let offset = localTimeType(at: now).utcOffset
+        let index = CivilCalendar.floorDivide(now + offset, length)
+        var from = index * length - offset
+        var until = from + length
+        for change in changePoints(in: from...(until - 1)) {
+            if change <= now { from = max(from, change) } else { until = min(until, change) }
+        }
+        return from..<until
+    }
+
     /// The instants at which the wall clock shows `localSeconds` (a local date and time
     /// written as seconds since 1970-01-01 00:00 of that wall clock): one, several when
     /// clocks went back over it, none — with the size of the gap — when they jumped it.

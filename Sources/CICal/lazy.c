@@ -1,0 +1,204 @@
+// libical, loaded when first used rather than when zaoan-server starts.
+//
+// Only the calendar reader process (`zaoan-server calendar-reader`) and the recurrence rules
+// it expands call libical. Linked the usual way, libical and what it pulls in (ICU's C++
+// libraries, libstdc++, Berkeley DB) were mapped and relocated by every start of the
+// service: 4,200 of the 5,300 symbol relocations at start and the largest part of the
+// dynamic loader's time (LD_DEBUG=statistics), before the first greeting, which never
+// reads a calendar. Here every libical function zaoan calls is defined under its own name
+// and type (the header's declaration: a mismatch does not compile) and calls the library's
+// through a pointer resolved by one dlopen, the first time any of them is called.
+//
+// If libical cannot be loaded the process says so and exits with 69 (EX_UNAVAILABLE): only
+// a reader process gets here, and the service reports the reader's end as it reports any
+// reader that fails.
+#define _GNU_SOURCE
+#include "CICal.h"
+#include <dlfcn.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <unistd.h>
+
+#define ZAOAN_ICAL_LIBRARY "libical.so.3"
+
+static struct {
+    __typeof__(&icalcomponent_as_ical_string) icalcomponent_as_ical_string;
+    __typeof__(&icalcomponent_free) icalcomponent_free;
+    __typeof__(&icalcomponent_get_description) icalcomponent_get_description;
+    __typeof__(&icalcomponent_get_dtstamp) icalcomponent_get_dtstamp;
+    __typeof__(&icalcomponent_get_first_component) icalcomponent_get_first_component;
+    __typeof__(&icalcomponent_get_first_property) icalcomponent_get_first_property;
+    __typeof__(&icalcomponent_get_location) icalcomponent_get_location;
+    __typeof__(&icalcomponent_get_next_component) icalcomponent_get_next_component;
+    __typeof__(&icalcomponent_get_next_property) icalcomponent_get_next_property;
+    __typeof__(&icalcomponent_get_sequence) icalcomponent_get_sequence;
+    __typeof__(&icalcomponent_get_status) icalcomponent_get_status;
+    __typeof__(&icalcomponent_get_summary) icalcomponent_get_summary;
+    __typeof__(&icalcomponent_get_uid) icalcomponent_get_uid;
+    __typeof__(&icalcomponent_new_clone) icalcomponent_new_clone;
+    __typeof__(&icaldurationtype_is_null_duration) icaldurationtype_is_null_duration;
+    __typeof__(&icalerrno_return) icalerrno_return;
+    __typeof__(&icalerror_clear_errno) icalerror_clear_errno;
+    __typeof__(&icalerror_set_errors_are_fatal) icalerror_set_errors_are_fatal;
+    __typeof__(&icalparameter_get_range) icalparameter_get_range;
+    __typeof__(&icalparameter_get_tzid) icalparameter_get_tzid;
+    __typeof__(&icalparser_add_line) icalparser_add_line;
+    __typeof__(&icalparser_free) icalparser_free;
+    __typeof__(&icalparser_get_state) icalparser_get_state;
+    __typeof__(&icalparser_new) icalparser_new;
+    __typeof__(&icalproperty_get_dtend) icalproperty_get_dtend;
+    __typeof__(&icalproperty_get_dtstart) icalproperty_get_dtstart;
+    __typeof__(&icalproperty_get_duration) icalproperty_get_duration;
+    __typeof__(&icalproperty_get_exdate) icalproperty_get_exdate;
+    __typeof__(&icalproperty_get_first_parameter) icalproperty_get_first_parameter;
+    __typeof__(&icalproperty_get_rdate) icalproperty_get_rdate;
+    __typeof__(&icalproperty_get_recurrenceid) icalproperty_get_recurrenceid;
+    __typeof__(&icalproperty_get_rrule) icalproperty_get_rrule;
+    __typeof__(&icalproperty_get_tzid) icalproperty_get_tzid;
+    __typeof__(&icalproperty_get_tzoffsetfrom) icalproperty_get_tzoffsetfrom;
+    __typeof__(&icalproperty_get_url) icalproperty_get_url;
+    __typeof__(&icalproperty_get_xlicerror) icalproperty_get_xlicerror;
+    __typeof__(&icalrecur_iterator_free) icalrecur_iterator_free;
+    __typeof__(&icalrecur_iterator_new) icalrecur_iterator_new;
+    __typeof__(&icalrecur_iterator_next) icalrecur_iterator_next;
+    __typeof__(&icalrecur_iterator_set_start) icalrecur_iterator_set_start;
+    __typeof__(&icalrecurrencetype_as_string) icalrecurrencetype_as_string;
+    __typeof__(&icalrecurrencetype_from_string) icalrecurrencetype_from_string;
+    __typeof__(&icalrecurrencetype_month_month) icalrecurrencetype_month_month;
+    __typeof__(&icaltime_from_timet_with_zone) icaltime_from_timet_with_zone;
+    __typeof__(&icaltime_is_null_time) icaltime_is_null_time;
+    __typeof__(&icaltime_is_utc) icaltime_is_utc;
+    __typeof__(&icaltime_null_time) icaltime_null_time;
+    __typeof__(&icaltimezone_free) icaltimezone_free;
+    __typeof__(&icaltimezone_new) icaltimezone_new;
+    __typeof__(&icaltimezone_set_component) icaltimezone_set_component;
+    __typeof__(&icaltimezone_get_builtin_tzdata) icaltimezone_get_builtin_tzdata;
+} loaded;
+
+static pthread_once_t load_once = PTHREAD_ONCE_INIT;
+
+static void fail(const char *what) {
+    dprintf(2, "zaoan: cannot load libical (%s): calendars and recurring rooms cannot be read; "
+               "install it (Debian: apt-get install libical3)\n", what ? what : ZAOAN_ICAL_LIBRARY);
+    _exit(69);
+}
+
+static void *symbol(void *library, const char *name) {
+    void *address = dlsym(library, name);
+    if (!address) fail(dlerror());
+    return address;
+}
+
+static void load(void) {
+    void *library = dlopen(ZAOAN_ICAL_LIBRARY, RTLD_NOW | RTLD_LOCAL);
+    if (!library) fail(dlerror());
+    loaded.icalcomponent_as_ical_string = (__typeof__(loaded.icalcomponent_as_ical_string))symbol(library, "icalcomponent_as_ical_string");
+    loaded.icalcomponent_free = (__typeof__(loaded.icalcomponent_free))symbol(library, "icalcomponent_free");
+    loaded.icalcomponent_get_description = (__typeof__(loaded.icalcomponent_get_description))symbol(library, "icalcomponent_get_description");
+    loaded.icalcomponent_get_dtstamp = (__typeof__(loaded.icalcomponent_get_dtstamp))symbol(library, "icalcomponent_get_dtstamp");
+    loaded.icalcomponent_get_first_component = (__typeof__(loaded.icalcomponent_get_first_component))symbol(library, "icalcomponent_get_first_component");
+    loaded.icalcomponent_get_first_property = (__typeof__(loaded.icalcomponent_get_first_property))symbol(library, "icalcomponent_get_first_property");
+    loaded.icalcomponent_get_location = (__typeof__(loaded.icalcomponent_get_location))symbol(library, "icalcomponent_get_location");
+    loaded.icalcomponent_get_next_component = (__typeof__(loaded.icalcomponent_get_next_component))symbol(library, "icalcomponent_get_next_component");
+    loaded.icalcomponent_get_next_property = (__typeof__(loaded.icalcomponent_get_next_property))symbol(library, "icalcomponent_get_next_property");
+    loaded.icalcomponent_get_sequence = (__typeof__(loaded.icalcomponent_get_sequence))symbol(library, "icalcomponent_get_sequence");
+    loaded.icalcomponent_get_status = (__typeof__(loaded.icalcomponent_get_status))symbol(library, "icalcomponent_get_status");
+    loaded.icalcomponent_get_summary = (__typeof__(loaded.icalcomponent_get_summary))symbol(library, "icalcomponent_get_summary");
+    loaded.icalcomponent_get_uid = (__typeof__(loaded.icalcomponent_get_uid))symbol(library, "icalcomponent_get_uid");
+    loaded.icalcomponent_new_clone = (__typeof__(loaded.icalcomponent_new_clone))symbol(library, "icalcomponent_new_clone");
+    loaded.icaldurationtype_is_null_duration = (__typeof__(loaded.icaldurationtype_is_null_duration))symbol(library, "icaldurationtype_is_null_duration");
+    loaded.icalerrno_return = (__typeof__(loaded.icalerrno_return))symbol(library, "icalerrno_return");
+    loaded.icalerror_clear_errno = (__typeof__(loaded.icalerror_clear_errno))symbol(library, "icalerror_clear_errno");
+    loaded.icalerror_set_errors_are_fatal = (__typeof__(loaded.icalerror_set_errors_are_fatal))symbol(library, "icalerror_set_errors_are_fatal");
+    loaded.icalparameter_get_range = (__typeof__(loaded.icalparameter_get_range))symbol(library, "icalparameter_get_range");
+    loaded.icalparameter_get_tzid = (__typeof__(loaded.icalparameter_get_tzid))symbol(library, "icalparameter_get_tzid");
+    loaded.icalparser_add_line = (__typeof__(loaded.icalparser_add_line))symbol(library, "icalparser_add_line");
+    loaded.icalparser_free = (__typeof__(loaded.icalparser_free))symbol(library, "icalparser_free");
+    loaded.icalparser_get_state = (__typeof__(loaded.icalparser_get_state))symbol(library, "icalparser_get_state");
+    loaded.icalparser_new = (__typeof__(loaded.icalparser_new))symbol(library, "icalparser_new");
+    loaded.icalproperty_get_dtend = (__typeof__(loaded.icalproperty_get_dtend))symbol(library, "icalproperty_get_dtend");
+    loaded.icalproperty_get_dtstart = (__typeof__(loaded.icalproperty_get_dtstart))symbol(library, "icalproperty_get_dtstart");
+    loaded.icalproperty_get_duration = (__typeof__(loaded.icalproperty_get_duration))symbol(library, "icalproperty_get_duration");
+    loaded.icalproperty_get_exdate = (__typeof__(loaded.icalproperty_get_exdate))symbol(library, "icalproperty_get_exdate");
+    loaded.icalproperty_get_first_parameter = (__typeof__(loaded.icalproperty_get_first_parameter))symbol(library, "icalproperty_get_first_parameter");
+    loaded.icalproperty_get_rdate = (__typeof__(loaded.icalproperty_get_rdate))symbol(library, "icalproperty_get_rdate");
+    loaded.icalproperty_get_recurrenceid = (__typeof__(loaded.icalproperty_get_recurrenceid))symbol(library, "icalproperty_get_recurrenceid");
+    loaded.icalproperty_get_rrule = (__typeof__(loaded.icalproperty_get_rrule))symbol(library, "icalproperty_get_rrule");
+    loaded.icalproperty_get_tzid = (__typeof__(loaded.icalproperty_get_tzid))symbol(library, "icalproperty_get_tzid");
+    loaded.icalproperty_get_tzoffsetfrom = (__typeof__(loaded.icalproperty_get_tzoffsetfrom))symbol(library, "icalproperty_get_tzoffsetfrom");
+    loaded.icalproperty_get_url = (__typeof__(loaded.icalproperty_get_url))symbol(library, "icalproperty_get_url");
+    loaded.icalproperty_get_xlicerror = (__typeof__(loaded.icalproperty_get_xlicerror))symbol(library, "icalproperty_get_xlicerror");
+    loaded.icalrecur_iterator_free = (__typeof__(loaded.icalrecur_iterator_free))symbol(library, "icalrecur_iterator_free");
+    loaded.icalrecur_iterator_new = (__typeof__(loaded.icalrecur_iterator_new))symbol(library, "icalrecur_iterator_new");
+    loaded.icalrecur_iterator_next = (__typeof__(loaded.icalrecur_iterator_next))symbol(library, "icalrecur_iterator_next");
+    loaded.icalrecur_iterator_set_start = (__typeof__(loaded.icalrecur_iterator_set_start))symbol(library, "icalrecur_iterator_set_start");
+    loaded.icalrecurrencetype_as_string = (__typeof__(loaded.icalrecurrencetype_as_string))symbol(library, "icalrecurrencetype_as_string");
+    loaded.icalrecurrencetype_from_string = (__typeof__(loaded.icalrecurrencetype_from_string))symbol(library, "icalrecurrencetype_from_string");
+    loaded.icalrecurrencetype_month_month = (__typeof__(loaded.icalrecurrencetype_month_month))symbol(library, "icalrecurrencetype_month_month");
+    loaded.icaltime_from_timet_with_zone = (__typeof__(loaded.icaltime_from_timet_with_zone))symbol(library, "icaltime_from_timet_with_zone");
+    loaded.icaltime_is_null_time = (__typeof__(loaded.icaltime_is_null_time))symbol(library, "icaltime_is_null_time");
+    loaded.icaltime_is_utc = (__typeof__(loaded.icaltime_is_utc))symbol(library, "icaltime_is_utc");
+    loaded.icaltime_null_time = (__typeof__(loaded.icaltime_null_time))symbol(library, "icaltime_null_time");
+    loaded.icaltimezone_free = (__typeof__(loaded.icaltimezone_free))symbol(library, "icaltimezone_free");
+    loaded.icaltimezone_new = (__typeof__(loaded.icaltimezone_new))symbol(library, "icaltimezone_new");
+    loaded.icaltimezone_set_component = (__typeof__(loaded.icaltimezone_set_component))symbol(library, "icaltimezone_set_component");
+    loaded.icaltimezone_get_builtin_tzdata = (__typeof__(loaded.icaltimezone_get_builtin_tzdata))symbol(library, "icaltimezone_get_builtin_tzdata");
+}
+
+int zaoan_ical_is_loaded(void) {
+    return loaded.icalcomponent_as_ical_string != NULL;
+}
+
+static inline void need(void) { pthread_once(&load_once, load); }
+
+char *icalcomponent_as_ical_string(icalcomponent *component) { need(); return loaded.icalcomponent_as_ical_string(component); }
+void icalcomponent_free(icalcomponent *component) { need(); loaded.icalcomponent_free(component); }
+const char *icalcomponent_get_description(icalcomponent *comp) { need(); return loaded.icalcomponent_get_description(comp); }
+struct icaltimetype icalcomponent_get_dtstamp(icalcomponent *comp) { need(); return loaded.icalcomponent_get_dtstamp(comp); }
+icalcomponent *icalcomponent_get_first_component(icalcomponent *component, icalcomponent_kind kind) { need(); return loaded.icalcomponent_get_first_component(component, kind); }
+icalproperty *icalcomponent_get_first_property(icalcomponent *component, icalproperty_kind kind) { need(); return loaded.icalcomponent_get_first_property(component, kind); }
+const char *icalcomponent_get_location(icalcomponent *comp) { need(); return loaded.icalcomponent_get_location(comp); }
+icalcomponent *icalcomponent_get_next_component(icalcomponent *component, icalcomponent_kind kind) { need(); return loaded.icalcomponent_get_next_component(component, kind); }
+icalproperty *icalcomponent_get_next_property(icalcomponent *component, icalproperty_kind kind) { need(); return loaded.icalcomponent_get_next_property(component, kind); }
+int icalcomponent_get_sequence(icalcomponent *comp) { need(); return loaded.icalcomponent_get_sequence(comp); }
+enum icalproperty_status icalcomponent_get_status(icalcomponent *comp) { need(); return loaded.icalcomponent_get_status(comp); }
+const char *icalcomponent_get_summary(icalcomponent *comp) { need(); return loaded.icalcomponent_get_summary(comp); }
+const char *icalcomponent_get_uid(icalcomponent *comp) { need(); return loaded.icalcomponent_get_uid(comp); }
+icalcomponent *icalcomponent_new_clone(icalcomponent *component) { need(); return loaded.icalcomponent_new_clone(component); }
+int icaldurationtype_is_null_duration(struct icaldurationtype d) { need(); return loaded.icaldurationtype_is_null_duration(d); }
+icalerrorenum *icalerrno_return(void) { need(); return loaded.icalerrno_return(); }
+void icalerror_clear_errno(void) { need(); loaded.icalerror_clear_errno(); }
+void icalerror_set_errors_are_fatal(int fatal) { need(); loaded.icalerror_set_errors_are_fatal(fatal); }
+icalparameter_range icalparameter_get_range(const icalparameter *value) { need(); return loaded.icalparameter_get_range(value); }
+const char *icalparameter_get_tzid(const icalparameter *value) { need(); return loaded.icalparameter_get_tzid(value); }
+icalcomponent *icalparser_add_line(icalparser *parser, char *str) { need(); return loaded.icalparser_add_line(parser, str); }
+void icalparser_free(icalparser *parser) { need(); loaded.icalparser_free(parser); }
+icalparser_state icalparser_get_state(icalparser *parser) { need(); return loaded.icalparser_get_state(parser); }
+icalparser *icalparser_new(void) { need(); return loaded.icalparser_new(); }
+struct icaltimetype icalproperty_get_dtend(const icalproperty *prop) { need(); return loaded.icalproperty_get_dtend(prop); }
+struct icaltimetype icalproperty_get_dtstart(const icalproperty *prop) { need(); return loaded.icalproperty_get_dtstart(prop); }
+struct icaldurationtype icalproperty_get_duration(const icalproperty *prop) { need(); return loaded.icalproperty_get_duration(prop); }
+struct icaltimetype icalproperty_get_exdate(const icalproperty *prop) { need(); return loaded.icalproperty_get_exdate(prop); }
+icalparameter *icalproperty_get_first_parameter(icalproperty *prop, icalparameter_kind kind) { need(); return loaded.icalproperty_get_first_parameter(prop, kind); }
+struct icaldatetimeperiodtype icalproperty_get_rdate(const icalproperty *prop) { need(); return loaded.icalproperty_get_rdate(prop); }
+struct icaltimetype icalproperty_get_recurrenceid(const icalproperty *prop) { need(); return loaded.icalproperty_get_recurrenceid(prop); }
+struct icalrecurrencetype icalproperty_get_rrule(const icalproperty *prop) { need(); return loaded.icalproperty_get_rrule(prop); }
+const char *icalproperty_get_tzid(const icalproperty *prop) { need(); return loaded.icalproperty_get_tzid(prop); }
+int icalproperty_get_tzoffsetfrom(const icalproperty *prop) { need(); return loaded.icalproperty_get_tzoffsetfrom(prop); }
+const char *icalproperty_get_url(const icalproperty *prop) { need(); return loaded.icalproperty_get_url(prop); }
+const char *icalproperty_get_xlicerror(const icalproperty *prop) { need(); return loaded.icalproperty_get_xlicerror(prop); }
+void icalrecur_iterator_free(icalrecur_iterator *a0) { need(); loaded.icalrecur_iterator_free(a0); }
+icalrecur_iterator *icalrecur_iterator_new(struct icalrecurrencetype rule, struct icaltimetype dtstart) { need(); return loaded.icalrecur_iterator_new(rule, dtstart); }
+struct icaltimetype icalrecur_iterator_next(icalrecur_iterator *a0) { need(); return loaded.icalrecur_iterator_next(a0); }
+int icalrecur_iterator_set_start(icalrecur_iterator *impl, struct icaltimetype start) { need(); return loaded.icalrecur_iterator_set_start(impl, start); }
+char *icalrecurrencetype_as_string(struct icalrecurrencetype *recur) { need(); return loaded.icalrecurrencetype_as_string(recur); }
+struct icalrecurrencetype icalrecurrencetype_from_string(const char *str) { need(); return loaded.icalrecurrencetype_from_string(str); }
+int icalrecurrencetype_month_month(short month) { need(); return loaded.icalrecurrencetype_month_month(month); }
+struct icaltimetype icaltime_from_timet_with_zone(const time_t tm, const int is_date, const icaltimezone *zone) { need(); return loaded.icaltime_from_timet_with_zone(tm, is_date, zone); }
+int icaltime_is_null_time(const struct icaltimetype t) { need(); return loaded.icaltime_is_null_time(t); }
+int icaltime_is_utc(const struct icaltimetype t) { need(); return loaded.icaltime_is_utc(t); }
+struct icaltimetype icaltime_null_time(void) { need(); return loaded.icaltime_null_time(); }
+void icaltimezone_free(icaltimezone *zone, int free_struct) { need(); loaded.icaltimezone_free(zone, free_struct); }
+icaltimezone *icaltimezone_new(void) { need(); return loaded.icaltimezone_new(); }
+int icaltimezone_set_component(icaltimezone *zone, icalcomponent *comp) { need(); return loaded.icaltimezone_set_component(zone, comp); }
+int icaltimezone_get_builtin_tzdata(void) { need(); return loaded.icaltimezone_get_builtin_tzdata(); }
