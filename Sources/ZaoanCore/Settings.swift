@@ -78,15 +78,16 @@ public struct Settings: Sendable {
     ///   - positions: where the file has each key (`ConfigFile.Reading.positions`), to place
     ///     the problems found here.
     ///   - environment: consulted for LC_ALL / LC_MESSAGES / LANG when no language is set.
-    ///   - systemZone: the machine's zone, used when neither city nor timezone is set.
+    ///   - systemZone: the machine's zone, used (and asked for) only when neither city nor
+    ///     timezone is set.
     public static func resolve(
         _ file: ConfigFile,
         positions: [String: TextPosition] = [:],
         overrides: SettingsOverrides = SettingsOverrides(),
         environment: [String: String] = [:],
-        systemZone: TimeZone = .current
+        systemZone: @autoclosure () -> TimeZone = .current
     ) throws(ConfigError) -> Settings {
-        let resolved = resolving(file, positions: positions, overrides: overrides, environment: environment, systemZone: systemZone)
+        let resolved = resolving(file, positions: positions, overrides: overrides, environment: environment, systemZone: systemZone())
         if let first = resolved.problems.first { throw first }
         return resolved.settings
     }
@@ -99,7 +100,7 @@ public struct Settings: Sendable {
         positions: [String: TextPosition] = [:],
         overrides: SettingsOverrides = SettingsOverrides(),
         environment: [String: String] = [:],
-        systemZone: TimeZone = .current
+        systemZone: @autoclosure () -> TimeZone = .current
     ) -> (settings: Settings, problems: [ConfigError]) {
         var problems = ProblemList(positions: positions)
 
@@ -158,7 +159,7 @@ public struct Settings: Sendable {
         case (nil, _):
             break
         }
-        let resolvedZone = zone ?? systemZone
+        let resolvedZone = zone ?? systemZone()  // asked only when needed: Foundation's TimeZone.current costs a million instructions at start
         let resolvedCity = city ?? BuiltinCities.name(forZone: resolvedZone.identifier, language: language)
         cities[resolvedCity] = cities[resolvedCity] ?? resolvedZone
 

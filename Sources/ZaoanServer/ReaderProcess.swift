@@ -143,7 +143,7 @@ enum ReaderProcess {
 
     /// Starts this executable as `zaoan calendar-reader` (the process is `zaoan` to `ps`).
     private static func spawn(input: Int32, output: Int32) -> pid_t {
-        var environment = ProcessInfo.processInfo.environment
+        var environment = ProcessEnvironment.current()
         environment["SWIFT_BACKTRACE"] = "enable=no"  // a crash ends the reader at once
         let copy = { (text: String) -> UnsafeMutablePointer<CChar>? in strdup(text) }
         let argv = ["zaoan", "calendar-reader"].map(copy) + [nil]

@@ -12,7 +12,7 @@ import ZaoanServer
 // as before the service had a binary of its own (argv is `zaoan serve ...` already).
 _ = zaoan_set_process_name("zaoan")
 
-let environment = ProcessInfo.processInfo.environment
+let environment = ProcessEnvironment.current()
 
 let command: ServerCommand
 do {
