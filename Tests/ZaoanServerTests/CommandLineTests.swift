@@ -63,7 +63,7 @@ struct CommandLineTests {
             (#"{"idle_timeout": "soon"}"#, "idle_timeout"),
             (#"{"timezone": "Mars/Olympus_Mons"}"#, "timezone"),
             (#"{"city": "Atlantis"}"#, "city"),
-            (#"{"language": "fr"}"#, "language"),
+            (#"{"language": "pt"}"#, "language"),
             (#"{"cities": {"拉萨": "Asia/Lhasa_Nowhere"}}"#, "cities"),
         ]
         for (contents, key) in cases {
