@@ -7,13 +7,11 @@ import ZaoanAlmanac
 ///     ChineseCalendar.format(now, pattern: "U年MMMd", zone: shanghai, cache: formatters)
 ///     // 丙午年十月廿二 on 2026-11-30
 public enum ChineseCalendar {
-    /// The ICU locale that formats in the Chinese calendar: for `zh`, with the day of the month
-    /// in the almanac's words (`numbers=hanidays`: 初一 … 三十; without it ICU writes `22`).
+    /// The ICU locale that formats in the Chinese calendar: for `zh` and `zh-Hant`, with the
+    /// day of the month in the almanac's words (`numbers=hanidays`: 初一 … 三十; without it ICU
+    /// writes `22`); the others as the language writes dates (`10日`, `10일`, `10`).
     public static func localeIdentifier(for language: Language) -> String {
-        switch language {
-        case .zh: return "zh_CN@calendar=chinese;numbers=hanidays"
-        case .en: return "en_US@calendar=chinese"
-        }
+        language.localeIdentifier + (language.isChinese ? "@calendar=chinese;numbers=hanidays" : "@calendar=chinese")
     }
 
     /// Formats `date` with an LDML pattern in ICU's Chinese calendar: `U` is the cyclic year
@@ -32,24 +30,43 @@ public enum ChineseCalendar {
         cache.string(from: date, pattern: pattern, locale: localeIdentifier(for: language), zone: zone)
     }
 
-    /// `丙午年十月廿二` / `Year of Bing-Wu, month 10, day 22`.
+    /// `丙午年十月廿二` / `Year of Bing-Wu, month 10, day 22`, and in the other languages
+    /// as `LunarDateWords` writes them (`丙午年10月22日`, `병오년 10월 22일`, ...).
     public static func text(of date: LunarDate, language: Language) -> String {
-        language == .zh ? date.chineseText : date.englishText
+        switch language {
+        case .zh: return date.chineseText
+        case .en: return date.englishText
+        default: return LunarDateWords.text(of: date, language: language)
+        }
     }
 
-    /// `冬至` / `Winter Solstice`.
+    /// `冬至` / `Winter Solstice` / `冬至` (ja) / `동지` / `Wintersonnenwende` ...
     public static func name(of term: SolarTerm, language: Language) -> String {
-        language == .zh ? term.chineseName : term.englishName
+        switch language {
+        case .zh: return term.chineseName
+        case .en: return term.englishName
+        default: return SolarTermNames.name(of: term, language: language)
+        }
     }
 
-    /// `冬至 12月21日` / `Winter Solstice Dec 21`: a term with its day in China.
+    /// `冬至 12月21日` / `Winter Solstice Dec 21`: a term with its day in China; in the
+    /// other languages `동지 12월 21일`, `Wintersonnenwende 21. Dez.`, `Solstice d’hiver
+    /// 21 déc.`, `Solsticio de invierno 21 dic.`.
     public static func text(of term: SolarTermInstant, language: Language) -> String {
         let (_, month, day) = term.day.date
+        let name = name(of: term.term, language: language)
         switch language {
-        case .zh: return "\(term.term.chineseName) \(month)月\(day)日"
-        case .en: return "\(term.term.englishName) \(englishMonths[month - 1]) \(day)"
+        case .zh, .zhHant, .ja: return "\(name) \(month)月\(day)日"
+        case .en: return "\(name) \(englishMonths[month - 1]) \(day)"
+        case .ko: return "\(name) \(month)월 \(day)일"
+        case .de: return "\(name) \(day). \(germanMonths[month - 1])"
+        case .fr: return "\(name) \(day) \(frenchMonths[month - 1])"
+        case .es: return "\(name) \(day) \(spanishMonths[month - 1])"
         }
     }
 
     private static let englishMonths = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
+    private static let germanMonths = ["Jan.", "Feb.", "März", "Apr.", "Mai", "Juni", "Juli", "Aug.", "Sept.", "Okt.", "Nov.", "Dez."]
+    private static let frenchMonths = ["janv.", "févr.", "mars", "avr.", "mai", "juin", "juil.", "août", "sept.", "oct.", "nov.", "déc."]
+    private static let spanishMonths = ["ene.", "feb.", "mar.", "abr.", "may.", "jun.", "jul.", "ago.", "sept.", "oct.", "nov.", "dic."]
 }

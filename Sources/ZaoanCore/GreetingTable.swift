@@ -52,7 +52,26 @@ public struct GreetingTable: Sendable, Equatable {
         GreetingPeriod(start: 23 * 60, text: "Good night"),
     ])
 
+    /// The built-in table of a language (the others are in GreetingTable+Languages.swift).
     public static func standard(for language: Language) -> GreetingTable {
-        language == .zh ? chinese : english
+        switch language {
+        case .zh: return chinese
+        case .en: return english
+        case .zhHant: return traditionalChinese
+        case .ja: return japanese
+        case .ko: return korean
+        case .de: return german
+        case .fr: return french
+        case .es: return spanish
+        }
+    }
+
+    /// What stands between the greeting and the city unless `separator` says otherwise:
+    /// `早安·北京`, `おはよう·東京`, `좋은 아침·서울`, but `Good morning · Beijing`.
+    public static func separator(for language: Language) -> String {
+        switch language {
+        case .zh, .zhHant, .ja, .ko: return "·"
+        case .en, .de, .fr, .es: return " · "
+        }
     }
 }

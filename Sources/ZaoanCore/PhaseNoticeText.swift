@@ -7,18 +7,46 @@
 /// | live | `live now — since 05:42:30` | `正在直播 · 05:42:30 开播` | `正在进行 · 05:42:30 开始` |
 /// | ended | `ended at 06:42:30` | `已于 06:42:30 结束` | `已于 06:42:30 结束` |
 ///
+/// zh-Hant says the zh sentences in Traditional characters (`將於 05:42:30 開播`); ja, ko,
+/// de, fr and es likewise tell a room (broadcast) from a calendar event:
+///
+/// | phase | ja (room / event) | ko (room / event) | de | fr | es |
+/// |---|---|---|---|---|---|
+/// | soon | `05:42:30 に配信開始` / `05:42:30 に開始` | `05:42:30에 방송 시작` / `05:42:30에 시작` | `bald — beginnt um 05:42:30` | `bientôt — commence à 05:42:30` | `pronto — empieza a las 05:42:30` |
+/// | live | `配信中 · 05:42:30 開始` / `進行中 · 05:42:30 開始` | `방송 중 · 05:42:30 시작` / `진행 중 · 05:42:30 시작` | `jetzt live — seit 05:42:30` / `läuft — seit 05:42:30` | `en direct — depuis 05:42:30` / `en cours — depuis 05:42:30` | `en directo — desde las 05:42:30` / `en curso — desde las 05:42:30` |
+/// | ended | `06:42:30 に終了` | `06:42:30에 종료` | `beendet um 06:42:30` | `terminé à 06:42:30` | `terminó a las 06:42:30` |
+///
 /// `start` and `end` come already written as wall-clock times (see
 /// `Responder.noticeTime`); soon and live name the start, ended the end.
 public enum PhaseNoticeText {
     public static func render(_ phase: PhaseTransition.Phase, start: String, end: String,
                               calendarEvent: Bool, language: Language) -> String {
+        let event = calendarEvent
         switch (language, phase) {
         case (.en, .soon): return "soon — starts at \(start)"
         case (.en, .live): return "live now — since \(start)"
         case (.en, .ended): return "ended at \(end)"
-        case (.zh, .soon): return "将于 \(start) " + (calendarEvent ? "开始" : "开播")
-        case (.zh, .live): return (calendarEvent ? "正在进行 · \(start) 开始" : "正在直播 · \(start) 开播")
+        case (.zh, .soon): return "将于 \(start) " + (event ? "开始" : "开播")
+        case (.zh, .live): return (event ? "正在进行 · \(start) 开始" : "正在直播 · \(start) 开播")
         case (.zh, .ended): return "已于 \(end) 结束"
+        case (.zhHant, .soon): return "將於 \(start) " + (event ? "開始" : "開播")
+        case (.zhHant, .live): return (event ? "正在進行 · \(start) 開始" : "正在直播 · \(start) 開播")
+        case (.zhHant, .ended): return "已於 \(end) 結束"
+        case (.ja, .soon): return "\(start) に" + (event ? "開始" : "配信開始")
+        case (.ja, .live): return (event ? "進行中" : "配信中") + " · \(start) 開始"
+        case (.ja, .ended): return "\(end) に終了"
+        case (.ko, .soon): return "\(start)에 " + (event ? "시작" : "방송 시작")
+        case (.ko, .live): return (event ? "진행 중" : "방송 중") + " · \(start) 시작"
+        case (.ko, .ended): return "\(end)에 종료"
+        case (.de, .soon): return "bald — beginnt um \(start)"
+        case (.de, .live): return (event ? "läuft" : "jetzt live") + " — seit \(start)"
+        case (.de, .ended): return "beendet um \(end)"
+        case (.fr, .soon): return "bientôt — commence à \(start)"
+        case (.fr, .live): return (event ? "en cours" : "en direct") + " — depuis \(start)"
+        case (.fr, .ended): return "terminé à \(end)"
+        case (.es, .soon): return "pronto — empieza a las \(start)"
+        case (.es, .live): return (event ? "en curso" : "en directo") + " — desde las \(start)"
+        case (.es, .ended): return "terminó a las \(end)"
         }
     }
 }

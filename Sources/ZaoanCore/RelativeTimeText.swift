@@ -1,4 +1,5 @@
-/// `ago`'s answer: how far an instant is from now, as `5分钟前` / `3 hours ago` / `in 2 days`.
+/// `ago`'s answer: how far an instant is from now, as `5分钟前` / `3 hours ago` / `in 2 days`
+/// (the words of every language: `RelativeTimeWords`).
 ///
 /// One rule both ways, depending on nothing but the two instants (not the process's zone, not
 /// the configured one): the distance is counted in whole units of fixed length, rounded
@@ -6,7 +7,7 @@
 ///
 /// | distance | unit |
 /// |---|---|
-/// | under 10 s | `刚刚` / `just now` |
+/// | under 10 s | the word for now: `刚刚` / `just now` |
 /// | under 1 minute | seconds |
 /// | under 1 hour | minutes |
 /// | under 1 day (86,400 s) | hours |
@@ -36,30 +37,6 @@ public enum RelativeTimeText {
             case .year: return 31_556_952  // 365.2425 days
             }
         }
-
-        var chinese: String {
-            switch self {
-            case .second: return "秒钟"
-            case .minute: return "分钟"
-            case .hour: return "小时"
-            case .day: return "天"
-            case .week: return "周"
-            case .month: return "个月"
-            case .year: return "年"
-            }
-        }
-
-        var english: String {
-            switch self {
-            case .second: return "second"
-            case .minute: return "minute"
-            case .hour: return "hour"
-            case .day: return "day"
-            case .week: return "week"
-            case .month: return "month"
-            case .year: return "year"
-            }
-        }
     }
 
     /// The text for `target` seen from `now`, both in Unix seconds (any Int: the distance
@@ -68,15 +45,9 @@ public enum RelativeTimeText {
         let (difference, overflow) = target.subtractingReportingOverflow(now)
         let future = overflow ? target > now : difference > 0
         let distance = overflow ? UInt.max : difference.magnitude
-        guard distance >= UInt(nowThreshold) else { return language == .zh ? "刚刚" : "just now" }
+        guard distance >= UInt(nowThreshold) else { return RelativeTimeWords.now(language) }
         let unit = Unit.allCases.last { distance >= UInt($0.seconds) } ?? .second
         let count = distance / UInt(unit.seconds)
-        switch language {
-        case .zh:
-            return "\(count)\(unit.chinese)\(future ? "后" : "前")"
-        case .en:
-            let phrase = "\(count) \(unit.english)\(count == 1 ? "" : "s")"
-            return future ? "in \(phrase)" : "\(phrase) ago"
-        }
+        return RelativeTimeWords.phrase(count, unit, future: future, language: language)
     }
 }

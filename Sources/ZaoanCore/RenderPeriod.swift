@@ -19,7 +19,7 @@ public enum RenderPeriod {
     }
 
     /// Conversions after `%`, skipping flags, width, `E`/`O` and colons: `N` is a fraction;
-    /// `S s T r c X +` show seconds (`%c`, `%X` do in both languages).
+    /// `S s T r c X +` show seconds (`%c`, `%X` do in every language).
     static func strftimeSmallest(_ pattern: String) -> Smallest {
         var smallest = Smallest.minute
         var scalars = pattern.unicodeScalars.makeIterator()

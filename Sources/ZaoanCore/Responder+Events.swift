@@ -65,13 +65,13 @@ extension Responder {
 
     /// A start or end as `PhaseNoticeText` says it: `05:42:30` on the day of the moment it
     /// is said at, with the date in front on another day (`12月2日 05:42:30` /
-    /// `Dec 2, 05:42:30`; `soon_threshold` may be up to a week), in the configured zone.
+    /// `Dec 2, 05:42:30`, `Language.noticeDayPattern`; `soon_threshold` may be up to a week), in the configured zone.
     func noticeTime(_ date: Date, saidAt moment: Date) -> String {
         let zone = settings.zone
         let clock = formatters.string(from: date, pattern: "HH:mm:ss", locale: "en_US_POSIX", zone: zone)
         let day = { (instant: Date) in self.formatters.string(from: instant, pattern: "yyyy-MM-dd", locale: "en_US_POSIX", zone: zone) }
         guard day(date) != day(moment) else { return clock }
-        let pattern = settings.language == .zh ? "M月d日" : "MMM d,"
+        let pattern = settings.language.noticeDayPattern
         return formatters.string(from: date, pattern: pattern, locale: settings.language.localeIdentifier, zone: zone) + " " + clock
     }
 

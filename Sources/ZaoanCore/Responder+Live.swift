@@ -65,7 +65,7 @@ extension Responder {
         var tooltip = [room.title.isEmpty ? room.id : room.title, when]
         if let location = room.location { tooltip.append(location) }
         if let description = room.source == nil ? room.description : room.description.flatMap(Self.firstLine) { tooltip.append(description) }
-        if let viewers = room.viewers { tooltip.append(settings.language == .zh ? "\(viewers) 人在看" : "\(viewers) watching") }
+        if let viewers = room.viewers { tooltip.append(settings.language.viewersText(viewers)) }
         return Answer(titled ? CountdownText.titled(room, phase, language: settings.language) : bare,
                       shortText: titled ? Self.shortText(room, suffix: CountdownText.short(phase, language: settings.language)) : bare,
                       tooltip: tooltip.joined(separator: "\n"), state: state, urgent: urgent)

@@ -333,7 +333,7 @@ public final class Responder {
         let minuteOfDay = ((local % 86_400 + 86_400) % 86_400) / 60
         let period = settings.greetings.period(hour: minuteOfDay / 60, minute: minuteOfDay % 60)
         let word = period.text
-        let date = formatters.string(from: now, pattern: settings.language == .zh ? "yyyy年M月d日 EEEE HH:mm" : "EEEE, MMMM d, yyyy HH:mm",
+        let date = formatters.string(from: now, pattern: settings.language.longDatePattern,
                                      locale: settings.language.localeIdentifier, zone: zone)
         return Answer(word + settings.separator + name, shortText: word, tooltip: "\(name) \(date)",
                       state: period.dayPart.rawValue)
@@ -365,7 +365,7 @@ public final class Responder {
     /// `time calendar=chinese` without a pattern: `丙午年十月十二` /
     /// `Year of bing-wu, month 10, day 12`.
     static func chineseDatePattern(_ language: Language) -> String {
-        language == .zh ? "U年MMMd" : "'Year of' U, 'month' M, 'day' d"
+        language.chineseDatePattern
     }
 
     /// An LDML pattern in the Chinese calendar (ICU's, with days in Chinese numerals).

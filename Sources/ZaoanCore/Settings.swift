@@ -106,10 +106,12 @@ public struct Settings: Sendable {
 
         var language = Language.fromEnvironment(environment)
         if let raw = overrides.language ?? file.language {
-            if let parsed = Language(rawValue: raw) {
+            if let parsed = Language(tag: raw) {
                 language = parsed
             } else {
-                problems.add(ConfigError(key: ConfigKey.language.name, problem: "'\(raw)' is not a language zaoan speaks; use \"zh\" or \"en\""), .defaultUsed)
+                problems.add(ConfigError(key: ConfigKey.language.name,
+                                         problem: "'\(RequestParser.shorten(raw))' is not a language zaoan speaks; use one of \(Language.acceptedTags) (a region may follow: \"zh-TW\", \"de-AT\")"),
+                             .defaultUsed)
             }
         }
 
@@ -221,7 +223,7 @@ public struct Settings: Sendable {
 
         var settings = Settings(
             language: language, city: resolvedCity, zone: resolvedZone, cities: cities, greetings: greetings,
-            separator: file.separator ?? (language == .zh ? "·" : " · "),
+            separator: file.separator ?? GreetingTable.separator(for: language),
             timeFormat: timeFormat, idleTimeout: idleTimeout, formatterCacheSize: cacheSize,
             maxConnections: maxConnections, maxConnectionsPerUser: perUser, reservedConnections: reserved,
             outputLimits: OutputLimits(soft: soft, softSeconds: softSeconds, hard: hard), tickerPeriod: tickerPeriod, maxRooms: maxRooms,

@@ -65,7 +65,7 @@ public struct ConfigKey: Sendable, Hashable, CustomStringConvertible {
 
     // MARK: - The keys
 
-    public static let language = ConfigKey("language", .string, "\"zh\" or \"en\": greetings, countdowns and dates")
+    public static let language = ConfigKey("language", .string, "a BCP 47 tag, \"zh\", \"zh-Hant\", \"en\", \"ja\", \"ko\", \"de\", \"fr\" or \"es\" (regions such as \"zh-TW\" or \"de-AT\" taken): greetings, countdowns and dates")
     public static let city = ConfigKey("city", .string, "the default city, ending the greeting")
     public static let timezone = ConfigKey("timezone", .string, "the IANA zone of times and greetings")
     public static let cities = ConfigKey("cities", .stringMap(perEntry: true), "more cities: name → IANA zone")

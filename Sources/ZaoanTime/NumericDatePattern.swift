@@ -3,7 +3,7 @@
 /// rendered by the strftime engine (a few microseconds) instead of ICU's DateFormatter
 /// (the larger part of the service's work per tick, measured in bench/bars.sh).
 ///
-/// Only fields whose ICU output is plain ASCII digits in both languages are taken: `y`,
+/// Only fields whose ICU output is plain ASCII digits in every language are taken: `y`,
 /// `yyy`, `yyyy` (`%Y`), `yy` (`%y`), `M`/`MM`, `d`/`dd`, `H`/`HH`, `m`/`mm`, `s`/`ss`
 /// (`%-m`/`%m` and so on), with literal text and `'quoted'` text between them. Anything
 /// else — month names, weekdays, AM/PM, zones, fractions, other calendars — stays with

@@ -1,7 +1,8 @@
-/// LC_TIME of the two locales zaoan answers in, as glibc 2.36 compiles them from Debian 12's
-/// `locales` package (`localedef -i en_US -f UTF-8`, `localedef -i zh_CN -f UTF-8`, then
-/// `locale -k LC_TIME`). Neither has an era or alternative digits, so `%E` and `%O` fall
-/// back to the plain conversions.
+/// LC_TIME of the locales zaoan answers in, as glibc 2.36 compiles them from Debian 12's
+/// `locales` package (`localedef -i en_US -f UTF-8`, `localedef -i zh_CN -f UTF-8`, ...,
+/// then `locale -k LC_TIME`). Only ja_JP and zh_TW have eras (`%E` forms) and only ja_JP
+/// alternative digits (`%O` forms); elsewhere both fall back to the plain conversions.
+/// The other locales are in TimeLocale+Locales.swift.
 package struct TimeLocale: Sendable {
     /// `abday`, `day`: Sunday first.
     let abbreviatedWeekdays: [String]
@@ -14,11 +15,50 @@ package struct TimeLocale: Sendable {
     /// `am_pm`.
     let am: String
     let pm: String
-    /// `d_t_fmt` (`%c`), `d_fmt` (`%x`), `t_fmt` (`%X`), `t_fmt_ampm` (`%r`).
+    /// `d_t_fmt` (`%c`), `d_fmt` (`%x`), `t_fmt` (`%X`), `t_fmt_ampm` (`%r`; glibc writes
+    /// `%I:%M:%S %p` where it is empty).
     let dateAndTimeFormat: String
     let dateFormat: String
     let timeFormat: String
     let twelveHourTimeFormat: String
+    /// `era_d_t_fmt` (`%Ec`), `era_d_fmt` (`%Ex`), `era_t_fmt` (`%EX`): empty means the
+    /// plain format.
+    let eraDateAndTimeFormat: String
+    let eraDateFormat: String
+    let eraTimeFormat: String
+    /// `era`, in the locale's order (the first that holds a date is its era).
+    let eras: [Era]
+    /// `alt_digits`: the `%O` form of 0, 1, 2, ... (glibc's go to 99 at most).
+    let alternativeDigits: [String]
+
+    init(abbreviatedWeekdays: [String], weekdays: [String], abbreviatedMonths: [String], months: [String],
+         abbreviatedAlternativeMonths: [String], alternativeMonths: [String], am: String, pm: String,
+         dateAndTimeFormat: String, dateFormat: String, timeFormat: String, twelveHourTimeFormat: String,
+         eraDateAndTimeFormat: String = "", eraDateFormat: String = "", eraTimeFormat: String = "",
+         eras: [Era] = [], alternativeDigits: [String] = []) {
+        self.abbreviatedWeekdays = abbreviatedWeekdays
+        self.weekdays = weekdays
+        self.abbreviatedMonths = abbreviatedMonths
+        self.months = months
+        self.abbreviatedAlternativeMonths = abbreviatedAlternativeMonths
+        self.alternativeMonths = alternativeMonths
+        self.am = am
+        self.pm = pm
+        self.dateAndTimeFormat = dateAndTimeFormat
+        self.dateFormat = dateFormat
+        self.timeFormat = timeFormat
+        self.twelveHourTimeFormat = twelveHourTimeFormat.isEmpty ? "%I:%M:%S %p" : twelveHourTimeFormat
+        self.eraDateAndTimeFormat = eraDateAndTimeFormat
+        self.eraDateFormat = eraDateFormat
+        self.eraTimeFormat = eraTimeFormat
+        self.eras = eras
+        self.alternativeDigits = alternativeDigits
+    }
+
+    /// The era a day falls in, if the locale has one for it.
+    func era(of time: BrokenDownTime) -> Era? {
+        eras.first { $0.holds(year: time.year, month: time.month, day: time.day) }
+    }
 
     package static let english = TimeLocale(
         abbreviatedWeekdays: ["Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat"],
@@ -57,15 +97,38 @@ enum LibcTimeText {
     /// Appends glibc's text for `%<modifier><letter>`; `modifier` is 0, `E` or `O`.
     static func append(_ letter: UInt8, modifier: UInt8, time: BrokenDownTime, locale: TimeLocale, to out: inout [UInt8]) {
         let alternative = modifier == UInt8(ascii: "O")
+        let era = modifier == UInt8(ascii: "E") ? locale.era(of: time) : nil
+        /// `DO_NUMBER`, in the locale's alternative digits for an `O` form.
+        func number(_ value: Int, digits: Int, spaces: Bool = false, to out: inout [UInt8]) {
+            if alternative, value >= 0, value < locale.alternativeDigits.count {
+                out += locale.alternativeDigits[value].utf8
+            } else {
+                LibcTimeText.number(value, digits: digits, spaces: spaces, to: &out)
+            }
+        }
+        /// `%Ec %Ex %EX`: the era's format where the locale has one.
+        func format(_ plain: String, era eraFormat: String) -> String {
+            modifier == UInt8(ascii: "E") && !eraFormat.isEmpty ? eraFormat : plain
+        }
+        // `%EC %Ey %EY` in an era: its name, its year (two digits at least), its format.
+        if let era {
+            switch letter {
+            case UInt8(ascii: "C"): return out += era.name.utf8
+            case UInt8(ascii: "y"): return number(era.year(of: time.year), digits: 2, to: &out)
+            case UInt8(ascii: "Y"): return appendFormat(era.format, time: time, locale: locale, to: &out)
+            default: break
+            }
+        }
         switch letter {
         case UInt8(ascii: "a"): out += locale.abbreviatedWeekdays[time.weekday].utf8
         case UInt8(ascii: "A"): out += locale.weekdays[time.weekday].utf8
         case UInt8(ascii: "b"), UInt8(ascii: "h"):
             out += (alternative ? locale.abbreviatedAlternativeMonths : locale.abbreviatedMonths)[time.month - 1].utf8
         case UInt8(ascii: "B"): out += (alternative ? locale.alternativeMonths : locale.months)[time.month - 1].utf8
-        case UInt8(ascii: "c"): appendFormat(locale.dateAndTimeFormat, time: time, locale: locale, to: &out)
-        case UInt8(ascii: "x"): appendFormat(locale.dateFormat, time: time, locale: locale, to: &out)
-        case UInt8(ascii: "X"): appendFormat(locale.timeFormat, time: time, locale: locale, to: &out)
+        case UInt8(ascii: "c"):
+            appendFormat(format(locale.dateAndTimeFormat, era: locale.eraDateAndTimeFormat), time: time, locale: locale, to: &out)
+        case UInt8(ascii: "x"): appendFormat(format(locale.dateFormat, era: locale.eraDateFormat), time: time, locale: locale, to: &out)
+        case UInt8(ascii: "X"): appendFormat(format(locale.timeFormat, era: locale.eraTimeFormat), time: time, locale: locale, to: &out)
         case UInt8(ascii: "r"): appendFormat(locale.twelveHourTimeFormat, time: time, locale: locale, to: &out)
         case UInt8(ascii: "D"): appendFormat("%m/%d/%y", time: time, locale: locale, to: &out)
         case UInt8(ascii: "F"): appendFormat("%Y-%m-%d", time: time, locale: locale, to: &out)
@@ -117,15 +180,21 @@ enum LibcTimeText {
         }
     }
 
-    /// A locale format (`d_t_fmt` and the like): plain conversions, no flags or widths.
+    /// A locale format (`d_t_fmt`, an era's `%EC%Ey年` and the like): conversions with at
+    /// most a modifier, no flags or widths.
     static func appendFormat(_ format: String, time: BrokenDownTime, locale: TimeLocale, to out: inout [UInt8]) {
         var bytes = format.utf8.makeIterator()
         while let byte = bytes.next() {
-            guard byte == UInt8(ascii: "%"), let letter = bytes.next() else {
+            guard byte == UInt8(ascii: "%"), var letter = bytes.next() else {
                 out.append(byte)
                 continue
             }
-            append(letter, modifier: 0, time: time, locale: locale, to: &out)
+            var modifier: UInt8 = 0
+            if letter == UInt8(ascii: "E") || letter == UInt8(ascii: "O"), let next = bytes.next() {
+                modifier = letter
+                letter = next
+            }
+            append(letter, modifier: modifier, time: time, locale: locale, to: &out)
         }
     }
 

@@ -63,7 +63,9 @@ enum ServerOptions {
                 }
                 options.exitIdleTime = seconds
             case (_, let value?):  // --language
-                guard Language(rawValue: value) != nil else { throw UsageError("--language must be zh or en, not '\(value)'") }
+                guard Language(tag: value) != nil else {
+                    throw UsageError("--language must be one of \(Language.allCases.map(\.rawValue).joined(separator: ", ")) (a region may follow: zh-TW, de-AT), not '\(value)'")
+                }
                 options.overrides.language = value
             }
         }

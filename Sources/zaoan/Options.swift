@@ -51,7 +51,7 @@ enum Options {
 
         Usage:
           zaoan serve [--socket PATH] [--config FILE] [--city NAME] [--timezone IANA-ID]
-                      [--language zh|en] [--exit-idle-time DURATION] [--verbose]
+                      [--language TAG] [--exit-idle-time DURATION] [--verbose]
           zaoan ask [--socket PATH] [--format FMT] [--timeout DURATION] REQUEST...
           zaoan watch [--socket PATH] [--format FMT] [--timeout DURATION] [--retry-after DURATION]
                       REQUEST...

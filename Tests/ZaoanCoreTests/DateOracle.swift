@@ -4,7 +4,8 @@ import Testing
 @testable import ZaoanTime
 
 /// GNU `date` as the oracle for the strftime engine and the zone reader: `date -d @T +FORMAT`
-/// with `TZ` set to the zone and `LC_ALL` to `en_US.UTF-8` or `zh_CN.UTF-8`, compiled with
+/// with `TZ` set to the zone and `LC_ALL` to the language's locale (`en_US.UTF-8`,
+/// `zh_CN.UTF-8`, `ja_JP.UTF-8`, ...: `localeName(of:)`), each compiled with
 /// `localedef` from Debian's `locales` package into a directory of the tests' own (`LOCPATH`;
 /// nothing system-wide). Many formats go into one `date` call, joined by a marker.
 enum DateOracle {
@@ -22,18 +23,25 @@ enum DateOracle {
         let description: String
     }
 
+    /// `LC_ALL` for a language: its glibc locale in UTF-8.
+    static func localeName(of language: Language) -> String {
+        language.localeIdentifier + ".UTF-8"
+    }
+
     private static func compileLocales() throws(TestLocaleFailure) -> String {
-        let final = "/tmp/zaoan-test-locales-\(getuid())"
-        let names = ["en_US": "en_US.UTF-8", "zh_CN": "zh_CN.UTF-8"]
-        /// Both locales compiled, in a directory of this user's (not one planted in /tmp).
+        let names = Dictionary(uniqueKeysWithValues: Language.allCases.map { ($0.localeIdentifier, localeName(of: $0)) })
+        // Named by how many locales it holds, so a directory of an older run with fewer is
+        // not taken for this one.
+        let final = "/tmp/zaoan-test-locales-\(getuid())-\(names.count)"
+        /// Every locale compiled, in a directory of this user's (not one planted in /tmp).
         func complete(_ directory: String) -> Bool {
             var status = stat()
             guard lstat(directory, &status) == 0, status.st_uid == getuid(), (status.st_mode & S_IFMT) == S_IFDIR else { return false }
             return names.values.allSatisfy { FileManager.default.fileExists(atPath: "\(directory)/\($0)/LC_TIME") }
         }
         if complete(final) { return final }
-        guard FileManager.default.fileExists(atPath: "/usr/share/i18n/locales/zh_CN") else {
-            throw TestLocaleFailure(description: "the locale sources are missing (/usr/share/i18n/locales/zh_CN): install the Debian package locales (scripts/test does)")
+        for source in names.keys.sorted() where !FileManager.default.fileExists(atPath: "/usr/share/i18n/locales/\(source)") {
+            throw TestLocaleFailure(description: "the locale sources are missing (/usr/share/i18n/locales/\(source)): install the Debian package locales (scripts/test does)")
         }
         var template = Array("/tmp/zaoan-test-locales-XXXXXX".utf8CString)
         guard let made = template.withUnsafeMutableBufferPointer({ mkdtemp($0.baseAddress!) }) else {
@@ -65,7 +73,7 @@ enum DateOracle {
         while start < formats.count {
             let chunk = Array(formats[start..<min(formats.count, start + 300)])
             let result = run("/bin/date", ["-d", "@" + instant, "+" + chunk.joined(separator: marker) + marker],
-                             environment: ["TZ": zone, "LOCPATH": locales, "LC_ALL": language == .zh ? "zh_CN.UTF-8" : "en_US.UTF-8"])
+                             environment: ["TZ": zone, "LOCPATH": locales, "LC_ALL": localeName(of: language)])
             guard result.status == 0 else {
                 throw TestLocaleFailure(description: "date -d @\(instant) failed (status \(result.status)): \(result.errorText)")
             }

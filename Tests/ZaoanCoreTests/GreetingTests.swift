@@ -61,6 +61,12 @@ struct CityZone: Sendable, CustomTestStringConvertible {
     @Test func standardTablePerLanguage() {
         #expect(GreetingTable.standard(for: .zh) == .chinese)
         #expect(GreetingTable.standard(for: .en) == .english)
+        #expect(GreetingTable.standard(for: .zhHant) == .traditionalChinese)
+        #expect(GreetingTable.standard(for: .ja) == .japanese)
+        #expect(GreetingTable.standard(for: .ko) == .korean)
+        #expect(GreetingTable.standard(for: .de) == .german)
+        #expect(GreetingTable.standard(for: .fr) == .french)
+        #expect(GreetingTable.standard(for: .es) == .spanish)
     }
 
     @Test func rowsAreSortedAndTheLastWrapsPastMidnight() {

@@ -42,8 +42,8 @@ import Testing
         let cache = FormatterCache(capacity: 256)
         var compared = 0
         var differences: [String] = []
-        for language in [Language.en, .zh] {
-            let responder = Responder(settings: try makeSettings(language: language == .zh ? "zh" : "en"))
+        for language in Language.allCases {
+            let responder = Responder(settings: try makeSettings(language: language.rawValue))
             for name in Self.zones {
                 let zone = try #require(TimeZone(identifier: name))
                 for pattern in Self.patterns {

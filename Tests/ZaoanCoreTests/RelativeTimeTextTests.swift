@@ -43,6 +43,67 @@ import Testing
         #expect(text(seconds, .zh) == futureZH)
     }
 
+    /// The count and unit of a past and a future answer: the words for before and after
+    /// taken off.
+    static func count(past: String, future: String, _ language: Language) -> (String, String) {
+        switch language {
+        case .zh, .zhHant: return (String(past.dropLast()), String(future.dropLast()))
+        case .en: return (String(past.dropLast(4)), String(future.dropFirst(3)))
+        case .ja: return (String(past.dropLast()), String(future.dropFirst(2)))
+        case .ko: return (String(past.dropLast(2)), String(future.dropLast(2)))
+        case .de: return (String(past.dropFirst(4)), String(future.dropFirst(3)))
+        case .fr: return (String(past.dropFirst(7)), String(future.dropFirst(5)))
+        case .es: return (String(past.dropFirst(5)), String(future.dropFirst(3)))
+        }
+    }
+
+    /// Each language's words at the boundaries where its forms change: now, the
+    /// abbreviated units, singular and plural.
+    @Test(arguments: [
+        // (seconds, language, past, future)
+        (5, Language.zhHant, "剛剛", "剛剛"),
+        (300, .zhHant, "5分鐘前", "5分鐘後"),
+        (3 * 3_600, .zhHant, "3小時前", "3小時後"),
+        (2 * 604_800, .zhHant, "2週前", "2週後"),
+        (3 * 2_629_746, .zhHant, "3個月前", "3個月後"),
+        (5, .ja, "たった今", "たった今"),
+        (300, .ja, "5分前", "あと5分"),
+        (3 * 3_600, .ja, "3時間前", "あと3時間"),
+        (2 * 604_800, .ja, "2週間前", "あと2週間"),
+        (3 * 2_629_746, .ja, "3か月前", "あと3か月"),
+        (5, .ko, "방금", "방금"),
+        (300, .ko, "5분 전", "5분 후"),
+        (86_400, .ko, "1일 전", "1일 후"),
+        (3 * 2_629_746, .ko, "3개월 전", "3개월 후"),
+        (2 * 31_556_952, .ko, "2년 전", "2년 후"),
+        (5, .de, "gerade eben", "gerade eben"),
+        (30, .de, "vor 30 Sek.", "in 30 Sek."),
+        (300, .de, "vor 5 Min.", "in 5 Min."),
+        (3 * 3_600, .de, "vor 3 Std.", "in 3 Std."),
+        (86_400, .de, "vor 1 Tag", "in 1 Tag"),
+        (2 * 86_400, .de, "vor 2 Tagen", "in 2 Tagen"),
+        (604_800, .de, "vor 1 Woche", "in 1 Woche"),
+        (2 * 2_629_746, .de, "vor 2 Monaten", "in 2 Monaten"),
+        (31_556_952, .de, "vor 1 Jahr", "in 1 Jahr"),
+        (5, .fr, "à l’instant", "à l’instant"),
+        (300, .fr, "il y a 5 min", "dans 5 min"),
+        (3 * 3_600, .fr, "il y a 3 h", "dans 3 h"),
+        (86_400, .fr, "il y a 1 jour", "dans 1 jour"),
+        (2 * 86_400, .fr, "il y a 2 jours", "dans 2 jours"),
+        (2 * 2_629_746, .fr, "il y a 2 mois", "dans 2 mois"),
+        (2 * 31_556_952, .fr, "il y a 2 ans", "dans 2 ans"),
+        (5, .es, "ahora mismo", "ahora mismo"),
+        (300, .es, "hace 5 min", "en 5 min"),
+        (86_400, .es, "hace 1 día", "en 1 día"),
+        (2 * 604_800, .es, "hace 2 semanas", "en 2 semanas"),
+        (2 * 2_629_746, .es, "hace 2 meses", "en 2 meses"),
+        (31_556_952, .es, "hace 1 año", "en 1 año"),
+    ])
+    func otherLanguages(seconds: Int, language: Language, past: String, future: String) {
+        #expect(text(-seconds, language) == past)
+        #expect(text(seconds, language) == future)
+    }
+
     /// The same magnitude reads the same both ways, for every distance up to two years in
     /// steps that cross each boundary.
     @Test func sameMagnitudeBothWays() {
@@ -50,8 +111,7 @@ import Testing
         while distance < 2 * 31_556_952 {
             for language in Language.allCases {
                 let past = text(-distance, language), future = text(distance, language)
-                let strippedPast = language == .zh ? String(past.dropLast()) : String(past.dropLast(4))
-                let strippedFuture = language == .zh ? String(future.dropLast()) : String(future.dropFirst(3))
+                let (strippedPast, strippedFuture) = Self.count(past: past, future: future, language)
                 #expect(strippedPast == strippedFuture, "\(distance) s: \(past) / \(future)")
             }
             distance += distance / 7 + 1

@@ -7,12 +7,28 @@ import Testing
     @Test(arguments: [
         ([String: String](), Language.en),
         (["LANG": "zh_CN.UTF-8"], .zh),
-        (["LANG": "zh_TW.Big5"], .zh),
+        (["LANG": "zh_TW.Big5"], .zhHant),
+        (["LANG": "zh_TW.UTF-8"], .zhHant),
+        (["LANG": "zh_HK.UTF-8"], .zhHant),
+        (["LANG": "zh_MO.UTF-8"], .zhHant),
+        (["LANG": "zh_SG.UTF-8"], .zh),
+        (["LANG": "zh_CN.GB18030"], .zh),
+        (["LANG": "ja_JP.UTF-8"], .ja),
+        (["LANG": "ja"], .ja),
+        (["LANG": "ko_KR.UTF-8"], .ko),
+        (["LANG": "de_AT.UTF-8"], .de),
+        (["LANG": "de_DE@euro"], .de),
+        (["LANG": "fr_CA.UTF-8"], .fr),
+        (["LANG": "es_MX.UTF-8"], .es),
+        (["LANG": "POSIX"], .en),
+        (["LANG": "C"], .en),
+        (["LANG": "pt_BR.UTF-8"], .en),
+        (["LANG": "jam_JM.UTF-8"], .en),
+        (["LC_ALL": "ja_JP.UTF-8", "LANG": "zh_TW.UTF-8"], .ja),
         (["LANG": "ZH_CN.UTF-8"], .zh),
         (["LANG": "zh"], .zh),
         (["LANG": "en_US.UTF-8"], .en),
         (["LANG": "C.UTF-8"], .en),
-        (["LANG": "ja_JP.UTF-8"], .en),
         (["LANG": ""], .en),
         (["LC_ALL": "zh_CN.UTF-8", "LANG": "en_US.UTF-8"], .zh),
         (["LC_ALL": "en_US.UTF-8", "LANG": "zh_CN.UTF-8"], .en),
@@ -30,6 +46,32 @@ import Testing
     @Test func localeIdentifiers() {
         #expect(Language.zh.localeIdentifier == "zh_CN")
         #expect(Language.en.localeIdentifier == "en_US")
+        #expect(Language.allCases.map(\.localeIdentifier) == ["zh_CN", "en_US", "zh_TW", "ja_JP", "ko_KR", "de_DE", "fr_FR", "es_ES"])
+    }
+
+    /// The tags `language` and `--language` take, case-insensitively.
+    @Test(arguments: [
+        ("zh", Language.zh), ("zh-Hans", .zh), ("zh-CN", .zh), ("zh-SG", .zh), ("zh-hans-cn", .zh), ("ZH", .zh), ("zh_CN", .zh),
+        ("zh-Hant", .zhHant), ("zh-hant", .zhHant), ("ZH-HANT", .zhHant), ("zh-TW", .zhHant), ("zh-HK", .zhHant), ("zh-MO", .zhHant),
+        ("zh_TW", .zhHant), ("zh-Hant-CN", .zhHant), ("zh-Hans-TW", .zh),
+        ("en", .en), ("en-US", .en), ("en-GB", .en), ("en-001", .en),
+        ("ja", .ja), ("ja-JP", .ja), ("JA", .ja), ("ko", .ko), ("ko-KR", .ko),
+        ("de", .de), ("de-AT", .de), ("de-CH", .de), ("fr", .fr), ("fr-CA", .fr), ("es", .es), ("es-419", .es), ("es-MX", .es),
+    ])
+    func tags(tag: String, expected: Language) {
+        #expect(Language(tag: tag) == expected)
+    }
+
+    @Test(arguments: ["", "x", "fra", "pt", "zh-Latn", "ja-Jpan", "de-DE-1996", "de-", "-de", "de--AT", "zh-Hant-", "en-USA",
+                      "ja_JP.UTF-8", "zh-TW-x", "de-A1", String(repeating: "a", count: 40), "ｊａ", "de-ÄT"])
+    func refusedTags(tag: String) {
+        #expect(Language(tag: tag) == nil)
+    }
+
+    /// The raw value (what config, logs and check-config show) is the tag, and reads back.
+    @Test func rawValuesAreTags() {
+        #expect(Language.allCases.map(\.rawValue) == ["zh", "en", "zh-Hant", "ja", "ko", "de", "fr", "es"])
+        for language in Language.allCases { #expect(Language(tag: language.rawValue) == language) }
     }
 }
 
@@ -95,6 +137,9 @@ import Testing
         ("zh", nil, ["LC_ALL": "C"], .zh),
         ("en", "zh", [:], .zh),                      // the flag beats the file
         (nil, "en", ["LANG": "zh_CN.UTF-8"], .en),
+        (nil, nil, ["LANG": "zh_TW.UTF-8"], .zhHant),
+        ("ja-JP", nil, ["LANG": "zh_TW.UTF-8"], .ja),
+        ("zh-TW", "de-AT", [:], .de),
     ] as [(String?, String?, [String: String], Language)])
     func languagePrecedence(file: String?, flag: String?, environment: [String: String], expected: Language) throws {
         var config = ConfigFile()
@@ -169,8 +214,10 @@ import Testing
 
     /// Every problem names the key the user wrote. The files decode; the values are wrong.
     @Test(arguments: [
-        (#"{"language": "fr"}"#, "language", "'fr'"),
-        (#"{"language": "ZH"}"#, "language", "'ZH'"),
+        (#"{"language": "pt"}"#, "language", "'pt'"),
+        (#"{"language": "pt"}"#, "language", #"use one of "zh", "en", "zh-Hant", "ja", "ko", "de", "fr", "es""#),
+        (#"{"language": "zh-Latn"}"#, "language", "'zh-Latn'"),
+        (#"{"language": "ja_JP.UTF-8"}"#, "language", "'ja_JP.UTF-8'"),
         (#"{"timezone": "Mars/Olympus"}"#, "timezone", "'Mars/Olympus' is not an IANA time zone"),
         (#"{"city": "Home", "timezone": "Nowhere/Else"}"#, "timezone", "'Nowhere/Else'"),
         (#"{"city": "Atlantis"}"#, "city", "unknown city 'Atlantis'"),
@@ -203,7 +250,7 @@ import Testing
     }
 
     @Test(arguments: [
-        (SettingsOverrides(language: "de"), "language"),
+        (SettingsOverrides(language: "pt"), "language"),
         (SettingsOverrides(timezone: "Nowhere"), "--timezone"),
         (SettingsOverrides(city: "Atlantis"), "--city"),
         (SettingsOverrides(city: "Lab", timezone: "Nowhere"), "--timezone"),

@@ -6,7 +6,8 @@ import Testing
 /// The strftime engine against GNU `date -d @T +FORMAT` itself, at instants faketime cannot
 /// reach: years before 1000, year 0, negative years, 10000 and past, and the ISO-week and
 /// century edges, for every conversion with every flag, modifier and a sample of widths,
-/// in both languages. Zero differences allowed.
+/// in every language (`Language.allCases`, each in its glibc locale: `DateOracle.localeName`),
+/// the eras' first and last days included. Zero differences allowed.
 @Suite struct StrftimeDateOracleTests {
     static let letters = Array("aAbBcCdDeFgGhHIjklmMnNpPqrRsStTuUVwWxXyYzZ%")
 
@@ -33,6 +34,10 @@ import Testing
         (0, 1, 1, 0), (0, 2, 29, 12), (1, 1, 1, 0), (99, 12, 31, 23), (100, 1, 1, 0), (999, 6, 15, 13), (1000, 1, 1, 0),
         (1969, 12, 31, 23), (2000, 2, 29, 12), (2020, 12, 31, 12), (2021, 1, 3, 12), (2024, 2, 29, 18), (2027, 1, 1, 0),
         (9999, 12, 31, 23), (10000, 1, 1, 0), (12345, 7, 4, 9),
+        // The first and last days of the eras of ja_JP (明治 … 令和, and the 元年 entries) and
+        // zh_TW (民前, 民國元年, 民國), at noon so every zone tested is on that day.
+        (1872, 12, 31, 12), (1873, 1, 1, 12), (1911, 12, 31, 12), (1912, 1, 1, 12), (1912, 7, 29, 12), (1912, 7, 30, 12),
+        (1926, 12, 24, 12), (1926, 12, 25, 12), (1989, 1, 7, 12), (1989, 1, 8, 12), (2019, 4, 30, 12), (2019, 5, 1, 12),
     ]
 
     static let zones = ["Europe/Berlin", "America/New_York", "Asia/Kathmandu", "Etc/UTC"]

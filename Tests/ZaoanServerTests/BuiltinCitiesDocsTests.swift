@@ -55,6 +55,40 @@ struct BuiltinCitiesDocsTests {
         #expect(Self.parse(text, arrow: "→") == Self.code)
     }
 
+    /// The languages of the table of other names, in its column order.
+    static let otherLanguages: [Language] = [.zhHant, .ja, .ko, .de, .fr, .es]
+
+    @Test("docs/configuration.md's table of names in the other languages is the code's")
+    func otherNamesTable() throws {
+        let page = try String(contentsOfFile: Locations.packageRoot + "/docs/configuration.md", encoding: .utf8)
+        let text = try Self.section(page, from: "| English | zh-Hant | ja | ko | de | fr | es |\n|---|---|---|---|---|---|---|\n", to: "\n\n")
+        let rows = text.split(separator: "\n").map { line in
+            line.split(separator: "|").map { $0.trimmingCharacters(in: .whitespaces) }
+        }
+        let expected = BuiltinCities.all.filter { $0.zone != "UTC" }.map { city in
+            [city.english] + Self.otherLanguages.map { city.name(in: $0) }
+        }
+        #expect(rows == expected)
+        #expect(Language.allCases.allSatisfy { BuiltinCities.name(forZone: "UTC", language: $0) == "UTC" })
+    }
+
+    /// Every name in the other languages greets under that name, with the zone's offset, and a
+    /// service in that language without a city names its zone's city so.
+    @Test("the service answers every name in the other languages")
+    func otherNamesThroughTheService() throws {
+        let service = try TestService.start(arguments: ["--language", "ja", "--timezone", "Asia/Seoul"])
+        defer { try? service.stop() }
+        #expect(try service.ask("greeting").hasSuffix("·ソウル\n"))
+        for city in BuiltinCities.all {
+            let offset = try #require(TimeZone(identifier: city.zone)).secondsFromGMT()
+            let expected = (offset < 0 ? "-" : "+") + String(format: "%02d%02d", abs(offset) / 3600, abs(offset) % 3600 / 60)
+            for name in Set(Self.otherLanguages.map { city.name(in: $0) }) {
+                #expect(try service.ask("greeting \(name)").hasSuffix("·\(name)\n"), "greeting \(name)")
+                #expect(try service.ask(#"time xx @""# + name + #"""#) == expected + "\n", "\(name) → \(city.zone)")
+            }
+        }
+    }
+
     /// Every name of every city, in both languages, greets under that name, and `time` for
     /// it (`time xx @NAME`) has the offset of the city's zone.
     @Test("the service answers every built-in name")

@@ -63,7 +63,7 @@ struct CommandLineTests {
             (#"{"idle_timeout": "soon"}"#, "idle_timeout"),
             (#"{"timezone": "Mars/Olympus_Mons"}"#, "timezone"),
             (#"{"city": "Atlantis"}"#, "city"),
-            (#"{"language": "fr"}"#, "language"),
+            (#"{"language": "pt"}"#, "language"),
             (#"{"cities": {"拉萨": "Asia/Lhasa_Nowhere"}}"#, "cities"),
         ]
         for (contents, key) in cases {
@@ -97,8 +97,9 @@ struct CommandLineTests {
 
         let unknown = try service.zaoan(["frobnicate"])
         #expect(unknown.status == 64 && !unknown.errorOutput.isEmpty, "\(unknown)")
-        let badLanguage = try service.zaoan(["serve", "--socket", service.directory.file("x"), "--language", "fr"], timeout: 5)
+        let badLanguage = try service.zaoan(["serve", "--socket", service.directory.file("x"), "--language", "pt"], timeout: 5)
         #expect(badLanguage.status == 64, "\(badLanguage)")
+        #expect(badLanguage.errorOutput.contains("zh, en, zh-Hant, ja, ko, de, fr, es"), "\(badLanguage)")
         try service.stop()
     }
 }

@@ -32,7 +32,7 @@ struct CompletionTests {
     static func escaped(_ word: String) -> String { word.replacingOccurrences(of: " ", with: "\\ ") }
 
     /// `zaoan --help`'s usage lines: for each subcommand (and "" for `zaoan --help | --version`),
-    /// its options, and for options with listed values (`--language zh|en`), those values.
+    /// its options, and for options with listed values (`--format plain|json|...`), those values.
     static func usage(environment: [String: String], scratch: TemporaryDirectory) throws
         -> (options: [String: Set<String>], values: [String: [String: Set<String>]]) {
         let help = try Tool.run(Locations.zaoan, ["--help"], environment: environment, timeout: 10, scratch: scratch)
@@ -146,8 +146,8 @@ struct CompletionTests {
         Case("zaoan wa", ["watch"]),
         Case("zaoan serve --", ["--socket", "--config", "--city", "--timezone", "--language", "--exit-idle-time", "--verbose"]),
         Case("zaoan serve --socket /tmp/s --verbose --", ["--config", "--city", "--timezone", "--language", "--exit-idle-time"]),
-        Case("zaoan serve --language ", ["zh", "en"]),
-        Case("zaoan serve --language=", ["zh", "en"]),
+        Case("zaoan serve --language ", ["zh", "zh-Hant", "en", "ja", "ko", "de", "fr", "es"]),
+        Case("zaoan serve --language=", ["zh", "zh-Hant", "en", "ja", "ko", "de", "fr", "es"]),
         Case("zaoan serve --city New", ["New\\ York"]),
         Case("zaoan serve --city=北", ["北京"]),
         Case("zaoan serve --timezone Asia/Shang", ["Asia/Shanghai"]),
@@ -288,7 +288,8 @@ struct CompletionTests {
         let cases: [(typed: String, shown: String)] = [
             ("zaoan wa", "zaoan watch "),
             ("zaoan ask --format=j", "zaoan ask --format=json "),
-            ("zaoan serve --language=z", "zaoan serve --language=zh "),
+            ("zaoan serve --language=j", "zaoan serve --language=ja "),
+            ("zaoan serve --language=zh-", "zaoan serve --language=zh-Hant "),
             ("zaoan serve --city New", "zaoan serve --city New\\ York "),
             ("zaoan ask live sh", "zaoan ask live show "),
             ("zaoan ask countdown mor", "zaoan ask countdown morning-show "),
@@ -416,8 +417,8 @@ struct CompletionTests {
             Case("zaoan ", Self.subcommands),
             Case("zaoan -", ["-h", "--help", "-V", "--version"]),
             Case("zaoan serve --", ["--socket", "--config", "--city", "--timezone", "--language", "--exit-idle-time", "--verbose"]),
-            Case("zaoan serve --language ", ["zh", "en"]),
-            Case("zaoan serve --language=", ["zh", "en"]),
+            Case("zaoan serve --language ", ["zh", "zh-Hant", "en", "ja", "ko", "de", "fr", "es"]),
+            Case("zaoan serve --language=", ["zh", "zh-Hant", "en", "ja", "ko", "de", "fr", "es"]),
             Case("zaoan serve --city New", ["New\\ York"]),
             Case("zaoan ask ", Self.askWords),
             Case("zaoan ask --format ", ["plain", "json", "i3bar", "tmux", "polybar"]),

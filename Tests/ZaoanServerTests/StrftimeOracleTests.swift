@@ -1,14 +1,16 @@
 import Foundation
 import Glibc
 import Testing
+import ZaoanCore
 
 /// `time FORMAT` answered by the real `zaoan serve` under a frozen clock
 /// (`faketime -f "YYYY-MM-DD hh:mm:ss"`, UTC) against GNU `date -d @T +FORMAT` with the same
-/// zone (`TZ`) and locale (`LC_ALL=en_US.UTF-8` / `zh_CN.UTF-8`, compiled with `localedef`
+/// zone (`TZ`) and locale (`LC_ALL` the language's: `en_US.UTF-8`, `zh_CN.UTF-8`, `ja_JP.UTF-8`,
+/// ..., compiled with `localedef`
 /// into a directory of the test's own, `LOCPATH`): at every 2026 DST transition ±1 s in
 /// Berlin, New York, Lord Howe and Chatham, at half- and quarter-hour zones, a leap day, ISO
 /// week-year edges, the epoch and 2^31 s; every conversion bare, with each flag and modifier,
-/// and a sample of widths and odd combinations; both languages over one session per service.
+/// and a sample of widths and odd combinations; every language over one session per service.
 /// Byte for byte, after the one change the protocol makes to every answer: a newline (`%n`)
 /// comes out as its visible stand-in ␊.
 @Suite("strftime through the binary matches date", Sanitizer.skipped("the service runs under faketime, whose LD_PRELOAD the sanitizer runtime does not allow"))
@@ -72,7 +74,7 @@ struct StrftimeOracleTests {
         return formats
     }()
 
-    @Test("every format at every moment, in both languages")
+    @Test("every format at every moment, in every language")
     func matchesDate() throws {
         let locales = try Self.compiledLocales.get()
         let results = Results()
@@ -92,7 +94,7 @@ struct StrftimeOracleTests {
         #expect(results.compared > 20_000)
     }
 
-    /// One service at one moment: English, then Chinese after a reload.
+    /// One service at one moment: English, then each other language after a reload.
     private static func compare(_ moment: Moment, locales: String, into results: Results) throws {
         var configuration = TestService.Configuration()
         configuration.wrapper = ["faketime", "-f", moment.utc]  // no @: frozen
@@ -105,9 +107,9 @@ struct StrftimeOracleTests {
         try client.send("session\n")
         guard try client.readLine() == "ok" else { throw TestFailure("session was not answered ok") }
         let instant = unixSeconds(moment.utc)
-        for language in ["en", "zh"] {
-            if language == "zh" {
-                try Data(#"{"language": "zh", "timezone": "\#(moment.zone)"}"#.utf8).write(to: URL(fileURLWithPath: service.configPath))
+        for language in ["en"] + Language.allCases.map(\.rawValue).filter({ $0 != "en" }) {
+            if language != "en" {
+                try Data(#"{"language": "\#(language)", "timezone": "\#(moment.zone)"}"#.utf8).write(to: URL(fileURLWithPath: service.configPath))
                 try client.send("reload\n")
                 guard try client.readLine() == "ok" else { throw TestFailure("reload was not answered ok") }
             }
@@ -147,7 +149,8 @@ struct StrftimeOracleTests {
         var environment = Tool.baseEnvironment(home: scratch.path)
         environment["TZ"] = zone
         environment["LOCPATH"] = locales
-        environment["LC_ALL"] = language == "zh" ? "zh_CN.UTF-8" : "en_US.UTF-8"
+        guard let known = Language(tag: language) else { throw TestFailure("no such language: \(language)") }
+        environment["LC_ALL"] = known.localeIdentifier + ".UTF-8"
         var outputs: [String] = []
         var start = 0
         while start < formats.count {
@@ -164,19 +167,21 @@ struct StrftimeOracleTests {
         return outputs
     }
 
-    /// en_US.UTF-8 and zh_CN.UTF-8 compiled from Debian's `locales` sources, once per test
-    /// process, in a directory reused across runs (nothing system-wide).
+    /// The locale of every language (en_US.UTF-8, zh_CN.UTF-8, ...) compiled from Debian's
+    /// `locales` sources, once per test process, in a directory reused across runs (nothing
+    /// system-wide), named by how many it holds.
     static let compiledLocales = Result { () throws -> String in
-        let directory = "/tmp/zaoan-test-locales-\(getuid())"
-        let names = ["en_US": "en_US.UTF-8", "zh_CN": "zh_CN.UTF-8"]
-        /// Both locales compiled, in a directory of this user's (not one planted in /tmp).
+        let names = Dictionary(uniqueKeysWithValues: Language.allCases.map { ($0.localeIdentifier, $0.localeIdentifier + ".UTF-8") })
+        let directory = "/tmp/zaoan-test-locales-\(getuid())-\(names.count)"
+        /// Every locale compiled, in a directory of this user's (not one planted in /tmp).
         func complete(_ path: String) -> Bool {
             var status = stat()
             guard lstat(path, &status) == 0, status.st_uid == getuid(), (status.st_mode & S_IFMT) == S_IFDIR else { return false }
             return names.values.allSatisfy { FileManager.default.fileExists(atPath: "\(path)/\($0)/LC_TIME") }
         }
         if complete(directory) { return directory }
-        guard FileManager.default.fileExists(atPath: "/usr/share/i18n/locales/zh_CN"), let localedef = Locations.tool("localedef") else {
+        guard names.keys.allSatisfy({ FileManager.default.fileExists(atPath: "/usr/share/i18n/locales/\($0)") }),
+              let localedef = Locations.tool("localedef") else {
             throw TestFailure("cannot compare with date: the locale sources or localedef are missing; install the Debian package locales (scripts/test does)")
         }
         let scratch = try TemporaryDirectory()

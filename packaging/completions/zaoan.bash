@@ -243,7 +243,7 @@ _zaoan() {
             --socket | --config) _zaoan_files "$value" ;;
             --city) _zaoan_city_values "$value" ;;
             --timezone) _zaoan_zone_values "$value" ;;
-            --language) _zaoan_add "$value" zh en ;;
+            --language) _zaoan_add "$value" zh zh-Hant en ja ko de fr es ;;
             --format) _zaoan_add "$value" plain json i3bar tmux polybar ;;
             --exit-idle-time | --timeout | --retry-after) ;; # a duration: 300, 90s, 5min, 1h, 100ms
         esac
