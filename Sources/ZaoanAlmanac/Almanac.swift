@@ -14,12 +14,14 @@ public final class Almanac {
     public let capacity: Int
     private var termYears: BoundedCache<Int, [SolarTermInstant]>
     private var spans: BoundedCache<Int, LunarYearSpan>
+    private var festivalYears: BoundedCache<Int, [FestivalDay]>
 
     public init(capacity: Int = 8) {
         precondition(capacity >= 2, "an almanac keeps at least two years: a span needs the year before")
         self.capacity = capacity
         termYears = BoundedCache(capacity: capacity)
         spans = BoundedCache(capacity: capacity)
+        festivalYears = BoundedCache(capacity: capacity)
     }
 
     /// The 24 solar terms of a Gregorian year, 小寒 first, 冬至 last.
@@ -45,8 +47,36 @@ public final class Almanac {
         return day < span.end ? span.date(of: day) : self.span(endingInYear: year + 1).date(of: day)
     }
 
+    /// The festivals (`Festival`) whose day falls in a Gregorian year, by day. From the two
+    /// spans that cover the year (the one ending with its winter solstice's month and the
+    /// next: 腊八 and 除夕 of the lunar year before come in January or February, a 腊八 may
+    /// come in late December) and the year's 清明 and 冬至.
+    public func festivals(ofYear year: Int) -> [FestivalDay] {
+        festivalYears.value(for: year) {
+            let lunar = (span(endingInYear: year).festivalDays + span(endingInYear: year + 1).festivalDays)
+                .filter { $0.day.date.year == year }
+            let terms = solarTerms(ofYear: year)
+            let solar = Festival.allCases.compactMap { festival in
+                festival.solarTerm.map { FestivalDay(festival: festival, day: terms[$0.rawValue].day) }
+            }
+            return (lunar + solar).sorted(by: FestivalDay.inOrder)
+        }
+    }
+
+    /// The festivals of a day: none, or one (no two of them share a day in 1901–2100).
+    public func festivals(on day: CivilDay) -> [Festival] {
+        festivals(ofYear: day.date.year).filter { $0.day == day }.map(\.festival)
+    }
+
+    /// The first festival after a day (a festival's own day names the one after it).
+    public func nextFestival(after day: CivilDay) -> FestivalDay {
+        let year = day.date.year
+        // A year holds 11 to 13 (腊八 comes twice in some, in none in others), 清明 always.
+        return festivals(ofYear: year).first { $0.day > day } ?? festivals(ofYear: year + 1)[0]
+    }
+
     /// Years computed since the almanac was made (each kind counted): for tests of the cache.
-    public var yearsComputed: Int { termYears.misses + spans.misses }
+    public var yearsComputed: Int { termYears.misses + spans.misses + festivalYears.misses }
 
     private func span(endingInYear year: Int) -> LunarYearSpan {
         spans.value(for: year) {

@@ -14,6 +14,7 @@ public struct ConfigFile: Sendable, Equatable {
         case strings([String])
         case stringMap([String: String])
         case calendars([CalendarEntry])
+        case boolean(Bool)
     }
 
     /// The keys the file sets (not null), by name.
@@ -39,6 +40,11 @@ public struct ConfigFile: Sendable, Equatable {
     public subscript(stringMap key: ConfigKey) -> [String: String]? {
         get { if case .stringMap(let map)? = values[key.name] { return map } else { return nil } }
         set { values[key.name] = newValue.map(Value.stringMap) }
+    }
+
+    public subscript(boolean key: ConfigKey) -> Bool? {
+        get { if case .boolean(let flag)? = values[key.name] { return flag } else { return nil } }
+        set { values[key.name] = newValue.map(Value.boolean) }
     }
 
     // The keys by Swift name, as the code and tests have long set them; a new key needs
@@ -154,6 +160,8 @@ public struct ConfigFile: Sendable, Equatable {
             return .stringMap(entries)
         case .calendars:
             return try calendarEntries(value, key: name, positions: &positions, problems: &problems).map(Value.calendars)
+        case .boolean:
+            return try ConfigDocument.boolean(value, key: name).map(Value.boolean)
         }
     }
 

@@ -1,20 +1,22 @@
 import Foundation
 import ZaoanAlmanac
 
-/// The Chinese calendar's placeholders of `status_template`: `{lunar}`, `{solar_term}` and
-/// `{next_solar_term}`, each worked out only when the template has it. The almanac computes
-/// a year once (a few milliseconds) and keeps it, so the per-second rendering is a lookup.
+/// The Chinese calendar's placeholders of `status_template`: `{lunar}`, `{solar_term}`,
+/// `{next_solar_term}`, `{festival}` and `{next_festival}`, each worked out only when the
+/// template has it. The almanac computes a year once (a few milliseconds) and keeps it, so
+/// the per-second rendering is a lookup.
 extension Responder {
     /// Every placeholder `status_template` fills; the docs are checked against it.
     public static let statusPlaceholders = ["greeting", "city", "time", "countdown", "ticker", "location", "calendar",
-                                            "lunar", "solar_term", "next_solar_term"]
+                                            "lunar", "solar_term", "next_solar_term", "festival", "next_festival"]
+
+    /// The placeholders this file fills.
+    private static let almanacPlaceholders = ["{lunar}", "{solar_term}", "{next_solar_term}", "{festival}", "{next_festival}"]
 
     /// The Chinese-calendar parts a template asks for, by placeholder name.
     func almanacParts(now: Date, template: String) -> [String: String] {
         var parts: [String: String] = [:]
-        guard template.contains("{lunar}") || template.contains("{solar_term}") || template.contains("{next_solar_term}") else {
-            return parts
-        }
+        guard Self.almanacPlaceholders.contains(where: { template.contains($0) }) else { return parts }
         let today = localDay(now)
         let language = settings.language
         if template.contains("{lunar}") {
@@ -25,6 +27,14 @@ extension Responder {
         }
         if template.contains("{next_solar_term}") {
             parts["next_solar_term"] = ChineseCalendar.text(of: almanac.nextSolarTerm(after: today), language: language)
+        }
+        if template.contains("{festival}") || template.contains("{next_festival}") {
+            let words = FestivalText.forLanguage(language)
+            // The day's festival (none, or one: no two share a day); on it, {next_festival}
+            // names the one after.
+            parts["festival"] = almanac.festivals(on: today).map(words.name(of:)).joined(separator: " ")
+            let next = almanac.nextFestival(after: today)
+            parts["next_festival"] = words.next(next.festival, inDays: next.day.daysSince1970 - today.daysSince1970)
         }
         return parts
     }

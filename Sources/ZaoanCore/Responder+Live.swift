@@ -296,13 +296,20 @@ extension Responder {
                 room.repeatRule == nil ? [room] : occurrences(of: room, until: horizon)
             }.sorted(by: LiveSchedule.inOrder)
         }
-        guard !calendarEvents.isEmpty else {
-            rotation = expanded
-            return
+        var events = calendarEvents
+        if settings.festivals {
+            events = Self.merging(events, festivalEvents(now: Date(timeIntervalSince1970: Double(now))))
         }
+        rotation = Self.merging(expanded, events)
+    }
+
+    /// Two lists in order (`LiveSchedule.inOrder`) as one.
+    private static func merging(_ first: [LiveRoom], _ second: [LiveRoom]) -> [LiveRoom] {
+        guard !second.isEmpty else { return first }
+        guard !first.isEmpty else { return second }
         var merged: [LiveRoom] = []
-        merged.reserveCapacity(expanded.count + calendarEvents.count)
-        var rooms = expanded[...], events = calendarEvents[...]
+        merged.reserveCapacity(first.count + second.count)
+        var rooms = first[...], events = second[...]
         while let room = rooms.first, let event = events.first {
             if LiveSchedule.inOrder(event, room) {
                 merged.append(event)
@@ -312,7 +319,7 @@ extension Responder {
                 rooms = rooms.dropFirst()
             }
         }
-        rotation = merged + rooms + events
+        return merged + rooms + events
     }
 
     private func room(_ id: String) throws(ProtocolError) -> LiveRoom {

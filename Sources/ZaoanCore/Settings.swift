@@ -58,6 +58,9 @@ public struct Settings: Sendable {
     public var calendars: [CalendarEntry] = []
     /// How far ahead calendar events are expanded and kept, in hours.
     public var calendarWindowHours = CalendarLimits.defaultWindowHours
+    /// Whether the Chinese calendar's festivals are all-day events in `schedule`,
+    /// `countdown`, `ticker`, `status` and `watch events` (`Responder+Festivals.swift`).
+    public var festivals = false
 
     /// At most this many `calendars` entries, each at most `maxCalendarPathBytes`.
     public static let maxCalendars = 64
@@ -232,6 +235,7 @@ public struct Settings: Sendable {
             adminGroup: file.adminGroup.flatMap { $0.isEmpty ? nil : $0 })
         settings.calendars = calendars
         settings.calendarWindowHours = windowHours
+        settings.festivals = file[boolean: .festivals] ?? ConfigKey.festivals.defaultBoolean!
         settings.stuckClientSeconds = problems.integer(.stuckClientSeconds, in: file)
         settings.partialLineSeconds = problems.integer(.partialLineSeconds, in: file)
         settings.firstLineSeconds = problems.integer(.firstLineSeconds, in: file)

@@ -82,6 +82,15 @@ public struct ConfigDocument: Sendable {
         }
     }
 
+    /// `true` or `false`, or nil for null.
+    public static func boolean(_ value: JSONValue, key: String) throws(ConfigError) -> Bool? {
+        switch value.kind {
+        case .null: return nil
+        case .bool(let flag): return flag
+        default: throw ConfigError(key: key, problem: "expected true or false", at: value.position)
+        }
+    }
+
     /// An array of strings, or nil for null.
     public static func strings(_ value: JSONValue, key: String) throws(ConfigError) -> [String]? {
         switch value.kind {

@@ -22,6 +22,8 @@ public struct ConfigKey: Sendable, Hashable, CustomStringConvertible {
         case stringMap(perEntry: Bool)
         /// Paths, or objects of a path and a name (`calendars`).
         case calendars
+        /// `true` or `false`, `default` when absent.
+        case boolean(default: Bool)
     }
 
     public let name: String
@@ -48,6 +50,12 @@ public struct ConfigKey: Sendable, Hashable, CustomStringConvertible {
         return nil
     }
 
+    /// A flag's default.
+    public var defaultBoolean: Bool? {
+        if case .boolean(let value) = kind { return value }
+        return nil
+    }
+
     /// A whole number's default, when it does not depend on another key.
     public var defaultInteger: Int? {
         if case .integer(_, let value) = kind { return value }
@@ -60,7 +68,7 @@ public struct ConfigKey: Sendable, Hashable, CustomStringConvertible {
         .maxConnections, .maxConnectionsPerUser, .reservedConnections, .outputSoftLimit, .outputSoftSeconds,
         .outputHardLimit, .stuckClientSeconds, .partialLineSeconds, .firstLineSeconds, .tickerPeriod, .maxRooms, .liveDefaultDuration, .soonThreshold, .statusTemplate,
         .i3barMarkup, .barBlocks, .barClockFormats, .barClockZones, .barURLOpener, .barURLSchemes, .adminGroup,
-        .calendars, .calendarWindowHours,
+        .calendars, .calendarWindowHours, .festivals,
     ]
 
     // MARK: - The keys
@@ -94,6 +102,7 @@ public struct ConfigKey: Sendable, Hashable, CustomStringConvertible {
     public static let barClockZones = ConfigKey("bar_clock_zones", .strings, "zones a middle click on a time block cycles through")
     public static let calendars = ConfigKey("calendars", .calendars, ".ics files and vdir folders whose events count like rooms")
     public static let calendarWindowHours = ConfigKey("calendar_window_hours", .integer(range: 1...744, default: 48), "hours of calendar events expanded ahead")
+    public static let festivals = ConfigKey("festivals", .boolean(default: false), "the Chinese calendar's festivals as all-day events")
     public static let barURLOpener = ConfigKey("bar_url_opener", .strings, "the command a click on an event's URL runs")
     public static let barURLSchemes = ConfigKey("bar_url_schemes", .strings, "the only URL schemes a click opens")
     public static let adminGroup = ConfigKey("admin_group", .string, "a group whose members may change rooms and reload")
