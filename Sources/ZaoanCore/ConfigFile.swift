@@ -14,6 +14,8 @@ public struct ConfigFile: Sendable, Equatable {
         case strings([String])
         case stringMap([String: String])
         case calendars([CalendarEntry])
+        /// An object as the file has it, read by `Settings` (`countdown_formats`).
+        case object(JSONValue)
     }
 
     /// The keys the file sets (not null), by name.
@@ -39,6 +41,11 @@ public struct ConfigFile: Sendable, Equatable {
     public subscript(stringMap key: ConfigKey) -> [String: String]? {
         get { if case .stringMap(let map)? = values[key.name] { return map } else { return nil } }
         set { values[key.name] = newValue.map(Value.stringMap) }
+    }
+
+    public subscript(object key: ConfigKey) -> JSONValue? {
+        get { if case .object(let value)? = values[key.name] { return value } else { return nil } }
+        set { values[key.name] = newValue.map(Value.object) }
     }
 
     // The keys by Swift name, as the code and tests have long set them; a new key needs
@@ -154,6 +161,12 @@ public struct ConfigFile: Sendable, Equatable {
             return .stringMap(entries)
         case .calendars:
             return try calendarEntries(value, key: name, positions: &positions, problems: &problems).map(Value.calendars)
+        case .object:
+            switch value.kind {
+            case .null: return nil
+            case .object: return .object(value)
+            default: throw ConfigError(key: name, problem: "expected an object", at: value.position)
+            }
         }
     }
 
