@@ -161,6 +161,13 @@ import Testing
                     == "ERR not-found no countdown format 'nope'; countdown_formats has compact, default")
     }
 
+    @Test("an empty field leaves no doubled or dangling space, as in status_template")
+    func squeezesSpaces() throws {
+        let room = LiveRoom(id: "r", title: "", start: Self.now.addingTimeInterval(-723))
+        let responder = try responder(##"{"language": "zh", "timezone": "UTC", "countdown_formats": {"c": {"live": "{title} {location}  {since} {calendar}"}}}"##, rooms: [room])
+        #expect(responder.answer(.countdownFormat("c", .countdown(id: "r")), now: Self.now, counters: ServiceFigures(startedAt: Self.now)).text == "00:12:03")
+    }
+
     @Test("without the keys, every format's answer is today's, byte for byte")
     func defaultsAreToday() throws {
         let rooms = [LiveRoom(id: "next", title: "Tea <b>#1</b> %{F#f00}", start: Self.now.addingTimeInterval(300))]
