@@ -176,7 +176,10 @@ enum ReadArguments {
     /// `url countdown [ID] | ticker [SKIP] | status`: the requests that show a room or event.
     static func url(_ words: RequestWords) throws(ProtocolError) -> Request {
         guard let first = words.words.first else { throw ProtocolError(.badArgument, "usage: url \(words.kind.descriptor.arguments)") }
-        let inner = try RequestParser.request(command: first.lowercased(), arguments: Array(words.words.dropFirst()))
+        var inner = try RequestParser.request(command: first.lowercased(), arguments: Array(words.words.dropFirst()))
+        // A link is the same whatever words the countdown is said in: `url countdown format=compact`
+        // (a bar's block with a format) is `url countdown`.
+        if case .countdownFormat(_, let plain) = inner { inner = plain }
         switch inner {
         case .text(.countdown, _), .number(.ticker, _), .plain(.status): return .url(inner)
         default: throw ProtocolError(.badArgument, "url takes countdown, ticker or status, the requests that show a room or event")
