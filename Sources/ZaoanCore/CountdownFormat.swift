@@ -34,6 +34,9 @@ public struct CountdownTemplate: Equatable, Sendable {
     /// The longest template, in bytes, and the most fields one holds.
     public static let maxBytes = 256
     public static let maxFields = 16
+    /// The most a `{start:...}` or `{end:...}` pattern may format to (checked at load on a
+    /// sample instant), so no width makes a field long.
+    public static let maxPatternOutputBytes = 64
 
     /// Parses a template; an unknown field, an unclosed `{`, a pattern on a field that takes
     /// none, or one too many fields is a problem said in the user's terms. Whether a pattern

@@ -64,18 +64,24 @@ extension Settings {
     /// A `{start:...}` pattern as `time` would take it: strftime with a `%`, else LDML that
     /// formats something.
     private static func checkPattern(_ pattern: String, language: Language) throws(TemplateProblem) {
+        let instant = Date(timeIntervalSince1970: 1_796_000_000)
+        let utc = TimeZone(identifier: "UTC") ?? .current
+        let sample: String
         if pattern.utf8.contains(UInt8(ascii: "%")) {
-            do throws(StrftimeError) {
-                _ = try StrftimeFormat(pattern)
+            do throws(ProtocolError) {
+                sample = try Responder.strftime(pattern, now: instant, zone: utc, language: language)
             } catch {
-                throw TemplateProblem("the pattern '\(RequestParser.shorten(pattern))': \(error.protocolError.message)")
+                throw TemplateProblem("the pattern '\(RequestParser.shorten(pattern))': \(error.message)")
             }
-            return
+        } else {
+            sample = FormatterCache(capacity: 1).string(from: instant, pattern: pattern, locale: language.localeIdentifier, zone: utc)
+            guard !sample.isEmpty else {
+                throw TemplateProblem("the pattern '\(RequestParser.shorten(pattern))' formats to nothing; use LDML (HH:mm) or strftime (%H:%M)")
+            }
         }
-        let sample = FormatterCache(capacity: 1).string(from: Date(timeIntervalSince1970: 1_796_000_000), pattern: pattern,
-                                                         locale: language.localeIdentifier, zone: TimeZone(identifier: "UTC") ?? .current)
-        guard !sample.isEmpty else {
-            throw TemplateProblem("the pattern '\(RequestParser.shorten(pattern))' formats to nothing; use LDML (HH:mm) or strftime (%H:%M)")
+        // A width such as %900Y would make one field a kilobyte: a time is short.
+        guard sample.utf8.count <= CountdownTemplate.maxPatternOutputBytes else {
+            throw TemplateProblem("the pattern '\(RequestParser.shorten(pattern))' formats to \(sample.utf8.count) bytes; a time in a template is at most \(CountdownTemplate.maxPatternOutputBytes)")
         }
     }
 

@@ -95,6 +95,7 @@ import Testing
         (##"{"countdown_formats": {"c": {"upcomming": "{title}"}}}"##, "countdown_formats.c.upcomming", "did you mean 'upcoming'?"),
         (##"{"countdown_formats": {"c": {"none": "{in}"}}}"##, "countdown_formats.c.none", "{in} has nothing to show here"),
         (##"{"countdown_formats": {"c": {"live": "{start:%Q}"}}}"##, "countdown_formats.c.live", "the pattern '%Q'"),
+        (##"{"countdown_formats": {"c": {"live": "{start:%100Y}"}}}"##, "countdown_formats.c.live", "formats to 100 bytes; a time in a template is at most 64"),
         (##"{"countdown_formats": {"a b": {"live": "{title}"}}}"##, "countdown_formats.a b", "a set's name is 1 to 32"),
         (##"{"countdown_formats": {"c": "{title}"}}"##, "countdown_formats.c", "expected an object of templates"),
         (##"{"countdown_formats": ["x"]}"##, "countdown_formats", "expected an object"),
