@@ -121,6 +121,30 @@ struct CountdownFormatServiceTests {
         #expect(refused.status == 1 && refused.errorOutput.contains(key) && refused.errorOutput.contains(message), "\(refused)")
     }
 
+    @Test("tmux draws a level's colour around zaoan's status; a title's #[fg=red] still stays text")
+    func tmuxDrawsTheColour() throws {
+        let world = try IntegrationWorld(config: ##"{"greetings": {"00:00": "早安"}, "countdown_levels": {"critical": {"minutes": 10, "color": "#ffb000"}}}"##)
+        let title = try world.addHostileRoom()  // 3 minutes ahead: critical
+        let inner = try Tmux("ci", world: world)
+        defer { inner.kill() }
+        try inner.start("sleep 600", width: 400, height: 5)
+        try inner.run(["source-file", Snippet.path("tmux/zaoan.tmux.conf")])
+        try inner.run(["set", "-g", "status-right-length", "400"])
+        // What the inner tmux drew, colours included, read through an outer tmux attached to it.
+        let outer = try Tmux("co", world: world)
+        defer { outer.kill() }
+        try outer.start("tmux -S \(inner.socket) attach", width: 400, height: 6)
+        let screen = outer.waitForScreen(timeout: 8, escapes: true) { $0.contains("距开播 00:0") }
+        let statusLine = screen.split(separator: "\n").last(where: { $0.contains("距开播") }).map(String.init) ?? ""
+        // #ffb000 as the terminal gets it: true colour, or the 256-colour palette's nearest (214, #ffaf00).
+        #expect(statusLine.contains("38;2;255;176;0") || statusLine.contains("38;5;214"),
+                "the status should be drawn in #ffb000: \(statusLine.debugDescription)")
+        #expect(!statusLine.contains("\u{1B}[31m"), "#[fg=red] in a title must not colour the bar: \(statusLine.debugDescription)")
+        #expect(try outer.screen().contains(Hostile.visible(title)), "the title reads as typed")
+        IntegrationCheck.nothingRan(world, "tmux")
+        try world.service.stop()
+    }
+
     // MARK: - What zaoan watch lets through
 
     @Test("zaoan watch keeps the service's colour codes and defuses any others", arguments: [
