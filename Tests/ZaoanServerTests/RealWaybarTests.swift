@@ -264,7 +264,7 @@ struct RealWaybarTests {
             ("live", "-1m", 0xeb6f92, [0xd7263d, 0xebbcba]),
         ]
         for expected in backgrounds {
-            for request in ["live rm tea", "live add tea \(expected.room) <b>& Tea end=+2h"] {
+            for request in ["live rm tea", "live add tea \(expected.room) Morning tea end=+2h"] {
                 let answer = try service.zaoan(["ask", "--socket", service.socketPath] + request.split(separator: " ").map(String.init))
                 try #require(answer.status == 0, "\(request): \(answer)")
             }
@@ -280,7 +280,8 @@ struct RealWaybarTests {
             }
             #expect(shown, "the module should have the class \(expected.state) (background #\(String(expected.rgb, radix: 16))): pixels \(counts); \(logs())")
             let shot = world.file("logs/waybar-\(expected.state).png")
-            let png = try desktop.run([tools["grim"]!, "-g", "0,0 800x30", "-"], display)
+            // The right part of the bar, where the module is (the pointer rests at the left end).
+            let png = try desktop.run([tools["grim"]!, "-g", "300,0 500x30", "-"], display)
             if png.status == 0 {
                 FileManager.default.createFile(atPath: shot, contents: png.stdout)
                 if let keep = ProcessInfo.processInfo.environment["ZAOAN_LEVEL_SHOTS"] {
