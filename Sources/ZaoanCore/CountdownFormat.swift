@@ -5,7 +5,7 @@
 public struct CountdownTemplate: Equatable, Sendable {
     /// What a field says.
     public enum Field: String, CaseIterable, Sendable {
-        /// The room's or event's title (its ID when it has none).
+        /// The room's or event's title; empty for a room without one.
         case title
         /// A calendar event's location and calendar name; empty for a room.
         case location, calendar

@@ -56,6 +56,9 @@ struct CountdownFormatServiceTests {
         // Nothing next: the set's `none`.
         for id in ["warn", "crit", "on", "done", "fixed"] { _ = try service.ask("live rm \(id)") }
         #expect(try service.ask("countdown format=compact") == "nothing next\n")
+        // status's {countdown} says it too, and status, with no room, has the greeting's class.
+        #expect(try service.ask("status format=compact").hasSuffix(" nothing next\n"))
+        #expect(!(try service.ask("--format=json status format=compact")).contains(#""class":"upcoming""#))
         #expect(try service.ask("countdown") == "\n")
     }
 
@@ -119,6 +122,16 @@ struct CountdownFormatServiceTests {
         try json.write(toFile: path, atomically: true, encoding: .utf8)
         let refused = try service.zaoan(["check-config", path])
         #expect(refused.status == 1 && refused.errorOutput.contains(key) && refused.errorOutput.contains(message), "\(refused)")
+    }
+
+    @Test("check-config takes the service's own test config")
+    func checkGoodConfig() throws {
+        let service = try TestService.start()
+        defer { try? service.stop() }
+        let path = service.directory.path + "/good.json"
+        try Self.config.write(toFile: path, atomically: true, encoding: .utf8)
+        let accepted = try service.zaoan(["check-config", path])
+        #expect(accepted.status == 0, "\(accepted)")
     }
 
     @Test("tmux draws a level's colour around zaoan's status; a title's #[fg=red] still stays text")
