@@ -206,8 +206,7 @@ extension Request {
     public static let maxCountdownFormatName = 32
 
     public static func isCountdownFormatName(_ name: String) -> Bool {
-        (1...maxCountdownFormatName).contains(name.utf8.count)
-            && name.utf8.allSatisfy { $0 == UInt8(ascii: "_") || $0 == UInt8(ascii: "-") || ($0 < 0x80 && (Character(Unicode.Scalar($0)).isLetter || Character(Unicode.Scalar($0)).isNumber)) }
+        RoomLimits.isName(name, maxBytes: maxCountdownFormatName)
     }
 
     /// `live show calendar:UID`: a calendar event's ID, as `watch events` gives it.

@@ -42,6 +42,19 @@ import Testing
         #expect((try? CountdownTemplate.parse("nothing ahead", fields: [])) != nil)
     }
 
+    @Test("format=NAME on countdown, status and ticker, around the request without it")
+    func parsesFormatWord() throws {
+        #expect(try RequestParser.parse("countdown tea format=compact") == .countdownFormat("compact", .countdown(id: "tea")))
+        #expect(try RequestParser.parse("countdown FORMAT=c") == .countdownFormat("c", .countdown(id: nil)))
+        #expect(try RequestParser.parse("status format=c @Asia/Tokyo") == .countdownFormat("c", .zoned("Asia/Tokyo", .status)))
+        #expect(try RequestParser.parse("ticker format=c 2") == .countdownFormat("c", .ticker(skip: 2)))
+        #expect(try RequestParser.parse("watch --format=json countdown format=c") == .watch(.formatted(.json, .countdownFormat("c", .countdown(id: nil)))))
+        for bad in ["countdown format=", "countdown format=é", "countdown format=" + String(repeating: "a", count: 33), "countdown format=a;b",
+                    "countdown a b format=c", "status format=c extra"] {
+            #expect(protocolError { () throws(ProtocolError) in try RequestParser.parse(bad) } != nil, "\(bad)")
+        }
+    }
+
     // MARK: - Colours
 
     @Test("colours: #rrggbb alone, written back from the bytes", arguments: [
