@@ -96,10 +96,11 @@ struct RealI3barTests {
         let tools = try HeadlessDesktop.tools()
         let service = try TestService.start(
             arguments: ["--language", "en"],
-            config: ##"{"bar_blocks": ["countdown", "time HH:mm:ss"], "bar_clock_formats": ["HH:mm:ss", "yyyy-MM-dd"], "countdown_levels": {"warning": {"minutes": 60, "color": "#ffb000"}}}"##)
+            config: ##"{"bar_blocks": ["countdown format=short", "time HH:mm:ss"], "bar_clock_formats": ["HH:mm:ss", "yyyy-MM-dd"], "countdown_formats": {"short": {"upcoming": "{title} {until}"}}, "countdown_levels": {"warning": {"minutes": 60, "color": "#ffb000"}}}"##)
         defer { try? service.stop() }
         let scratch = service.directory
-        // A room 40 minutes ahead: the countdown block is at the warning level, its text in #ffb000.
+        // A room 40 minutes ahead: the countdown block (in its own format) is at the warning
+        // level, its text in #ffb000.
         try #require(try service.ask("live add tea +40m Tea") == "ok\n")
 
         // The X server picks a free display itself (-displayfd: it writes the number once it
