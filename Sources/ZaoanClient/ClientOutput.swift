@@ -21,8 +21,15 @@ public enum ClientOutput {
         case .plain:
             return SafeText.visible(line)
         case .tmux:
+            // A countdown level's colour, in exactly the shape the service writes it.
+            if let colored = ColoredLine.tmuxParts(line) {
+                return ColoredLine.tmux(color: colored.color, body: colored.body) { tmuxSafe(SafeText.visible($0)) }
+            }
             return tmuxSafe(SafeText.visible(line))
         case .polybar:
+            if let colored = ColoredLine.polybarParts(line) {
+                return ColoredLine.polybar(color: colored.color, body: SafeText.polybar(SafeText.visible(colored.body)))
+            }
             return SafeText.polybar(SafeText.visible(line))
         case .json:
             return WaybarObject(json: line)?.encoded

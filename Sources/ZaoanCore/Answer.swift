@@ -11,6 +11,10 @@ public struct Answer: Equatable, Sendable {
     public var state: String?
     /// Asks the bar for attention (i3bar's urgent): a room starts soon or just went live.
     public var urgent: Bool
+    /// A countdown level's classes beside `state` (`warning`, `critical`; `countdown_levels`).
+    public var levels: [String] = []
+    /// A countdown level's colour: i3bar's `color`, polybar's `%{F#rrggbb}`, tmux's `#[fg=...]`.
+    public var color: BarColor?
 
     public init(_ text: String, shortText: String? = nil, tooltip: String? = nil, state: String? = nil, urgent: Bool = false) {
         self.lines = [text]
@@ -40,12 +44,16 @@ extension OutputFormat {
         case .plain, .tmux, .polybar:
             // `Reply` makes every line visible-safe; tmux and polybar escape after that, so
             // their escapes apply to the stand-ins too.
+            if !answer.isMultiLine, let color = answer.color, let line = answer.lines.first, self != .plain {
+                let visible = SafeText.visible(line)
+                return .line(self == .tmux ? ColoredLine.tmux(visible, color: color) : ColoredLine.polybar(visible, color: color))
+            }
             let lines = self == .plain ? answer.lines : answer.lines.map { escaped(SafeText.visible($0)) }
             return answer.isMultiLine ? .lines(lines) : .line(lines.first ?? "")
         case .json:
             let object = WaybarObject(text: SafeText.pango(SafeText.visibleLines(answer.text)),
                                       tooltip: answer.tooltip.map { SafeText.pango(SafeText.visibleLines($0)) },
-                                      state: answer.state)
+                                      state: answer.state, levels: answer.state == nil ? [] : answer.levels)
             return .line(object.encoded)
         case .i3bar:
             return .line(Self.i3barBlock(answer, instance: name, pangoMarkup: pangoMarkup).encoded)
@@ -60,6 +68,6 @@ extension OutputFormat {
             return pangoMarkup ? SafeText.pango(SafeText.visible(shown)) : SafeText.visible(shown)
         }
         return I3barBlock(instance: instance, fullText: escape(answer.text), shortText: answer.shortText.map(escape),
-                          urgent: answer.urgent, pango: pangoMarkup)
+                          urgent: answer.urgent, pango: pangoMarkup, color: answer.color)
     }
 }

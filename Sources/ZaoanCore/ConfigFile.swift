@@ -15,6 +15,8 @@ public struct ConfigFile: Sendable, Equatable {
         case stringMap([String: String])
         case calendars([CalendarEntry])
         case boolean(Bool)
+        /// An object as the file has it, read by `Settings` (`countdown_formats`).
+        case object(JSONValue)
     }
 
     /// The keys the file sets (not null), by name.
@@ -45,6 +47,9 @@ public struct ConfigFile: Sendable, Equatable {
     public subscript(boolean key: ConfigKey) -> Bool? {
         get { if case .boolean(let flag)? = values[key.name] { return flag } else { return nil } }
         set { values[key.name] = newValue.map(Value.boolean) }
+    public subscript(object key: ConfigKey) -> JSONValue? {
+        get { if case .object(let value)? = values[key.name] { return value } else { return nil } }
+        set { values[key.name] = newValue.map(Value.object) }
     }
 
     // The keys by Swift name, as the code and tests have long set them; a new key needs
@@ -162,6 +167,12 @@ public struct ConfigFile: Sendable, Equatable {
             return try calendarEntries(value, key: name, positions: &positions, problems: &problems).map(Value.calendars)
         case .boolean:
             return try ConfigDocument.boolean(value, key: name).map(Value.boolean)
+        case .object:
+            switch value.kind {
+            case .null: return nil
+            case .object: return .object(value)
+            default: throw ConfigError(key: name, problem: "expected an object", at: value.position)
+            }
         }
     }
 

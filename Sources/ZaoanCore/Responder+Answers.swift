@@ -10,6 +10,9 @@ extension Responder {
         /// The place `@ZONE` named (`time HH:mm @Asia/Tokyo`); nil for the configured one.
         let place: Place?
         let now: Date
+        /// The countdown templates to use: `format=NAME`'s set, else the `default` one, else
+        /// nil (today's text).
+        var formats: CountdownFormatSet? = nil
 
         /// The request's text (`Request.text`): a city, a pattern, a room ID.
         var text: String? { request.text }

@@ -9,14 +9,16 @@ extension Responder {
         try countdownAnswer(id: id, now: now).text
     }
 
-    func countdownAnswer(id: String?, now: Date) throws(ProtocolError) -> Answer {
+    func countdownAnswer(id: String?, now: Date, formats: CountdownFormatSet? = nil) throws(ProtocolError) -> Answer {
         let duration = settings.liveDefaultDuration
         if let id {
             let room = nextOccurrence(of: try self.room(id), now: now)
-            return roomAnswer(room, RoomPhase(room: room, now: now, defaultDuration: duration), titled: false)
+            return roomAnswer(room, RoomPhase(room: room, now: now, defaultDuration: duration), titled: false, formats: formats)
         }
-        guard let (room, phase) = LiveSchedule.featured(in: rotation(at: now), now: now, defaultDuration: duration) else { return Answer("") }
-        return roomAnswer(room, phase, titled: true)
+        guard let (room, phase) = LiveSchedule.featured(in: rotation(at: now), now: now, defaultDuration: duration) else {
+            return Answer(formats?.none.map { fill($0, room: nil, phase: nil) } ?? "")
+        }
+        return roomAnswer(room, phase, titled: true, formats: formats)
     }
 
     /// One live or upcoming room per `ticker_period` seconds, chosen by the wall clock.
@@ -24,9 +26,11 @@ extension Responder {
         tickerAnswer(now: now).text
     }
 
-    func tickerAnswer(now: Date, skip: Int = 0) -> Answer {
-        guard let shown = tickerRoom(now: now, skip: skip) else { return Answer("") }
-        var answer = roomAnswer(shown.room, shown.phase, titled: true)
+    func tickerAnswer(now: Date, skip: Int = 0, formats: CountdownFormatSet? = nil) -> Answer {
+        guard let shown = tickerRoom(now: now, skip: skip) else {
+            return Answer(formats?.none.map { fill($0, room: nil, phase: nil) } ?? "")
+        }
+        var answer = roomAnswer(shown.room, shown.phase, titled: true, formats: formats)
         answer.shortText = Self.shortText(shown.room, suffix: "\(shown.index + 1)/\(shown.count)")
         return answer
     }
@@ -43,8 +47,9 @@ extension Responder {
     }
 
     /// A room's countdown with its state for bars: `soon` within `soon_threshold` of the
-    /// start, urgent then and in the first minute live.
-    func roomAnswer(_ room: LiveRoom, _ phase: RoomPhase, titled: Bool) -> Answer {
+    /// start, urgent then and in the first minute live; `countdown_levels`' class, colour
+    /// and urgency beside that; its text from `formats`' template for the phase, if any.
+    func roomAnswer(_ room: LiveRoom, _ phase: RoomPhase, titled: Bool, formats: CountdownFormatSet? = nil) -> Answer {
         let bare = CountdownText.render(phase, language: settings.language)
         let state: String
         var urgent = false
@@ -66,9 +71,14 @@ extension Responder {
         if let location = room.location { tooltip.append(location) }
         if let description = room.source == nil ? room.description : room.description.flatMap(Self.firstLine) { tooltip.append(description) }
         if let viewers = room.viewers { tooltip.append(settings.language.viewersText(viewers)) }
-        return Answer(titled ? CountdownText.titled(room, phase, language: settings.language) : bare,
-                      shortText: titled ? Self.shortText(room, suffix: CountdownText.short(phase, language: settings.language)) : bare,
-                      tooltip: tooltip.joined(separator: "\n"), state: state, urgent: urgent)
+        let level = settings.countdownLevels.shown(phase)
+        let text = formats?.template(for: phase).map { fill($0, room: room, phase: phase) }
+            ?? (titled ? CountdownText.titled(room, phase, language: settings.language) : bare)
+        var answer = Answer(text, shortText: titled ? Self.shortText(room, suffix: CountdownText.short(phase, language: settings.language)) : bare,
+                            tooltip: tooltip.joined(separator: "\n"), state: state, urgent: urgent || level.urgent)
+        answer.levels = level.classes
+        answer.color = level.color
+        return answer
     }
 
     /// The widest `short_text` of a room, in columns: what a narrow i3bar shows instead.
@@ -142,6 +152,7 @@ extension Responder {
         case .text(.countdown, nil), .plain(.status):
             return LiveSchedule.featured(in: rotation(at: now), now: now, defaultDuration: settings.liveDefaultDuration)?.room
         case .number(.ticker, let skip): return tickerRoom(now: now, skip: skip)?.room
+        case .countdownFormat(_, let inner): return try shownRoom(inner, now: now)
         default: return nil
         }
     }

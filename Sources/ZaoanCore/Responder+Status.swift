@@ -3,10 +3,10 @@ import Foundation
 /// `status`: greeting, time and the next room's countdown in one line, from
 /// `status_template` — the app's recommend page merged three feeds into one view.
 extension Responder {
-    func statusAnswer(now: Date, place: Place? = nil) throws(ProtocolError) -> Answer {
+    func statusAnswer(now: Date, place: Place? = nil, formats: CountdownFormatSet? = nil) throws(ProtocolError) -> Answer {
         let place = place ?? Place(name: settings.city, zone: settings.zone)
         let greeting = try greetingAnswer(at: place, now: now)
-        let countdown = try countdownAnswer(id: nil, now: now)
+        let countdown = try countdownAnswer(id: nil, now: now, formats: formats)
         var parts: [String: String] = [
             "greeting": greeting.text,
             "city": place.name,
@@ -24,10 +24,16 @@ extension Responder {
         }
         parts.merge(almanacParts(now: now, template: settings.statusTemplate)) { $1 }
         let text = Self.fill(settings.statusTemplate, with: parts)
-        let hasRoom = !countdown.text.isEmpty
-        return Answer(text, shortText: Self.fill(settings.statusTemplate, with: parts.merging(["countdown": countdown.shortText ?? ""]) { $1 }),
-                      tooltip: hasRoom ? countdown.tooltip : greeting.tooltip,
-                      state: hasRoom ? countdown.state : greeting.state, urgent: countdown.urgent)
+        // A room's answer has a state; nothing next has none (whatever a `none` template says).
+        let hasRoom = countdown.state != nil
+        var answer = Answer(text, shortText: Self.fill(settings.statusTemplate, with: parts.merging(["countdown": countdown.shortText ?? ""]) { $1 }),
+                            tooltip: hasRoom ? countdown.tooltip : greeting.tooltip,
+                            state: hasRoom ? countdown.state : greeting.state, urgent: countdown.urgent)
+        if hasRoom {
+            answer.levels = countdown.levels
+            answer.color = countdown.color
+        }
+        return answer
     }
 
     /// Replaces `{name}` placeholders; an empty part leaves no doubled or dangling spaces.

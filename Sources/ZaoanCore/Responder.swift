@@ -213,16 +213,22 @@ public final class Responder {
     /// request of its own is answered by its kind's line of the answer table below; one made
     /// of requests by what it is made of.
     public func structured(_ request: Request, now: Date, counters: @autoclosure () -> ServiceFigures) throws(ProtocolError) -> Answer {
+        try structured(request, now: now, formats: defaultCountdownFormats, counters: counters)
+    }
+
+    private func structured(_ request: Request, now: Date, formats: CountdownFormatSet?, counters: () -> ServiceFigures) throws(ProtocolError) -> Answer {
         switch request {
         case .plain, .text, .number, .numberAndText, .pair, .room:
-            return try answer(request.kind, Asked(request: request, place: nil, now: now), counters: counters)
+            return try answer(request.kind, Asked(request: request, place: nil, now: now, formats: formats), counters: counters)
         case .zoned(let spec, let inner) where inner.isOfItsOwn:
-            return try answer(inner.kind, Asked(request: inner, place: try place(spec), now: now), counters: counters)
+            return try answer(inner.kind, Asked(request: inner, place: try place(spec), now: now, formats: formats), counters: counters)
         case .url(let inner): return Answer(try shownRoom(inner, now: now)?.url ?? "")
         case .blocks:
             throw ProtocolError(.badArgument, "blocks answers as i3bar only; send --format=i3bar blocks ...")
+        case .countdownFormat(let name, let inner):
+            return try structured(inner, now: now, formats: try countdownFormatSet(named: name), counters: counters)
         case .watch(let inner), .formatted(_, let inner), .zoned(_, let inner):
-            return try structured(inner, now: now, counters: counters())
+            return try structured(inner, now: now, formats: formats, counters: counters)
         }
     }
 
@@ -248,9 +254,9 @@ public final class Responder {
         case .session, .reload: return Answer("ok")
         case .quit: return Answer("bye")
         case .stats: return Answer(lines: stats(now: asked.now, counters: counters()))
-        case .countdown: return try countdownAnswer(id: asked.text, now: asked.now)
-        case .status: return try statusAnswer(now: asked.now, place: asked.place)
-        case .ticker: return tickerAnswer(now: asked.now, skip: asked.number)
+        case .countdown: return try countdownAnswer(id: asked.text, now: asked.now, formats: asked.formats)
+        case .status: return try statusAnswer(now: asked.now, place: asked.place, formats: asked.formats)
+        case .ticker: return tickerAnswer(now: asked.now, skip: asked.number, formats: asked.formats)
         case .liveAdd, .liveRemove, .liveSkip:
             throw ProtocolError(.badArgument, "\(kind.descriptor.words) changes the rooms; the server applies it")
         case .liveList: return Answer(lines: liveList(now: asked.now))

@@ -46,6 +46,11 @@ public struct Settings: Sendable {
     public var liveDefaultDuration: Int
     /// A room starting within this many seconds is `soon` (waybar class, i3bar urgent).
     public var soonThreshold: Int
+    /// `countdown_formats`: named sets of templates for what a countdown says; the set
+    /// named `default` is used without `format=NAME`. Empty: today's text.
+    public var countdownFormats: [String: CountdownFormatSet] = [:]
+    /// `countdown_levels`: `warning` and `critical` beside `soon`, and the colours.
+    public var countdownLevels = CountdownLevels()
     /// `status`'s line, with placeholders such as {greeting} {time} {countdown} {lunar} in it
     /// (`Responder.statusPlaceholders` lists them).
     public var statusTemplate: String
@@ -236,6 +241,8 @@ public struct Settings: Sendable {
         settings.calendars = calendars
         settings.calendarWindowHours = windowHours
         settings.festivals = file[boolean: .festivals] ?? ConfigKey.festivals.defaultBoolean!
+        settings.countdownFormats = countdownFormats(file[object: .countdownFormats], language: language, problems: &problems)
+        settings.countdownLevels = countdownLevels(file[object: .countdownLevels], problems: &problems)
         settings.stuckClientSeconds = problems.integer(.stuckClientSeconds, in: file)
         settings.partialLineSeconds = problems.integer(.partialLineSeconds, in: file)
         settings.firstLineSeconds = problems.integer(.firstLineSeconds, in: file)

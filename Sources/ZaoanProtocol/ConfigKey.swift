@@ -24,6 +24,8 @@ public struct ConfigKey: Sendable, Hashable, CustomStringConvertible {
         case calendars
         /// `true` or `false`, `default` when absent.
         case boolean(default: Bool)
+        /// An object whose members `Settings` reads (`countdown_formats`, `countdown_levels`).
+        case object
     }
 
     public let name: String
@@ -66,7 +68,8 @@ public struct ConfigKey: Sendable, Hashable, CustomStringConvertible {
     public static let all: [ConfigKey] = [
         .language, .city, .timezone, .cities, .separator, .greetings, .timeFormat, .idleTimeout, .formatterCacheSize,
         .maxConnections, .maxConnectionsPerUser, .reservedConnections, .outputSoftLimit, .outputSoftSeconds,
-        .outputHardLimit, .stuckClientSeconds, .partialLineSeconds, .firstLineSeconds, .tickerPeriod, .maxRooms, .liveDefaultDuration, .soonThreshold, .statusTemplate,
+        .outputHardLimit, .stuckClientSeconds, .partialLineSeconds, .firstLineSeconds, .tickerPeriod, .maxRooms, .liveDefaultDuration, .soonThreshold,
+        .countdownFormats, .countdownLevels, .statusTemplate,
         .i3barMarkup, .barBlocks, .barClockFormats, .barClockZones, .barURLOpener, .barURLSchemes, .adminGroup,
         .calendars, .calendarWindowHours, .festivals,
     ]
@@ -95,6 +98,8 @@ public struct ConfigKey: Sendable, Hashable, CustomStringConvertible {
     public static let maxRooms = ConfigKey("max_rooms", .integer(range: 1...10_000, default: 1_000), "live rooms stored")
     public static let liveDefaultDuration = ConfigKey("live_default_duration", .integer(range: 1...604_800, default: 7_200), "seconds a room without an end is live")
     public static let soonThreshold = ConfigKey("soon_threshold", .integer(range: 1...604_800, default: 600), "seconds before a start that are soon")
+    public static let countdownFormats = ConfigKey("countdown_formats", .object, "named sets of countdown templates: upcoming, live, ended, none")
+    public static let countdownLevels = ConfigKey("countdown_levels", .object, "warning and critical thresholds and colours, live and ended colours")
     public static let statusTemplate = ConfigKey("status_template", .string, "the status line, with placeholders")
     public static let i3barMarkup = ConfigKey("i3bar_markup", .string, "\"none\" or \"pango\" for i3bar blocks")
     public static let barBlocks = ConfigKey("bar_blocks", .strings, "the blocks of zaoan bar, left to right")

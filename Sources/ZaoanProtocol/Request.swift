@@ -35,6 +35,10 @@ public enum Request: Hashable, Sendable {
     /// `time HH:mm @Asia/Tokyo`, `status @东京`: `time` or `status` in another zone, named by
     /// an IANA zone or a city (built-in or from the config).
     indirect case zoned(String, Request)
+    /// `countdown format=compact`, `status format=compact`: the countdown said with the
+    /// named set of templates of `countdown_formats` (an argument of the rows that show a
+    /// countdown, as `@ZONE` is of those that show a time), around the request without it.
+    indirect case countdownFormat(String, Request)
     /// `--format=i3bar blocks ticker ; time HH:mm:ss`: several requests as one i3bar status
     /// line (a JSON array of blocks), so a bar watches them all on one connection and gets
     /// every second's changes in one write.
@@ -50,7 +54,7 @@ public enum Request: Hashable, Sendable {
         case .watch: return .watch
         case .url: return .url
         case .formatted: return .format
-        case .zoned(_, let inner): return inner.kind
+        case .zoned(_, let inner), .countdownFormat(_, let inner): return inner.kind
         case .blocks: return .blocks
         }
     }
@@ -59,7 +63,7 @@ public enum Request: Hashable, Sendable {
     public var isOfItsOwn: Bool {
         switch self {
         case .plain, .text, .number, .numberAndText, .pair, .room: return true
-        case .watch, .url, .formatted, .zoned, .blocks: return false
+        case .watch, .url, .formatted, .zoned, .countdownFormat, .blocks: return false
         }
     }
 
@@ -85,7 +89,7 @@ public enum Request: Hashable, Sendable {
     public var isWatchable: Bool {
         guard kind.descriptor.isWatchable else { return false }
         switch self {
-        case .formatted(_, let inner), .zoned(_, let inner): return inner.isWatchable
+        case .formatted(_, let inner), .zoned(_, let inner), .countdownFormat(_, let inner): return inner.isWatchable
         case .blocks(let parts): return parts.allSatisfy(\.isWatchable)
         default: return true
         }
@@ -196,6 +200,15 @@ extension Request {
     public static let maxScheduleHours = 744
     /// `schedule ... calendar=NAME`'s word.
     public static let scheduleCalendarPrefix = "calendar="
+    /// `countdown format=NAME`'s word, and the names a set of `countdown_formats` may have:
+    /// 1 to `maxCountdownFormatName` of A-Z a-z 0-9 _ -.
+    public static let countdownFormatPrefix = "format="
+    public static let maxCountdownFormatName = 32
+
+    public static func isCountdownFormatName(_ name: String) -> Bool {
+        RoomLimits.isName(name, maxBytes: maxCountdownFormatName)
+    }
+
     /// `live show calendar:UID`: a calendar event's ID, as `watch events` gives it.
     public static let calendarEventPrefix = "calendar:"
     /// The longest calendar event ID `live show` takes: the prefix and a UID's 48 first

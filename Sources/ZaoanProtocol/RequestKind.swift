@@ -62,7 +62,7 @@ public enum RequestKind: UInt8, CaseIterable, Hashable, Sendable {
             RequestDescriptor(self, "countdown", "[ID]", reads: .words(ReadArguments.countdown), watchable: true, changes: .everySecond,
                               help: .line("距开播 01:02:03 / live 00:12:03 / ended, for a room or the next"))
         case .status:
-            RequestDescriptor(self, "status", "[@ZONE]", reads: .words(ReadArguments.optionalZone), watchable: true, changes: .everySecond,
+            RequestDescriptor(self, "status", "[@ZONE]", reads: .words(ReadArguments.status), watchable: true, changes: .everySecond,
                               help: .line("greeting, time and the next room's countdown in one line"))
         case .ticker:
             RequestDescriptor(self, "ticker", "[SKIP]", reads: .words(ReadArguments.ticker), watchable: true, changes: .everySecond,

@@ -62,24 +62,57 @@ enum ReadArguments {
         return .text(words.kind, words.words[0])
     }
 
+    /// `countdown [ID] [format=NAME]`.
     static func countdown(_ words: RequestWords) throws(ProtocolError) -> Request {
-        guard words.words.count <= 1 else { throw ProtocolError(.badArgument, "countdown takes at most one room ID") }
-        return .text(words.kind, words.words.first)
+        var rest = words.words
+        let format = try countdownFormat(&rest, of: words.kind)
+        guard rest.count <= 1 else { throw ProtocolError(.badArgument, "countdown takes at most one room ID, and format=NAME") }
+        return withCountdownFormat(format, .text(words.kind, rest.first))
     }
 
+    /// `ticker [SKIP] [format=NAME]`.
     static func ticker(_ words: RequestWords) throws(ProtocolError) -> Request {
-        guard words.words.count <= 1 else { throw ProtocolError(.badArgument, "ticker takes at most one number, SKIP") }
-        guard let skip = words.words.isEmpty ? 0 : Int(words.words[0]), skip >= 0, skip < 1_000_000 else {
+        var rest = words.words
+        let format = try countdownFormat(&rest, of: words.kind)
+        guard rest.count <= 1 else { throw ProtocolError(.badArgument, "ticker takes at most one number, SKIP, and format=NAME") }
+        guard let skip = rest.isEmpty ? 0 : Int(rest[0]), skip >= 0, skip < 1_000_000 else {
             throw ProtocolError(.badArgument, "ticker SKIP must be a whole number from 0, e.g. ticker 1 for the next room")
         }
-        return .number(words.kind, skip)
+        return withCountdownFormat(format, .number(words.kind, skip))
     }
 
-    /// `[@ZONE]` and nothing else (`status`): the row's request, zoned when a zone is named.
+    /// `status [@ZONE] [format=NAME]`: the row's request, zoned when a zone is named.
+    static func status(_ words: RequestWords) throws(ProtocolError) -> Request {
+        var rest = words.words
+        let format = try countdownFormat(&rest, of: words.kind)
+        let plain = try optionalZone(RequestWords(kind: words.kind, words: rest, quoted: [], command: words.command))
+        return withCountdownFormat(format, plain)
+    }
+
+    /// `[@ZONE]` and nothing else: the row's request, zoned when a zone is named.
     static func optionalZone(_ words: RequestWords) throws(ProtocolError) -> Request {
         if words.words.count == 1, let zone = try RequestParser.zoneWord(words.words[0]) { return .zoned(zone, .plain(words.kind)) }
         try words.checkEmpty()
         return .plain(words.kind)
+    }
+
+    /// Takes a `format=NAME` word out of `words` (at most one), checking NAME's spelling;
+    /// whether `countdown_formats` has it the Responder says.
+    private static func countdownFormat(_ words: inout [String], of kind: RequestKind) throws(ProtocolError) -> String? {
+        let prefix = Request.countdownFormatPrefix
+        let found = words.indices.filter { words[$0].lowercased().hasPrefix(prefix) }
+        guard let index = found.first else { return nil }
+        guard found.count == 1 else { throw ProtocolError(.badArgument, "give format=NAME once") }
+        let name = String(words[index].dropFirst(prefix.count))
+        guard Request.isCountdownFormatName(name) else {
+            throw ProtocolError(.badArgument, "format=\(RequestParser.shorten(name)): a name of countdown_formats is 1 to \(Request.maxCountdownFormatName) of A-Z a-z 0-9 _ -")
+        }
+        words.remove(at: index)
+        return name
+    }
+
+    private static func withCountdownFormat(_ name: String?, _ request: Request) -> Request {
+        name.map { .countdownFormat($0, request) } ?? request
     }
 
     static func liveAdd(_ words: RequestWords) throws(ProtocolError) -> Request {
@@ -143,7 +176,10 @@ enum ReadArguments {
     /// `url countdown [ID] | ticker [SKIP] | status`: the requests that show a room or event.
     static func url(_ words: RequestWords) throws(ProtocolError) -> Request {
         guard let first = words.words.first else { throw ProtocolError(.badArgument, "usage: url \(words.kind.descriptor.arguments)") }
-        let inner = try RequestParser.request(command: first.lowercased(), arguments: Array(words.words.dropFirst()))
+        var inner = try RequestParser.request(command: first.lowercased(), arguments: Array(words.words.dropFirst()))
+        // A link is the same whatever words the countdown is said in: `url countdown format=compact`
+        // (a bar's block with a format) is `url countdown`.
+        if case .countdownFormat(_, let plain) = inner { inner = plain }
         switch inner {
         case .text(.countdown, _), .number(.ticker, _), .plain(.status): return .url(inner)
         default: throw ProtocolError(.badArgument, "url takes countdown, ticker or status, the requests that show a room or event")

@@ -10,7 +10,12 @@ public enum RoomLimits {
 
     /// IDs are short tokens: letters, digits, `_` and `-`, at most 64.
     public static func isValidID(_ id: String) -> Bool {
-        !id.isEmpty && id.utf8.count <= maxIDLength && id.utf8.allSatisfy { byte in
+        isName(id, maxBytes: maxIDLength)
+    }
+
+    /// 1 to `maxBytes` of A-Z a-z 0-9 _ -: a room's ID, a countdown format set's name.
+    public static func isName(_ text: String, maxBytes: Int) -> Bool {
+        !text.isEmpty && text.utf8.count <= maxBytes && text.utf8.allSatisfy { byte in
             (byte >= 0x30 && byte <= 0x39) || (byte >= 0x41 && byte <= 0x5A) || (byte >= 0x61 && byte <= 0x7A)
                 || byte == UInt8(ascii: "_") || byte == UInt8(ascii: "-")
         }

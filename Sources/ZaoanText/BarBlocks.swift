@@ -12,20 +12,25 @@ public struct I3barBlock: Equatable, Sendable {
     public var urgent = false
     /// `pango` or `none`.
     public var markup: String
+    /// The text's colour (a countdown level's, `countdown_levels`); nil: the bar's own.
+    public var color: BarColor?
 
-    public init(instance: String, fullText: String, shortText: String? = nil, urgent: Bool = false, pango: Bool) {
+    public init(instance: String, fullText: String, shortText: String? = nil, urgent: Bool = false, pango: Bool, color: BarColor? = nil) {
         self.instance = instance
         self.fullText = fullText
         self.shortText = shortText
         self.urgent = urgent
         self.markup = pango ? "pango" : "none"
+        self.color = color
     }
 
-    /// `{"name","instance","full_text","short_text","urgent","markup"}` in this order.
+    /// `{"name","instance","full_text","short_text","color","urgent","markup"}` in this
+    /// order; `short_text` and `color` only when there are.
     public var encoded: String {
         var fields: [(String, JSONWriter.Value)] = [("name", .string(name)), ("instance", .string(instance)),
                                                     ("full_text", .string(fullText))]
         if let shortText { fields.append(("short_text", .string(shortText))) }
+        if let color { fields.append(("color", .string(color.hex))) }
         fields.append(("urgent", .bool(urgent)))
         fields.append(("markup", .string(markup)))
         return JSONWriter.write(.object(fields))
@@ -44,7 +49,8 @@ public struct I3barBlock: Equatable, Sendable {
         guard let full = value["full_text"]?.string else { return nil }
         self.init(instance: value["instance"]?.string ?? "", fullText: Self.safe(full, pango: pango),
                   shortText: value["short_text"]?.string.map { Self.safe($0, pango: pango) },
-                  urgent: value["urgent"]?.bool ?? false, pango: pango)
+                  urgent: value["urgent"]?.bool ?? false, pango: pango,
+                  color: value["color"]?.string.flatMap(BarColor.init(hex:)))
     }
 
     private static func safe(_ text: String, pango: Bool) -> String {
@@ -66,30 +72,44 @@ public struct WaybarObject: Equatable, Sendable {
     public var tooltip: String?
     /// The CSS class (and `alt`): the greeting's part of day, a room's state, or `error`.
     public var state: String?
+    /// Classes beside `state` (a countdown level: `warning`, `critical`): with any, `class`
+    /// is an array, the state first; `alt` stays the state.
+    public var levels: [String]
 
-    public init(text: String, tooltip: String? = nil, state: String? = nil) {
+    public init(text: String, tooltip: String? = nil, state: String? = nil, levels: [String] = []) {
         self.text = text
         self.tooltip = tooltip
         self.state = state
+        self.levels = levels
     }
 
     public var encoded: String {
         var fields: [(String, JSONWriter.Value)] = [("text", .string(text))]
         if let tooltip { fields.append(("tooltip", .string(tooltip))) }
         if let state {
-            fields.append(("class", .string(state)))
+            fields.append(("class", levels.isEmpty ? .string(state) : .array(([state] + levels).map { .string($0) })))
             fields.append(("alt", .string(state)))
         }
         return JSONWriter.write(.object(fields))
     }
 
+    /// A class name as zaoan writes them: letters, `-` and `_`, at most 32.
+    static func className(_ text: String) -> String {
+        String(text.unicodeScalars.filter { $0.properties.isAlphabetic || $0 == "-" || $0 == "_" }.prefix(32))
+    }
+
+    /// The most classes a read object keeps beside its state.
+    static let maxLevels = 4
+
     /// An object as another program sent it, reduced to the fields zaoan writes, its texts
     /// safe for Pango (entities only) and free of control characters.
     public init?(json: String) {
         guard let object = JSONReader.line(json), let text = object["text"]?.string else { return nil }
-        let state = object["class"]?.string.map { String($0.unicodeScalars.filter { $0.properties.isAlphabetic || $0 == "-" || $0 == "_" }.prefix(32)) }
+        // A string, or an array of strings (the state, then its levels).
+        let classes = object["class"].map { $0.string.map { [$0] } ?? ($0.items ?? []).compactMap(\.string) } ?? []
+        let state = classes.first.map(Self.className)
         self.init(text: SafeText.pangoEntitiesOnly(SafeText.visibleLines(text)),
                   tooltip: object["tooltip"]?.string.map { SafeText.pangoEntitiesOnly(SafeText.visibleLines($0)) },
-                  state: state)
+                  state: state, levels: classes.dropFirst().prefix(Self.maxLevels).map(Self.className).filter { !$0.isEmpty })
     }
 }

@@ -4,8 +4,8 @@ import Testing
 
 /// What the real-bar test needs besides zaoan, and the Debian packages that have it.
 private enum HeadlessDesktop {
-    static let packages = "xvfb i3-wm xdotool x11-utils fonts-dejavu-core"
-    static let names = ["Xvfb", "i3", "i3bar", "i3-msg", "xdotool"]
+    static let packages = "xvfb i3-wm xdotool x11-utils x11-apps fonts-dejavu-core"
+    static let names = ["Xvfb", "i3", "i3bar", "i3-msg", "xdotool", "xwd"]
 
     /// The tools by name, or a failure naming the packages (scripts/test installs them).
     static func tools() throws -> [String: String] {
@@ -96,9 +96,12 @@ struct RealI3barTests {
         let tools = try HeadlessDesktop.tools()
         let service = try TestService.start(
             arguments: ["--language", "en"],
-            config: #"{"bar_blocks": ["time HH:mm:ss"], "bar_clock_formats": ["HH:mm:ss", "yyyy-MM-dd"]}"#)
+            config: ##"{"bar_blocks": ["countdown format=short", "time HH:mm:ss"], "bar_clock_formats": ["HH:mm:ss", "yyyy-MM-dd"], "countdown_formats": {"short": {"upcoming": "{title} {until}"}}, "countdown_levels": {"warning": {"minutes": 60, "color": "#ffb000"}}}"##)
         defer { try? service.stop() }
         let scratch = service.directory
+        // A room 40 minutes ahead: the countdown block (in its own format) is at the warning
+        // level, its text in #ffb000.
+        try #require(try service.ask("live add tea +40m Tea") == "ok\n")
 
         // The X server picks a free display itself (-displayfd: it writes the number once it
         // accepts connections), so parallel runs never race for one.
@@ -163,6 +166,16 @@ struct RealI3barTests {
         #expect(try eventually(timeout: 10) { try stats.value("watches") == 1 }, "zaoan bar should watch; \(logs())")
         let ready = Date()
 
+        // The countdown block's colour, as i3bar draws it: the bar's pixels (xwd of the root
+        // window) hold amber text, glyph pixels of (255, 176, 0) scaled by their coverage;
+        // i3bar's own white text and black background have none.
+        var amber = 0
+        #expect(try eventually(timeout: 20, interval: 0.3) {
+            amber = try XWindowDump.pixels(tools["xwd"]!, environment: environment, scratch: scratch, rows: 0..<40)
+                .filter { $0.red > 150 && $0.blue < 40 && (55...75).contains(Int($0.green) * 100 / Int($0.red)) }.count
+            return amber > 20
+        }, "i3bar should draw the warning level's colour #ffb000 (\(amber) amber pixels); \(logs())")
+
         // Hidden: `bar mode hide` makes i3bar (4.22) unmap its window (hidden_state starts as
         // hide) and send the stop signal; `bar mode dock` below sends the continue signal.
         try i3msg("bar mode hide")
@@ -185,8 +198,8 @@ struct RealI3barTests {
         try #require(ProcessTable.isRunning(bar) && ProcessTable.find(isZaoanBar) == bar,
                 "the same zaoan bar should be running; \(logs())")
 
-        // A click on the clock: i3bar draws status blocks right-aligned, and with one block
-        // of 8 characters x = width − 30 is inside it. The bar re-watches with the next format.
+        // A click on the clock: i3bar draws status blocks right-aligned, and the clock (the
+        // last block, 8 characters) holds x = width − 30. The bar re-watches with the next format.
         var geometry: [String: Int] = [:]
         #expect(try eventually(timeout: 10) {
             let search = try Tool.run(tools["xdotool"]!, ["search", "--onlyvisible", "--class", "i3bar"],
@@ -213,5 +226,38 @@ struct RealI3barTests {
 
         print("real i3bar test: X, i3 and the bar ready in \(String(format: "%.1f", ready.timeIntervalSince(started))) s, "
               + "whole test \(String(format: "%.1f", Date().timeIntervalSince(started))) s")
+    }
+}
+
+/// The root window's pixels from `xwd` (x11-apps), read from its XWD file: a header of
+/// big-endian 32-bit fields, the window name, the colour map, then ZPixmap rows. Xvfb's
+/// 24-bit screen has 32 bits per pixel, blue first when the byte order is LSBFirst.
+enum XWindowDump {
+    struct Pixel: Equatable { let red, green, blue: UInt8 }
+
+    static func pixels(_ xwd: String, environment: [String: String], scratch: TemporaryDirectory, rows: Range<Int>) throws -> [Pixel] {
+        let path = scratch.file("root.xwd")
+        let result = try Tool.run(xwd, ["-root", "-silent", "-out", path], environment: environment, scratch: scratch)
+        guard result.status == 0, let data = FileManager.default.contents(atPath: path) else { throw TestFailure("xwd: \(result)") }
+        let bytes = [UInt8](data)
+        func field(_ index: Int) throws -> Int {
+            let at = index * 4
+            guard at + 4 <= bytes.count else { throw TestFailure("xwd file too short") }
+            return bytes[at..<at + 4].reduce(0) { $0 << 8 | Int($1) }
+        }
+        let headerSize = try field(0), width = try field(4), height = try field(5), byteOrder = try field(7)
+        let bitsPerPixel = try field(11), bytesPerLine = try field(12), colours = try field(19)
+        guard bitsPerPixel == 32 else { throw TestFailure("xwd: \(bitsPerPixel) bits per pixel, expected 32") }
+        let start = headerSize + colours * 12
+        var found: [Pixel] = []
+        for row in rows where row < height {
+            for column in 0..<width {
+                let at = start + row * bytesPerLine + column * 4
+                guard at + 4 <= bytes.count else { throw TestFailure("xwd file too short for \(width)x\(height)") }
+                let p = bytes[at..<at + 4].map { $0 }
+                found.append(byteOrder == 0 ? Pixel(red: p[2], green: p[1], blue: p[0]) : Pixel(red: p[1], green: p[2], blue: p[3]))
+            }
+        }
+        return found
     }
 }

@@ -138,6 +138,9 @@ struct RealWaybarTests {
         var configuration = TestService.Configuration()
         configuration.socket = .path(world.file("run/zaoan.sock"))
         configuration.arguments = ["--language", "en"]
+        // Levels beside soon: the room 10 minutes ahead is soon and warning (the shipped
+        // style.css draws warning after soon, so warning's background is the one shown).
+        configuration.config = #"{"countdown_levels": {"warning": {"minutes": 30}, "critical": {"minutes": 5}}}"#
         let service = try TestService.start(configuration)
         defer { try? service.stop() }
         chown(service.socketPath, desktop.user.uid, desktop.user.gid)  // zaoan makes it 0600
@@ -251,6 +254,43 @@ struct RealWaybarTests {
         try cursor(5)
         #expect(try eventually(timeout: 10, interval: 0.25) { try belowTheBar() == before },
                 "leaving the module should close its tooltip; \(logs())")
+        // 4. The level classes as waybar applies them: the shipped style.css gives each its own
+        // background, so the bar's pixels say which class the module has. Each state is made
+        // by replacing the room; a screenshot of the bar is kept for each (ZAOAN_LEVEL_SHOTS=DIR
+        // copies them there, as the README's pictures).
+        let backgrounds: [(state: String, room: String, rgb: Int, not: [Int])] = [
+            ("warning", "+10m", 0xebbcba, [0xf6c177]),  // beside soon (#f6c177), which it overrides
+            ("critical", "+3m", 0xd7263d, [0xf6c177, 0xebbcba]),
+            ("live", "-1m", 0xeb6f92, [0xd7263d, 0xebbcba]),
+        ]
+        for expected in backgrounds {
+            for request in ["live rm tea", "live add tea \(expected.room) Morning tea end=+2h"] {
+                let answer = try service.zaoan(["ask", "--socket", service.socketPath] + request.split(separator: " ").map(String.init))
+                try #require(answer.status == 0, "\(request): \(answer)")
+            }
+            var counts: [Int: Int] = [:]
+            let shown = try eventually(timeout: 20, interval: 0.25) {
+                let bar = try screen(top: 0, height: 30)
+                counts = [:]
+                for at in stride(from: 0, to: bar.count, by: 3) {
+                    let rgb = Int(bar[at]) << 16 | Int(bar[at + 1]) << 8 | Int(bar[at + 2])
+                    if rgb == expected.rgb || expected.not.contains(rgb) { counts[rgb, default: 0] += 1 }
+                }
+                return counts[expected.rgb, default: 0] > 200 && expected.not.allSatisfy { counts[$0, default: 0] == 0 }
+            }
+            #expect(shown, "the module should have the class \(expected.state) (background #\(String(expected.rgb, radix: 16))): pixels \(counts); \(logs())")
+            let shot = world.file("logs/waybar-\(expected.state).png")
+            // The right part of the bar, where the module is (the pointer rests at the left end).
+            let png = try desktop.run([tools["grim"]!, "-g", "300,0 500x30", "-"], display)
+            if png.status == 0 {
+                FileManager.default.createFile(atPath: shot, contents: png.stdout)
+                if let keep = ProcessInfo.processInfo.environment["ZAOAN_LEVEL_SHOTS"] {
+                    try? FileManager.default.removeItem(atPath: keep + "/waybar-\(expected.state).png")  // absent: nothing to replace
+                    try FileManager.default.copyItem(atPath: shot, toPath: keep + "/waybar-\(expected.state).png")
+                }
+            }
+        }
+
         print("hovered: \(changedPixels) pixels below the bar changed. Desktop and bar ready in "
               + "\(String(format: "%.1f", ready.timeIntervalSince(started))) s, whole test \(String(format: "%.1f", Date().timeIntervalSince(started))) s")
     }
