@@ -22,6 +22,8 @@ public struct ConfigKey: Sendable, Hashable, CustomStringConvertible {
         case stringMap(perEntry: Bool)
         /// Paths, or objects of a path and a name (`calendars`).
         case calendars
+        /// Blocks → buttons → actions (`bar_clicks`), checked as a whole by `BarClicks`.
+        case clickTable
     }
 
     public let name: String
@@ -59,7 +61,7 @@ public struct ConfigKey: Sendable, Hashable, CustomStringConvertible {
         .language, .city, .timezone, .cities, .separator, .greetings, .timeFormat, .idleTimeout, .formatterCacheSize,
         .maxConnections, .maxConnectionsPerUser, .reservedConnections, .outputSoftLimit, .outputSoftSeconds,
         .outputHardLimit, .stuckClientSeconds, .partialLineSeconds, .firstLineSeconds, .tickerPeriod, .maxRooms, .liveDefaultDuration, .soonThreshold, .statusTemplate,
-        .i3barMarkup, .barBlocks, .barClockFormats, .barClockZones, .barURLOpener, .barURLSchemes, .adminGroup,
+        .i3barMarkup, .barBlocks, .barClockFormats, .barClockZones, .barURLOpener, .barURLSchemes, .barClicks, .adminGroup,
         .calendars, .calendarWindowHours,
     ]
 
@@ -96,5 +98,6 @@ public struct ConfigKey: Sendable, Hashable, CustomStringConvertible {
     public static let calendarWindowHours = ConfigKey("calendar_window_hours", .integer(range: 1...744, default: 48), "hours of calendar events expanded ahead")
     public static let barURLOpener = ConfigKey("bar_url_opener", .strings, "the command a click on an event's URL runs")
     public static let barURLSchemes = ConfigKey("bar_url_schemes", .strings, "the only URL schemes a click opens")
+    public static let barClicks = ConfigKey("bar_clicks", .clickTable, "what each button does on each bar block: an action or a command")
     public static let adminGroup = ConfigKey("admin_group", .string, "a group whose members may change rooms and reload")
 }
