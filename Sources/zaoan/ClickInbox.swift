@@ -57,8 +57,8 @@ final class ClickInbox {
         return fifo
     }
 
-    /// The action words waiting, in order; an over-long line is dropped with what follows
-    /// it up to the next line break.
+    /// The action words waiting, in order; an over-long line is dropped with the rest of
+    /// the read it came in (a click writes one short line at a time).
     func read() -> [String] {
         var words: [String] = []
         var chunk = [UInt8](repeating: 0, count: 1024)
@@ -80,7 +80,11 @@ final class ClickInbox {
                     return true
                 }
             }
-            if overflowed { framer = LineFramer(lineLimit: ClickChannel.maxLine) }
+            if overflowed {
+                // Not a click: the rest of this read goes with it; the next read starts afresh.
+                printError("ignoring a line longer than \(ClickChannel.maxLine) bytes from the click channel")
+                framer = LineFramer(lineLimit: ClickChannel.maxLine)
+            }
         }
         return words
     }
