@@ -286,7 +286,7 @@ _zaoan() {
             _zaoan_add "$cur" ticker countdown status time greeting schedule live ago duration ping version help stats
         elif ((before == 1)) && [[ ${_zaoan_w[i]} == live ]]; then
             _zaoan_add "$cur" list show
-        elif ((before == 1 || before == 2)); then
+        elif ((before == 1)) || { ((before == 2)) && [[ ${_zaoan_w[i]} == live ]]; }; then
             _zaoan_add "$cur" left middle right wheel-up wheel-down
         fi
     elif [[ $cur == -* ]]; then
