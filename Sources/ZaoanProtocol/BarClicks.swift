@@ -113,6 +113,16 @@ public struct BarClicks: Equatable, Sendable {
         return words
     }()
 
+    /// The blocks a built-in action can change: only a watch of one of these has anything
+    /// for `zaoan click` to tell it (a command runs from the click itself).
+    public static let blocksWithActions: [String] = {
+        var words: [String] = []
+        for (_, action) in ClickAction.builtIn {
+            for block in action.blocks ?? [] where !words.contains(block) { words.append(block) }
+        }
+        return words
+    }()
+
     /// What `button` does on a block whose request word is `block`.
     public func action(block: String, button: ClickButton) -> ClickAction {
         table[block]?[button] ?? table[Self.everyBlock]?[button] ?? Self.defaultAction(block: block, button: button)

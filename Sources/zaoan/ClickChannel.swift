@@ -15,10 +15,12 @@ import ZaoanSystem
 /// ENXIO, and the clicking process removes it. The word says which action, where a signal
 /// would need one number per action.
 ///
-/// The folder is `$XDG_RUNTIME_DIR/zaoan-clicks`, else `/run/user/UID/zaoan-clicks`, else
-/// `/tmp/zaoan-clicks-UID`. It must be a folder, not a symbolic link, owned by the user and
-/// closed to everyone else (no group or other bits), or both sides refuse it and say why:
-/// another account could otherwise make it first, or plant a link or a FIFO of its own.
+/// The folder is `$XDG_RUNTIME_DIR/zaoan-clicks`, else `/run/user/UID/zaoan-clicks`; with
+/// neither (no login session: no bar to click either) a watch takes no clicks, and never
+/// falls back to a shared folder such as /tmp. It must be a folder, not a symbolic link,
+/// owned by the user and closed to everyone else (no group or other bits), or both sides
+/// refuse it and say why: another account could otherwise make it first, or plant a link or
+/// a FIFO of its own.
 /// Everything in it is opened relative to the checked folder, never following a link, and
 /// checked again once open (a FIFO, the user's own).
 enum ClickChannel {
@@ -26,7 +28,8 @@ enum ClickChannel {
     /// The longest line a watch takes from its FIFO; the action words are far shorter.
     static let maxLine = 64
 
-    static func folderPath(environment: [String: String], uid: uid_t = getuid()) -> String {
+    /// The folder's path; nil when the user has no runtime folder.
+    static func folderPath(environment: [String: String], uid: uid_t = getuid()) -> String? {
         if let runtime = environment["XDG_RUNTIME_DIR"], runtime.hasPrefix("/") {
             return (runtime.hasSuffix("/") ? runtime : runtime + "/") + folderName
         }
@@ -34,8 +37,11 @@ enum ClickChannel {
         if stat("/run/user/\(uid)", &info) == 0, (info.st_mode & S_IFMT) == S_IFDIR {
             return "/run/user/\(uid)/" + folderName
         }
-        return "/tmp/\(folderName)-\(uid)"
+        return nil
     }
+
+    static let noFolder = "neither XDG_RUNTIME_DIR nor /run/user/UID is there, where zaoan watch and zaoan click meet"
+
 
     /// Opens the folder (creating it, mode 0700, when `create`) and checks it: a folder, not a
     /// link, the user's own, nothing for group or others.

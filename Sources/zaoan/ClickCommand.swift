@@ -42,7 +42,9 @@ struct ClickCommand {
 
     /// Writes `word` into the FIFOs of the block's watches; removes those left behind.
     private func deliver(_ word: String, toOneOnly: Bool) -> Never {
-        let path = ClickChannel.folderPath(environment: environment)
+        guard let path = ClickChannel.folderPath(environment: environment) else {
+            fail("no zaoan watch can be reached: \(ClickChannel.noFolder)", status: 1)
+        }
         let folder: Descriptor
         do {
             folder = try ClickChannel.openFolder(path, create: false)

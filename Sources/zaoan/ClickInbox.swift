@@ -22,9 +22,10 @@ final class ClickInbox {
         self.fifo = fifo
     }
 
-    /// Makes `block`'s FIFO for this process in the user's click folder.
-    static func open(block: String, environment: [String: String]) throws(SystemError) -> ClickInbox {
-        let path = ClickChannel.folderPath(environment: environment)
+    /// Makes `block`'s FIFO for this process in the user's click folder; nil when the user
+    /// has no runtime folder.
+    static func open(block: String, environment: [String: String]) throws(SystemError) -> ClickInbox? {
+        guard let path = ClickChannel.folderPath(environment: environment) else { return nil }
         let folder = try ClickChannel.openFolder(path, create: true)
         let pid = getpid()
         let name = ClickChannel.fileName(block: block, pid: pid)

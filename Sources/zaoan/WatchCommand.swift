@@ -156,11 +156,12 @@ struct WatchCommand {
 
     // MARK: - Clicks
 
-    /// The watch's end of the click channel, for a request a bar can show as a block; nil
-    /// (clicks do not reach it, said once on stderr) when the folder cannot be used.
+    /// The watch's end of the click channel, for a block a built-in click action can change
+    /// (the ticker, a clock, a countdown or the status); nil when the user has no runtime
+    /// folder, or (clicks do not reach it, said on stderr) when the folder cannot be used.
     private func openInbox() -> ClickInbox? {
         let kind = BarBlock(index: 0, entry: options.wordsLine, clockFormats: BarConfig.defaultClockFormats).kind
-        guard BarClicks.blockWords.contains(kind) else { return nil }
+        guard BarClicks.blocksWithActions.contains(kind) else { return nil }
         do {
             return try ClickInbox.open(block: kind, environment: environment)
         } catch {

@@ -133,6 +133,7 @@ import Testing
         for word in ["ticker", "countdown", "status", "time", "greeting", "live list", "live show", "schedule"] {
             #expect(BarClicks.blockWords.contains(word), "\(word)")
         }
+        #expect(BarClicks.blocksWithActions == ["ticker", "time", "countdown", "status"])
         for word in ["live add", "reload", "session", "watch", "blocks", "--format", "url", "watch events", "*"] {
             #expect(!BarClicks.blockWords.contains(word), "\(word)")
         }

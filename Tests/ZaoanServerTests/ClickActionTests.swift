@@ -233,6 +233,29 @@ struct ClickActionTests {
         #expect(config.status == 78 && config.errorOutput.contains("config key 'bar_clicks.ticker.left': 'next-zone' does nothing on a ticker block"), "\(config)")
     }
 
+    @Test("only watches a built-in action can change take clicks; without a runtime folder none does, and nothing is made in /tmp",
+          .enabled(if: !FileManager.default.fileExists(atPath: "/run/user/\(getuid())"), "this user has /run/user/UID, which zaoan would use"))
+    func whichWatchesTakeClicks() throws {
+        let service = try Self.service(clicks: "{}")
+        defer { try? service.stop() }
+        let greeting = try RunningZaoan(["watch", "--socket", service.socketPath, "greeting"], environment: service.environment, scratch: service.directory)
+        let ticker = try RunningZaoan(["watch", "--socket", service.socketPath, "--format", "json", "ticker"], environment: service.environment, scratch: service.directory)
+        defer { _ = greeting.terminate(); _ = ticker.terminate() }
+        #expect(greeting.nextLine(timeout: 10) != nil && Self.shows(ticker, skip: 0, service))
+        #expect(eventually(timeout: 10) { Self.fifos(service) == ["ticker.\(ticker.process.processIdentifier)"] }, "\(Self.fifos(service))")
+
+        var bare = service.environment
+        bare["XDG_RUNTIME_DIR"] = nil
+        let before = Set((try? FileManager.default.contentsOfDirectory(atPath: "/tmp")) ?? []).filter { $0.hasPrefix("zaoan-clicks") }
+        let homeless = try RunningZaoan(["watch", "--socket", service.socketPath, "--format", "json", "ticker"], environment: bare, scratch: service.directory)
+        defer { _ = homeless.terminate() }
+        #expect(Self.shows(homeless, skip: 0, service), "\(homeless.errorText)")
+        let clicked = try Tool.run(Locations.zaoan, ["click", "ticker", "left"], environment: bare, scratch: service.directory)
+        #expect(clicked.status == 1 && clicked.errorOutput.contains("neither XDG_RUNTIME_DIR nor /run/user/UID is there"), "\(clicked)")
+        let after = Set((try? FileManager.default.contentsOfDirectory(atPath: "/tmp")) ?? []).filter { $0.hasPrefix("zaoan-clicks") }
+        #expect(after == before && homeless.errorText.isEmpty, "nothing made in /tmp, nothing said: \(after) \(homeless.errorText)")
+    }
+
     @Test("a click folder another account could reach, or a link, is refused by watch and click; only the user's FIFOs are written to")
     func hostileFolders() throws {
         let service = try Self.service(clicks: "{}")
