@@ -201,6 +201,52 @@ struct ClickActionTests {
         #expect(none.status == 0 && none.errorOutput.isEmpty, "\(none)")
     }
 
+    @Test("open-link from zaoan click: the countdown's event link opened once however many watches show it, by bar_url_opener")
+    func openLinkOnce() throws {
+        let folder = try TemporaryDirectory()
+        defer { folder.remove() }
+        let (recorder, log) = try Self.recorder(in: folder)
+        let calendar = try folder.makeDirectory("cal")
+        try CalendarFeedTests.event(uid: "meet", title: "Meeting", start: Date().addingTimeInterval(600), length: 1800,
+                                    url: "https://meet.example.org/r/42?x=1&y=2").write(toFile: calendar + "/meet.ics", atomically: true, encoding: .utf8)
+        let service = try TestService.start(arguments: ["--language", "en", "--timezone", "UTC"],
+                                            config: #"{"calendars": ["\#(calendar)"], "bar_url_opener": ["\#(recorder)", "--new-tab"]}"#)
+        defer { try? service.stop() }
+        let watch = ["watch", "--socket", service.socketPath, "--format", "json", "countdown"]
+        let watches = try (0..<3).map { _ in try RunningZaoan(watch, environment: service.environment, scratch: service.directory) }
+        defer { for each in watches { _ = each.terminate() } }
+        for each in watches { #expect(each.line(within: 10) { $0.contains("Meeting") } != nil, "\(each.lines.suffix(1)) \(each.errorText)") }
+        #expect(eventually(timeout: 10) { Self.fifos(service).count == 3 }, "\(Self.fifos(service))")
+        let clicked = try Self.click(["countdown", "left"], service)
+        #expect(clicked.status == 0, "\(clicked)")
+        #expect(eventually(timeout: 10, interval: 0.1) { !Self.runs(log()).isEmpty }, "\(log()) \(watches.map(\.errorText))")
+        // Long enough for a second or third opener to have run, were it started.
+        _ = eventually(timeout: 2, interval: 0.1) { Self.runs(log()).count > 1 }
+        #expect(Self.runs(log()) == [["--new-tab", "https://meet.example.org/r/42?x=1&y=2"]], "one tab: \(log())")
+        #expect(log().components(separatedBy: "---\n").first.map(Self.ranDetached) == true, "\(log())")
+    }
+
+    @Test("check-config and the service read bar_clicks by the same rule as the bar: the problem at its place, the defaults used")
+    func serviceChecksClicks() throws {
+        let service = try Self.service(clicks: #"{"ticker": {"left": "next"}}"#)
+        defer { try? service.stop() }
+        try service.directory.write("bad.json", """
+            {
+              "ticker_period": 5,
+              "bar_clicks": {"ticker": {"left": {"command": ["notify-send"], "shel": 1}}}
+            }
+            """)
+        let checked = try service.zaoan(["check-config", service.directory.file("bad.json")])
+        #expect(checked.status == 1 && checked.errorOutput.contains("1 problem; zaoan serve would start all the same"), "\(checked)")
+        let said = checked.output + checked.errorOutput
+        #expect(said.contains("bad.json:3:66: config key 'bar_clicks.ticker.left.shel': unknown key; a command action is {\"command\": [\"notify-send\", \"hi\"]}"),
+                "\(checked)")
+        let bar = try service.zaoan(["bar", "--config", service.directory.file("bad.json")])
+        #expect(bar.status == 78 && bar.errorOutput.contains("bad.json:3:66: config key 'bar_clicks.ticker.left.shel'"), "\(bar)")
+        let good = try service.zaoan(["check-config", service.configPath])
+        #expect(good.status == 0, "\(good)")
+    }
+
     @Test("a watch killed outright leaves its FIFO; the next click removes it, and with none left says so (exit 1)")
     func staleFIFOs() throws {
         let service = try Self.service(clicks: "{}")
