@@ -18,7 +18,7 @@ import ZaoanText
 /// socket, no control byte reaches the terminal or bar, and a bar format passes only the
 /// fields zaoan writes.
 ///
-/// Clicks: a watch of a block a bar can show opens its end of the click channel
+/// Clicks: a watch of a ticker, clock, countdown or status opens its end of the click channel
 /// (`ClickInbox`), where `zaoan click` (waybar's on-click) writes built-in actions. A step
 /// (`next`, `next-format`, `next-zone`, ...) changes the request as `zaoan bar` changes a
 /// block's (`BarBlock.apply`, with the config's `bar_clock_formats` and `bar_clock_zones`)
