@@ -17,6 +17,9 @@ public struct ConfigFile: Sendable, Equatable {
         case boolean(Bool)
         /// An object as the file has it, read by `Settings` (`countdown_formats`).
         case object(JSONValue)
+        /// A value checked by its key's own reader, kept as the file has it (`bar_clicks`,
+        /// which `BarConfig` checks for the service and the bar alike).
+        case json(JSONValue)
     }
 
     /// The keys the file sets (not null), by name.
@@ -47,9 +50,16 @@ public struct ConfigFile: Sendable, Equatable {
     public subscript(boolean key: ConfigKey) -> Bool? {
         get { if case .boolean(let flag)? = values[key.name] { return flag } else { return nil } }
         set { values[key.name] = newValue.map(Value.boolean) }
+    }
+
     public subscript(object key: ConfigKey) -> JSONValue? {
         get { if case .object(let value)? = values[key.name] { return value } else { return nil } }
         set { values[key.name] = newValue.map(Value.object) }
+    }
+
+    public subscript(json key: ConfigKey) -> JSONValue? {
+        get { if case .json(let value)? = values[key.name] { return value } else { return nil } }
+        set { values[key.name] = newValue.map(Value.json) }
     }
 
     // The keys by Swift name, as the code and tests have long set them; a new key needs
@@ -173,6 +183,8 @@ public struct ConfigFile: Sendable, Equatable {
             case .object: return .object(value)
             default: throw ConfigError(key: name, problem: "expected an object", at: value.position)
             }
+        case .clickTable:
+            return value.isNull ? nil : .json(value)  // its shape is BarClicks' to check
         }
     }
 

@@ -218,7 +218,8 @@ public struct Settings: Sendable {
         // zone exists only the service can tell.
         let bar = BarConfig.checking(blocks: file[strings: .barBlocks], clockFormats: file[strings: .barClockFormats],
                                      clockZones: file[strings: .barClockZones], markup: file[string: .i3barMarkup],
-                                     urlOpener: file[strings: .barURLOpener], urlSchemes: file[strings: .barURLSchemes])
+                                     urlOpener: file[strings: .barURLOpener], urlSchemes: file[strings: .barURLSchemes],
+                                     clicks: file[json: .barClicks])
         for problem in bar.problems { problems.add(problem, .defaultUsed) }
         for (index, entry) in bar.config.clockZones.enumerated() where lookUp(entry, in: cities) == nil && TimeZone.named(entry) == nil {
             problems.add(ConfigError(key: ConfigKey.barClockZones.name, problem: "'\(RequestParser.shorten(entry))' is neither an IANA time zone (e.g. \"Asia/Tokyo\") nor a city of \"cities\" or the built-in list"),

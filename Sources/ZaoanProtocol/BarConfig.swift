@@ -1,7 +1,8 @@
 import ZaoanText
 
-/// The config keys `zaoan bar` reads — `bar_blocks`, `bar_clock_formats`, `bar_clock_zones`
-/// and `i3bar_markup` — and the one rule for them: the service (`Settings.resolve`, so
+/// The config keys `zaoan bar` reads — `bar_blocks`, `bar_clock_formats`, `bar_clock_zones`,
+/// `bar_url_opener`, `bar_url_schemes`, `bar_clicks` and `i3bar_markup` — and the one rule
+/// for them: the service (`Settings.resolve`, so
 /// `serve`, reloads and `check-config`) and the bar, which has no Foundation, both check
 /// them here and so agree on what is wrong.
 ///
@@ -25,27 +26,32 @@ public struct BarConfig: Equatable, Sendable {
     public var urlOpener: [String]
     /// `bar_url_schemes`: the only URL schemes a click opens.
     public var urlSchemes: [String]
+    /// `bar_clicks`: what each button does on each block (zaoan's defaults where it is silent).
+    public var clicks: BarClicks
 
     public static let defaultURLOpener = ["xdg-open"]
     public static let defaultURLSchemes = ["https", "http"]
 
     public init(blocks: [String] = defaultBlocks, clockFormats: [String] = defaultClockFormats,
                 clockZones: [String] = [], pango: Bool = false,
-                urlOpener: [String] = defaultURLOpener, urlSchemes: [String] = defaultURLSchemes) {
+                urlOpener: [String] = defaultURLOpener, urlSchemes: [String] = defaultURLSchemes,
+                clicks: BarClicks = BarClicks()) {
         self.blocks = blocks
         self.clockFormats = clockFormats
         self.clockZones = clockZones
         self.pango = pango
         self.urlOpener = urlOpener
         self.urlSchemes = urlSchemes
+        self.clicks = clicks
     }
 
     /// Checks the keys as the file has them (nil: the key is absent) and fills in the
     /// defaults; the first problem is thrown (`zaoan bar`, which starts only with a good file).
     public static func check(blocks: [String]?, clockFormats: [String]?, clockZones: [String]?,
-                             markup: String?, urlOpener: [String]? = nil, urlSchemes: [String]? = nil) throws(ConfigError) -> BarConfig {
+                             markup: String?, urlOpener: [String]? = nil, urlSchemes: [String]? = nil,
+                             clicks: JSONValue? = nil) throws(ConfigError) -> BarConfig {
         let checked = checking(blocks: blocks, clockFormats: clockFormats, clockZones: clockZones, markup: markup,
-                               urlOpener: urlOpener, urlSchemes: urlSchemes)
+                               urlOpener: urlOpener, urlSchemes: urlSchemes, clicks: clicks)
         if let first = checked.problems.first { throw first }
         return checked.config
     }
@@ -53,7 +59,8 @@ public struct BarConfig: Equatable, Sendable {
     /// The same check, key by key: a key that fails is a problem and gets its default, and
     /// the others stand (the service, which serves whatever its config holds).
     public static func checking(blocks: [String]?, clockFormats: [String]?, clockZones: [String]?,
-                                markup: String?, urlOpener: [String]? = nil, urlSchemes: [String]? = nil) -> (config: BarConfig, problems: [ConfigError]) {
+                                markup: String?, urlOpener: [String]? = nil, urlSchemes: [String]? = nil,
+                                clicks: JSONValue? = nil) -> (config: BarConfig, problems: [ConfigError]) {
         var problems: [ConfigError] = []
         func kept<T>(_ value: T?, _ check: (T) throws(ConfigError) -> Void) -> T? {
             guard let value else { return nil }
@@ -96,6 +103,14 @@ public struct BarConfig: Equatable, Sendable {
                 throw ConfigError(key: ConfigKey.barURLSchemes.name, problem: "'\(RequestParser.shorten(scheme))' is not a URL scheme such as https (lowercase letters, digits, + - .)")
             }
         }
+        var barClicks: BarClicks?
+        if let clicks {
+            do throws(ConfigError) {
+                barClicks = try BarClicks.read(clicks)
+            } catch {
+                problems.append(error)
+            }
+        }
         var pango = false
         switch markup ?? "none" {
         case "none": pango = false
@@ -104,7 +119,7 @@ public struct BarConfig: Equatable, Sendable {
         }
         let config = BarConfig(blocks: blocks ?? defaultBlocks, clockFormats: clockFormats ?? defaultClockFormats,
                                clockZones: clockZones ?? [], pango: pango, urlOpener: urlOpener ?? defaultURLOpener,
-                               urlSchemes: urlSchemes ?? defaultURLSchemes)
+                               urlSchemes: urlSchemes ?? defaultURLSchemes, clicks: barClicks ?? BarClicks())
         return (config, problems)
     }
 
@@ -141,9 +156,11 @@ public struct BarConfig: Equatable, Sendable {
         if let value = member(.i3barMarkup) { markup = try ConfigDocument.string(value, key: ConfigKey.i3barMarkup.name) }
         let checked = checking(blocks: try strings(.barBlocks), clockFormats: try strings(.barClockFormats),
                                clockZones: try strings(.barClockZones), markup: markup,
-                               urlOpener: try strings(.barURLOpener), urlSchemes: try strings(.barURLSchemes))
+                               urlOpener: try strings(.barURLOpener), urlSchemes: try strings(.barURLSchemes),
+                               clicks: member(.barClicks))
         if var first = checked.problems.first {
-            first.position = first.key.flatMap { positions[$0] }
+            // `bar_clicks`' problems know their place inside the key; the others are placed at their key.
+            if first.position == nil { first.position = first.key.flatMap { positions[$0] } }
             throw first
         }
         return checked.config

@@ -26,6 +26,8 @@ public struct ConfigKey: Sendable, Hashable, CustomStringConvertible {
         case boolean(default: Bool)
         /// An object whose members `Settings` reads (`countdown_formats`, `countdown_levels`).
         case object
+        /// Blocks → buttons → actions (`bar_clicks`), checked as a whole by `BarClicks`.
+        case clickTable
     }
 
     public let name: String
@@ -70,7 +72,7 @@ public struct ConfigKey: Sendable, Hashable, CustomStringConvertible {
         .maxConnections, .maxConnectionsPerUser, .reservedConnections, .outputSoftLimit, .outputSoftSeconds,
         .outputHardLimit, .stuckClientSeconds, .partialLineSeconds, .firstLineSeconds, .tickerPeriod, .maxRooms, .liveDefaultDuration, .soonThreshold,
         .countdownFormats, .countdownLevels, .statusTemplate,
-        .i3barMarkup, .barBlocks, .barClockFormats, .barClockZones, .barURLOpener, .barURLSchemes, .adminGroup,
+        .i3barMarkup, .barBlocks, .barClockFormats, .barClockZones, .barURLOpener, .barURLSchemes, .barClicks, .adminGroup,
         .calendars, .calendarWindowHours, .festivals,
     ]
 
@@ -110,5 +112,6 @@ public struct ConfigKey: Sendable, Hashable, CustomStringConvertible {
     public static let festivals = ConfigKey("festivals", .boolean(default: false), "the Chinese calendar's festivals as all-day events")
     public static let barURLOpener = ConfigKey("bar_url_opener", .strings, "the command a click on an event's URL runs")
     public static let barURLSchemes = ConfigKey("bar_url_schemes", .strings, "the only URL schemes a click opens")
+    public static let barClicks = ConfigKey("bar_clicks", .clickTable, "what each button does on each bar block: an action or a command")
     public static let adminGroup = ConfigKey("admin_group", .string, "a group whose members may change rooms and reload")
 }

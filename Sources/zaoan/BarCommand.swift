@@ -76,39 +76,44 @@ final class BarBlock {
         (try? RequestWords.line(words)) ?? ""
     }
 
-    /// The request whose shown room or event's link this click opens: button 1 on a
-    /// countdown or status block, the middle button on the ticker (button 1 steps it).
-    func linkRequest(button: Int) -> String? {
-        switch (source, button) {
-        case (.ticker, 2): return requestLine
-        case (.request, 1) where kind == "countdown" || kind == "status": return requestLine
+    /// The request whose shown room or event's link `open-link` opens: the ticker's, a
+    /// countdown's or the status's (`url` takes these); nil for other blocks.
+    var linkRequest: String? {
+        switch source {
+        case .ticker: return requestLine
+        case .request where BarClicks.linkBlocks.contains(kind): return requestLine
         default: return nil
         }
     }
 
-    /// Acts on a click. Returns whether the request changed (and must be watched anew).
-    /// Button 1 and wheel down move forward; button 3 and wheel up move back; button 2 (the
-    /// middle) moves a clock to the next of `zones`, and after the last back to the
-    /// configured zone.
-    func click(button: Int, clockFormats: [String], zones: [String] = []) -> Bool {
-        if button == 2, case .clock(let formatIndex, let pattern, let zone) = source, !zones.isEmpty {
+    /// A click of i3bar's `button` as `clicks` binds it (zaoan's defaults unless told
+    /// otherwise), for the actions that change the request: whether it changed.
+    func click(button: Int, clockFormats: [String], zones: [String] = [], clicks: BarClicks = BarClicks()) -> Bool {
+        guard let button = ClickButton(i3bar: button) else { return false }
+        return apply(clicks.action(block: kind, button: button), clockFormats: clockFormats, zones: zones)
+    }
+
+    /// Carries out a built-in action that changes what the block asks for. Returns whether
+    /// the request changed (and must be watched anew). `next` and `previous` move the
+    /// ticker's skip; `next-format` and `previous-format` cycle a clock through
+    /// `clockFormats`; `next-zone` moves a clock to the next of `zones`, and after the last
+    /// back to the configured zone. Any other pairing changes nothing.
+    func apply(_ action: ClickAction, clockFormats: [String], zones: [String] = []) -> Bool {
+        switch (action, source) {
+        case (.next, .ticker(let skip)), (.previous, .ticker(let skip)):
+            let next = max(0, skip + (action == .next ? 1 : -1))
+            guard next != skip, next < 1_000_000 else { return false }
+            source = .ticker(skip: next)
+            return true
+        case (.nextZone, .clock(let formatIndex, let pattern, let zone)):
+            guard !zones.isEmpty else { return false }
             let next = zone.flatMap { zones.firstIndex(of: $0) }.map { $0 + 1 } ?? 0
             source = .clock(formatIndex: formatIndex, pattern: pattern, zone: next < zones.count ? zones[next] : nil)
             return true
-        }
-        let step: Int
-        switch button {
-        case 1, 5: step = 1
-        case 3, 4: step = -1
-        default: return false
-        }
-        switch source {
-        case .ticker(let skip):
-            let next = max(0, skip + step)
-            guard next != skip, next < 1_000_000 else { return false }
-            source = .ticker(skip: next)
-        case .clock(let formatIndex, _, let zone):
+        case (.nextFormat, .clock(let formatIndex, _, let zone)), (.previousFormat, .clock(let formatIndex, _, let zone)):
+            let step = action == .nextFormat ? 1 : -1
             let count = clockFormats.count
+            guard count > 0 else { return false }
             let next: Int
             if let formatIndex {
                 next = ((formatIndex + step) % count + count) % count
@@ -118,10 +123,10 @@ final class BarBlock {
             let updated = Source.clock(formatIndex: next, pattern: clockFormats[next], zone: zone)
             guard updated != source else { return false }
             source = updated
-        case .request:
+            return true
+        default:
             return false
         }
-        return true
     }
 }
 
@@ -415,11 +420,18 @@ final class BarCommand {
               let index = instance.split(separator: "-", maxSplits: 1).first.flatMap({ Int($0) }),
               blocks.indices.contains(index), blocks[index].instance == instance else { return }
         let block = blocks[index]
-        if let request = block.linkRequest(button: click.button ?? 1) {
-            LinkOpener.open(shownBy: request, socketPath: socketPath, config: config)
+        guard let button = ClickButton(i3bar: click.button ?? 1) else { return }
+        switch config.clicks.action(block: block.kind, button: button) {
+        case .none:
             return
+        case .command(let argv):
+            DetachedCommand.spawn(argv, for: "\(ConfigKey.barClicks.name) (\(block.kind), \(button.rawValue))")
+        case .openLink:
+            guard let request = block.linkRequest else { return }
+            LinkOpener.open(shownBy: request, socketPath: socketPath, config: config)
+        case let action:
+            guard block.apply(action, clockFormats: config.clockFormats, zones: config.clockZones) else { return }
+            watch(now: Posix.monotonicSeconds())
         }
-        guard block.click(button: click.button ?? 1, clockFormats: config.clockFormats, zones: config.clockZones) else { return }
-        watch(now: Posix.monotonicSeconds())
     }
 }

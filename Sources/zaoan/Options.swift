@@ -14,6 +14,8 @@ enum Command: Equatable {
     case watch(ClientOptions)
     /// `zaoan bar`: an i3bar/swaybar status_command.
     case bar(BarOptions)
+    /// `zaoan click`: a bar module's click, for the watches showing it (waybar's on-click).
+    case click(ClickOptions)
     case help
     case version
 }
@@ -28,11 +30,21 @@ struct ClientOptions: Equatable {
     var timeout = ClientLimits.defaultTimeout
     /// watch: the longest wait between attempts to reach a service that is down.
     var retryAfter = ClientLimits.defaultRetryAfter
+    /// watch: the config file whose `bar_clicks`, `bar_clock_formats` and `bar_clock_zones`
+    /// the clicks it gets follow (nil: the service's default file).
+    var config: String?
 
     /// The request line: the words (see `RequestWords.line`; `parse` has refused words it
     /// cannot send) behind `--format=FMT`.
     var requestLine: String {
-        let request = (try? RequestWords.line(words)) ?? ""
+        requestLine(for: (try? RequestWords.line(words)) ?? "")
+    }
+
+    /// The words as one line (see `requestLine`), without the format.
+    var wordsLine: String { (try? RequestWords.line(words)) ?? "" }
+
+    /// `request` behind `--format=FMT` (a watch whose clicks changed its request).
+    func requestLine(for request: String) -> String {
         guard let format, format != .plain else { return request }
         return "--format=\(format.rawValue) " + request
     }
@@ -54,8 +66,9 @@ enum Options {
                       [--language TAG] [--exit-idle-time DURATION] [--verbose]
           zaoan ask [--socket PATH] [--format FMT] [--timeout DURATION] REQUEST...
           zaoan watch [--socket PATH] [--format FMT] [--timeout DURATION] [--retry-after DURATION]
-                      REQUEST...
+                      [--config FILE] REQUEST...
           zaoan bar [--socket PATH] [--config FILE] [--retry-after DURATION]
+          zaoan click [--config FILE] BLOCK BUTTON
           zaoan check-config [FILE]
           zaoan --help | --version
 
@@ -69,7 +82,11 @@ enum Options {
                         (--retry-after)
           bar           an i3bar/swaybar status_command (bar { status_command zaoan bar }):
                         the blocks of the config's bar_blocks; click the ticker to advance it,
-                        click a clock to cycle bar_clock_formats
+                        click a clock to cycle bar_clock_formats (bar_clicks binds others)
+          click         a click on a bar module (waybar's on-click): BUTTON (left, middle,
+                        right, wheel-up, wheel-down) on BLOCK (ticker, time, status, ...)
+                        does what bar_clicks says; a step goes to every zaoan watch of BLOCK
+                        you run, a command is run from here
           check-config  check a config file (default $XDG_CONFIG_HOME/zaoan/config.json)
 
         Formats (--format FMT or --format=FMT):
@@ -109,13 +126,14 @@ enum Options {
         case "ask": return .ask(try parseClient(rest, command: "ask", example: "zaoan ask greeting"))
         case "watch": return .watch(try parseClient(rest, command: "watch", example: "zaoan watch time HH:mm:ss"))
         case "bar": return .bar(try parseBar(rest))
+        case "click": return .click(try parseClick(rest))
         default:
             throw UsageError("unknown command '\(first)'\(suggestion(for: first).map { " (did you mean '\($0)'?)" } ?? ""); run zaoan --help")
         }
     }
 
     /// The client's commands, for suggestions.
-    static let commands = ["ask", "watch", "bar", "serve", "check-config", "help", "version"]
+    static let commands = ["ask", "watch", "bar", "click", "serve", "check-config", "help", "version"]
 
     /// What a mistyped command most likely meant: one of the client's (`wacth` → `watch`),
     /// or a request sent with ask (`greting` → `zaoan ask greeting`, `greeting` too).
@@ -138,7 +156,7 @@ enum Options {
                 break
             }
             let name = Arguments.optionName(argument)
-            guard ["--socket", "--format", "--timeout"].contains(name) || (command == "watch" && name == "--retry-after") else {
+            guard ["--socket", "--format", "--timeout"].contains(name) || (command == "watch" && ["--retry-after", "--config"].contains(name)) else {
                 throw UsageError("unknown option '\(argument)' for \(command); run zaoan --help")
             }
             let (value, consumed) = try Arguments.value(of: name, in: arguments, at: index)
@@ -152,6 +170,8 @@ enum Options {
                 options.format = format
             case "--retry-after":
                 options.retryAfter = try retryAfter(value)
+            case "--config":
+                options.config = value
             default:
                 guard let seconds = Arguments.parseDuration(value), ClientLimits.timeoutRange.contains(seconds) else {
                     throw UsageError("--timeout takes a duration from 1ms to 1h, like 100ms, 2s or 0.5, not '\(value)'")
@@ -180,6 +200,36 @@ enum Options {
             }
         }
         return options
+    }
+
+    /// `[--config FILE] BLOCK... BUTTON`: the block's request word may be two words (`live list`).
+    private static func parseClick(_ arguments: [String]) throws(UsageError) -> ClickOptions {
+        var config: String?
+        var index = 0
+        while index < arguments.count, arguments[index].hasPrefix("-") {
+            if arguments[index] == "--" {
+                index += 1
+                break
+            }
+            let name = Arguments.optionName(arguments[index])
+            guard name == "--config" else { throw UsageError("unknown option '\(arguments[index])' for click; run zaoan --help") }
+            let (value, consumed) = try Arguments.value(of: name, in: arguments, at: index)
+            config = value
+            index += consumed
+        }
+        let words = Array(arguments[index...])
+        guard words.count >= 2, let last = words.last else {
+            throw UsageError("click needs a block and a button, e.g. zaoan click ticker left")
+        }
+        guard let button = ClickButton(word: last) else {
+            throw UsageError("'\(RequestParser.shorten(last))' is not a button; use \(ClickButton.names.joined(separator: ", ")) or 1 to 5")
+        }
+        let block = words.dropLast().map { $0.lowercased() }.joined(separator: " ")
+        guard BarClicks.blockWords.contains(block) else {
+            let hint = Spelling.suggestion(for: block, among: BarClicks.blockWords).map { " (did you mean '\($0)'?)" } ?? ""
+            throw UsageError("'\(RequestParser.shorten(block))' is not a block a bar can show\(hint); name it by its request word: \(BarClicks.blockWords.joined(separator: ", "))")
+        }
+        return ClickOptions(config: config, block: block, button: button)
     }
 
     private static func retryAfter(_ value: String) throws(UsageError) -> Double {

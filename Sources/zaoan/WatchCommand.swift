@@ -17,9 +17,24 @@ import ZaoanText
 /// What it prints is filtered (`ClientOutput`): whatever is on the other end of the
 /// socket, no control byte reaches the terminal or bar, and a bar format passes only the
 /// fields zaoan writes.
+///
+/// Clicks: a watch of a ticker, clock, countdown or status opens its end of the click channel
+/// (`ClickInbox`), where `zaoan click` (waybar's on-click) writes built-in actions. A step
+/// (`next`, `next-format`, `next-zone`, ...) changes the request as `zaoan bar` changes a
+/// block's (`BarBlock.apply`, with the config's `bar_clock_formats` and `bar_clock_zones`)
+/// and watches it anew at once, so the bar's next line shows it; `open-link` opens the link
+/// of what it shows (`LinkOpener`). The state is the process's: a new watch starts from
+/// the request it was given.
 struct WatchCommand {
     let options: ClientOptions
     let socketPath: String
+    var environment: [String: String] = [:]
+
+    /// What a click changed: the block as it is now (nil until the first click: the request
+    /// stays exactly what the command line says).
+    private final class Clicked {
+        var block: BarBlock?
+    }
 
     func run() -> Never {
         StandardOutput.ignoreBrokenPipe()
@@ -30,14 +45,26 @@ struct WatchCommand {
             printError(error.description)
             exit(1)
         }
-        let requestLine = "watch " + options.requestLine
         // `watch events` is a stream of moments: the service sends nothing until one comes,
         // so only connecting and sending are held to --timeout.
-        let eventStream = (try? RequestParser.parse(requestLine)) == .watchEvents  // a line that does not parse gets the service's error
+        let eventStream = (try? RequestParser.parse("watch " + options.requestLine)) == .watchEvents  // a line that does not parse gets the service's error
         let format = options.format ?? .plain
         let instance = options.words.first?.lowercased() ?? "zaoan"
         var backoff = Backoff(limit: options.retryAfter)
         var outageReported = false
+        let clicked = Clicked()
+        let inbox = eventStream ? nil : openInbox()
+        var requestLine: String {
+            "watch " + options.requestLine(for: clicked.block?.requestLine ?? options.wordsLine)
+        }
+
+        /// Takes the clicks waiting; returns whether the request changed.
+        func takeClicks() -> Bool {
+            guard let inbox else { return false }
+            let words = inbox.read()
+            guard !words.isEmpty else { return false }
+            return apply(words, to: clicked)
+        }
 
         /// Says once per outage that the service is away; `problem` goes to the tooltip and stderr.
         func reportOutage(_ problem: String) {
@@ -53,9 +80,12 @@ struct WatchCommand {
             while true {
                 let left = deadline - Posix.monotonicSeconds()
                 if left <= 0 { return }
-                var entries = [pollfd(fd: signals, events: Int16(POLLIN), revents: 0), StandardOutput.hangupEntry]
+                var entries = [pollfd(fd: signals, events: Int16(POLLIN), revents: 0), StandardOutput.hangupEntry,
+                               pollfd(fd: inbox?.fd ?? -1, events: Int16(POLLIN), revents: 0)]
                 pollDescriptors(&entries, timeout: left)
                 exitIfAsked(entries, signals: signals)
+                // While the service is away a click changes what the next connection asks.
+                if entries[2].revents != 0 { _ = takeClicks() }
             }
         }
 
@@ -74,14 +104,20 @@ struct WatchCommand {
             }
             var open = true
             var problem: String?
+            var changed = false
             while open {
                 var entries = [
                     pollfd(fd: signals, events: Int16(POLLIN), revents: 0),
                     StandardOutput.hangupEntry,
                     pollfd(fd: connection.fd, events: Int16(POLLIN), revents: 0),
+                    pollfd(fd: inbox?.fd ?? -1, events: Int16(POLLIN), revents: 0),
                 ]
                 pollDescriptors(&entries, timeout: eventStream ? nil : firstAnswerBy.map { max(0, $0.remaining) })
                 exitIfAsked(entries, signals: signals)
+                if entries[3].revents != 0, takeClicks() {
+                    changed = true  // the new request is watched at once, on a new connection
+                    break
+                }
                 if !eventStream, let deadline = firstAnswerBy, deadline.hasPassed, entries[2].revents == 0 {
                     problem = ClientError.timedOut(path: socketPath, seconds: options.timeout, waitingFor: "answer").description
                     break
@@ -111,10 +147,55 @@ struct WatchCommand {
                 }
             }
             connection.close()
+            if changed { continue }
             reportOutage(problem ?? "the zaoan service at \(socketPath) closed the connection; it stopped or is restarting.\n"
                          + "If it does not come back, start it with `zaoan serve`, or as a user service with `systemctl --user enable --now zaoan.socket`.")
             pause(backoff.delay())
         }
+    }
+
+    // MARK: - Clicks
+
+    /// The watch's end of the click channel, for a block a built-in click action can change
+    /// (the ticker, a clock, a countdown or the status); nil when the user has no runtime
+    /// folder, or (clicks do not reach it, said on stderr) when the folder cannot be used.
+    private func openInbox() -> ClickInbox? {
+        let kind = BarBlock(index: 0, entry: options.wordsLine, clockFormats: BarConfig.defaultClockFormats).kind
+        guard BarClicks.blocksWithActions.contains(kind) else { return nil }
+        do {
+            return try ClickInbox.open(block: kind, environment: environment)
+        } catch {
+            printError("clicks will not reach this watch: \(error.description)")
+            return nil
+        }
+    }
+
+    /// Carries out the action words a click wrote; returns whether the request changed.
+    /// The config is read at each click (it has the formats and zones a click cycles, and
+    /// the link opener), so an edit applies from the next click on.
+    private func apply(_ words: [String], to clicked: Clicked) -> Bool {
+        let config: BarConfig
+        do {
+            config = try BarConfig.load(path: options.config, environment: environment)
+        } catch {
+            printError("ignoring a click: \(error.description)")
+            return false
+        }
+        let block = clicked.block ?? BarBlock(index: 0, entry: options.wordsLine, clockFormats: config.clockFormats)
+        var changed = false
+        for word in words {
+            guard let action = ClickAction(word: word) else {
+                printError("ignoring '\(RequestParser.shorten(word))' from the click channel: not an action")
+                continue
+            }
+            if action == .openLink {
+                if let request = block.linkRequest { LinkOpener.open(shownBy: request, socketPath: socketPath, config: config) }
+            } else if block.apply(action, clockFormats: config.clockFormats, zones: config.clockZones) {
+                clicked.block = block
+                changed = true
+            }
+        }
+        return changed
     }
 
     /// A line of the stream as it goes to stdout, filtered. An error while watching (a

@@ -4,7 +4,7 @@ import ZaoanCommandLine
 import ZaoanProtocol
 import ZaoanSystem
 
-// The client: ask, watch, bar. Glibc only (no Foundation, no ICU), so a prompt or a bar
+// The client: ask, watch, bar, click. Glibc only (no Foundation, no ICU), so a prompt or a bar
 // pays for a small process; `serve` and `check-config` become `zaoan-server`.
 
 let command: Command
@@ -26,10 +26,12 @@ case .ask(let options):
 case .watch(let options):
     do {
         let socketPath = try ServiceSocket.locate(explicit: options.socket, environment: ProcessEnvironment.current())
-        WatchCommand(options: options, socketPath: socketPath).run()
+        WatchCommand(options: options, socketPath: socketPath, environment: ProcessEnvironment.current()).run()
     } catch {
         fail(error.description, status: error.exitStatus)
     }
+case .click(let options):
+    ClickCommand(options: options, environment: ProcessEnvironment.current()).run()
 case .bar(let options):
     let environment = ProcessEnvironment.current()
     let config: BarConfig

@@ -17,7 +17,7 @@ struct CompletionTests {
 
     // MARK: - What the completions should offer, from the sources
 
-    static let subcommands: Set = ["serve", "ask", "watch", "bar", "check-config"]
+    static let subcommands: Set = ["serve", "ask", "watch", "bar", "click", "check-config"]
     /// Request words for `zaoan ask`: the first words of the request table's rows, less the
     /// connection controls `session` and `quit` (meaningless for a one-shot CLI) and the
     /// option `--format` (an option of `ask` here).
@@ -27,6 +27,8 @@ struct CompletionTests {
     static let watchWords: Set<String> = Set(RequestKind.table.filter { $0.isWatchable && $0.shape != .option }.map { String($0.firstWord) })
     /// After `zaoan ask watch`: those, and the stream `watch events` names.
     static let askWatchWords: Set<String> = watchWords.union(["events"])
+    /// `zaoan click`'s blocks: the first words of those `bar_clicks` names.
+    static let clickBlocks: Set<String> = Set(BarClicks.blockWords.map { String($0.prefix { $0 != " " }) })
     static let cities: Set<String> = Set(BuiltinCities.all.flatMap { [$0.chinese, $0.english] })
     /// A city as the shell inserts it: blanks escaped.
     static func escaped(_ word: String) -> String { word.replacingOccurrences(of: " ", with: "\\ ") }
@@ -171,6 +173,12 @@ struct CompletionTests {
         Case("zaoan watch greeting 东", ["东京"]),
         Case("zaoan bar --", ["--socket", "--config", "--retry-after"]),
         Case("zaoan bar --config /tmp/c --", ["--socket", "--retry-after"]),
+        Case("zaoan click ", clickBlocks),
+        Case("zaoan click --config /tmp/c ", clickBlocks),
+        Case("zaoan click ticker ", Set(ClickButton.names)),
+        Case("zaoan click live ", ["list", "show"]),
+        Case("zaoan click live list w", ["wheel-up", "wheel-down"]),
+        Case("zaoan click ticker left ", []),
         Case("zaoan check-config /nonexistent-zaoan-dir/", []),
         Case("zaoan check-config \(directory)/zaoan.b", ["\(directory)/zaoan.bash"]),
         Case("zaoan bar --config=\(directory)/_za", ["\(directory)/_zaoan"]),

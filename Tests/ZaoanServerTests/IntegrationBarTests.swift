@@ -38,7 +38,25 @@ struct IntegrationBarTests {
         let exec = try #require(module["exec"] as? String)
         #expect(exec == "zaoan watch --format json status")
 
+        // Clicks: both modules pass each button to `zaoan click BLOCK BUTTON` (bar_clicks decides
+        // what it does); the watch re-watches by itself, so waybar runs nothing again.
+        let ticker = try #require(config?["custom/zaoan-ticker"] as? [String: Any], "waybar/config.jsonc has no custom/zaoan-ticker")
+        #expect((config?["modules-right"] as? [String]) == ["custom/zaoan-ticker", "custom/zaoan"])
+        #expect(ticker["exec"] as? String == "zaoan watch --format json ticker" && ticker["return-type"] as? String == "json"
+                && ticker["escape"] as? Bool == false && ticker["interval"] == nil)
+        let events = ["on-click": "left", "on-click-middle": "middle", "on-click-right": "right",
+                      "on-scroll-up": "wheel-up", "on-scroll-down": "wheel-down"]
+        for (block, settings) in [("status", module), ("ticker", ticker)] {
+            for (event, button) in events {
+                #expect(settings[event] as? String == "zaoan click \(block) \(button)", "\(block) \(event): \(String(describing: settings[event]))")
+            }
+            #expect(settings["exec-on-event"] as? Bool == false, "\(block): the watch changes itself; waybar must not run exec again")
+        }
+
         let css = try Snippet.text("waybar/style.css")
+        for name in ["soon", "live", "error"] {
+            #expect(css.contains("#custom-zaoan-ticker.\(name)"), "style.css should style the ticker's class \(name)")
+        }
         for name in Self.greetingClasses.union(Self.countdownClasses).sorted() {
             #expect(css.contains("#custom-zaoan.\(name)"), "style.css should style the class \(name)")
         }

@@ -212,7 +212,7 @@ _zaoan() {
     ((_zaoan_cw > 0)) && prev=${_zaoan_w[_zaoan_cw - 1]}
 
     if ((_zaoan_cw == 1)); then
-        _zaoan_add "$cur" serve ask watch bar check-config --help --version
+        _zaoan_add "$cur" serve ask watch bar click check-config --help --version
         return 0
     fi
 
@@ -220,8 +220,9 @@ _zaoan() {
     case $command in
         serve) options="--socket --config --city --timezone --language --exit-idle-time --verbose" ;;
         ask) options="--socket --format --timeout" ;;
-        watch) options="--socket --format --timeout --retry-after" ;;
+        watch) options="--socket --format --timeout --retry-after --config" ;;
         bar) options="--socket --config --retry-after" ;;
+        click) options="--config" ;;
         check-config)
             ((_zaoan_cw == 2)) && _zaoan_files "$cur"
             return 0
@@ -277,6 +278,16 @@ _zaoan() {
             _zaoan_add "$cur" $options
         elif ((i <= _zaoan_cw)); then
             _zaoan_request "$i" "$command" "$socket"
+        fi
+    elif [[ $command == click && $cur != -* ]]; then
+        # BLOCK (a request word a bar can show; `live list` is two), then BUTTON.
+        local before=$((_zaoan_cw - i))
+        if ((before == 0)); then
+            _zaoan_add "$cur" ticker countdown status time greeting schedule live ago duration ping version help stats
+        elif ((before == 1)) && [[ ${_zaoan_w[i]} == live ]]; then
+            _zaoan_add "$cur" list show
+        elif ((before == 1)) || { ((before == 2)) && [[ ${_zaoan_w[i]} == live ]]; }; then
+            _zaoan_add "$cur" left middle right wheel-up wheel-down
         fi
     elif [[ $cur == -* ]]; then
         local option used
