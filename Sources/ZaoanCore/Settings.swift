@@ -86,16 +86,16 @@ public struct Settings: Sendable {
     ///   - positions: where the file has each key (`ConfigFile.Reading.positions`), to place
     ///     the problems found here.
     ///   - environment: consulted for LC_ALL / LC_MESSAGES / LANG when no language is set.
-    ///   - systemZone: the machine's zone, used (and asked for) only when neither city nor
-    ///     timezone is set.
+    ///   - systemZone: the machine's zone, used when neither city nor timezone is set; by
+    ///     default Foundation's `TimeZone.current`, asked for only then.
     public static func resolve(
         _ file: ConfigFile,
         positions: [String: TextPosition] = [:],
         overrides: SettingsOverrides = SettingsOverrides(),
         environment: [String: String] = [:],
-        systemZone: @autoclosure () -> TimeZone = .current
+        systemZone: TimeZone? = nil
     ) throws(ConfigError) -> Settings {
-        let resolved = resolving(file, positions: positions, overrides: overrides, environment: environment, systemZone: systemZone())
+        let resolved = resolving(file, positions: positions, overrides: overrides, environment: environment, systemZone: systemZone)
         if let first = resolved.problems.first { throw first }
         return resolved.settings
     }
@@ -108,7 +108,7 @@ public struct Settings: Sendable {
         positions: [String: TextPosition] = [:],
         overrides: SettingsOverrides = SettingsOverrides(),
         environment: [String: String] = [:],
-        systemZone: @autoclosure () -> TimeZone = .current
+        systemZone: TimeZone? = nil
     ) -> (settings: Settings, problems: [ConfigError]) {
         var problems = ProblemList(positions: positions)
 
@@ -169,7 +169,7 @@ public struct Settings: Sendable {
         case (nil, _):
             break
         }
-        let resolvedZone = zone ?? systemZone()  // asked only when needed: Foundation's TimeZone.current costs a million instructions at start
+        let resolvedZone = zone ?? systemZone ?? .current  // asked only when needed: Foundation's TimeZone.current costs a million instructions at start
         let resolvedCity = city ?? BuiltinCities.name(forZone: resolvedZone.identifier, language: language)
         cities[resolvedCity] = cities[resolvedCity] ?? resolvedZone
 

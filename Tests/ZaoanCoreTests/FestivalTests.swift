@@ -93,4 +93,17 @@ import ZaoanAlmanac
         // their spans and terms, once.
         #expect(computed[0] > 0 && computed.allSatisfy { $0 == computed[0] }, "\(computed)")
     }
+
+    @Test("every language names every festival in its own words, and says the days to go")
+    func everyLanguageHasItsNames() {
+        let english = FestivalText.forLanguage(.en)
+        for language in Language.allCases {
+            let text = FestivalText.forLanguage(language)
+            let names = Festival.allCases.map { text.name(of: $0) }
+            #expect(Set(names).count == Festival.allCases.count, "\(language): \(names)")
+            if language != .en { #expect(names != Festival.allCases.map { english.name(of: $0) }, "\(language) reads English") }
+            let next = text.next(.midAutumn, inDays: 67)
+            #expect(next.contains("67") && next.contains(text.name(of: .midAutumn)), "\(language): \(next)")
+        }
+    }
 }
