@@ -17,8 +17,7 @@ extension Channel {
             newestFrame = reply
             return
         }
-        send(reply)
-        flush()
+        write(reply)
     }
 
     func attach(_ bar: BarOutput) { self.bar = bar }

@@ -149,10 +149,40 @@ final class Channel: EventHandler {
     }
 
     /// Queues an answer; past the hard output limit the channel is closed.
-    func send(_ reply: Reply) {
+    func send(_ reply: Reply) { queue(reply.bytes) }
+
+    /// An update for a watcher with nothing waiting: written at once, straight from the
+    /// rendering every watcher of the request shares (no copy into the queue, one `send`);
+    /// what the socket does not take now is queued and written as any answer is.
+    func write(_ reply: Reply) {
+        guard isOpen else { return }
+        guard output.isEmpty, newestFrame == nil else {
+            send(reply)
+            flush()
+            return
+        }
+        let bytes = reply.bytes
+        let result = bytes.withUnsafeBytes { raw in
+            try? nonBlockingSyscall("send") { Glibc.send(fd, raw.baseAddress, raw.count, Int32(MSG_NOSIGNAL | MSG_DONTWAIT)) }  // nil: EPIPE/ECONNRESET
+        }
+        switch result {
+        case .value(let sent)?:
+            lastOutputProgress = clock.monotonic
+            if sent >= bytes.count { return }
+            queue(Array(bytes[max(0, sent)...]))
+        case .wouldBlock?:
+            queue(bytes)
+        case nil:
+            close()  // EPIPE, ECONNRESET: the client went away without reading
+            return
+        }
+        flush()
+    }
+
+    private func queue(_ bytes: [UInt8]) {
         guard isOpen else { return }
         if output.isEmpty { lastOutputProgress = clock.monotonic }
-        output.append(reply.bytes)
+        output.append(bytes)
         if output.count > shared.outputLimits.hard {
             close(for: .outputHardLimit)
         } else if output.count > shared.outputLimits.soft {
