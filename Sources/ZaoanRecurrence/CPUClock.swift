@@ -9,6 +9,12 @@ package enum CPUClock {
         clock_gettime(CLOCK_THREAD_CPUTIME_ID, &now)
         return Double(now.tv_sec) + Double(now.tv_nsec) / 1e9
     }
+
+    package static func monotonicSeconds() -> Double {
+        var now = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &now)
+        return Double(now.tv_sec) + Double(now.tv_nsec) / 1e9
+    }
 }
 
 /// A CPU-time allowance that runs out: `spent` once `seconds` of this thread's CPU time
@@ -16,7 +22,29 @@ package enum CPUClock {
 package struct CPUBudget {
     package let deadline: Double
 
-    package init(seconds: Double) { deadline = CPUClock.threadSeconds() + seconds }
+    /// The monotonic clock when the thread's CPU clock was last read. Reading the CPU clock
+    /// is a system call (no vDSO for CLOCK_THREAD_CPUTIME_ID), the monotonic clock is not:
+    /// while less than `recheckSeconds` of wall time has passed since the last reading, less
+    /// CPU time has too, so `check()` need not ask.
+    private var lastRead: Double
+    private var lastSpent = false
+    package static let recheckSeconds = 0.001
+
+    package init(seconds: Double) {
+        deadline = CPUClock.threadSeconds() + seconds
+        lastRead = CPUClock.monotonicSeconds()
+    }
 
     package var spent: Bool { CPUClock.threadSeconds() > deadline }
+
+    /// `spent`, reading the CPU clock at most once per `recheckSeconds` of wall time: it is
+    /// known at most a millisecond late, however fast the steps between checks are.
+    package mutating func check() -> Bool {
+        if lastSpent { return true }
+        let now = CPUClock.monotonicSeconds()
+        guard now - lastRead >= Self.recheckSeconds else { return false }
+        lastRead = now
+        lastSpent = spent
+        return lastSpent
+    }
 }
