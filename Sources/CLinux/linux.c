@@ -109,12 +109,12 @@ static int has_text_relocations(struct dl_phdr_info *info) {
     return 0;
 }
 
-static int release_main_program(struct dl_phdr_info *info, size_t size, void *context) {
+static int release_object(struct dl_phdr_info *info, size_t size, void *context) {
     (void)size;
     struct code_pages *pages = context;
-    // The first object is the main program; its name is empty.
-    if (info->dlpi_name && info->dlpi_name[0] != '\0') return 1;
-    if (has_text_relocations(info)) return 1;
+    // The vDSO is the kernel's own page, not a file mapping: never touched.
+    if (info->dlpi_name && strstr(info->dlpi_name, "vdso")) return 0;
+    if (has_text_relocations(info)) return 0;
     uintptr_t page = (uintptr_t)sysconf(_SC_PAGESIZE);
     for (int index = 0; index < info->dlpi_phnum; index++) {
         const ElfW(Phdr) *header = &info->dlpi_phdr[index];
@@ -124,11 +124,11 @@ static int release_main_program(struct dl_phdr_info *info, size_t size, void *co
         uintptr_t end = (info->dlpi_addr + header->p_vaddr + header->p_memsz) & ~(page - 1);
         if (end > start && madvise((void *)start, end - start, MADV_DONTNEED) == 0) pages->released += end - start;
     }
-    return 1;  // the main program is done: stop
+    return 0;  // on to the next object
 }
 
 size_t zaoan_release_code_pages(void) {
     struct code_pages pages = { 0 };
-    dl_iterate_phdr(release_main_program, &pages);
+    dl_iterate_phdr(release_object, &pages);
     return pages.released;
 }

@@ -48,8 +48,9 @@ public final class Server {
     var listenerHandler: ListenerHandler?
     var counters: ServerCounters
     var lifecycle = Lifecycle.starting
-    /// Whether start-up's code pages were given back (`releaseStartupCode`).
-    private var startupCodeReleased = false
+    /// When code pages were last given back (`releaseCodePagesIfDue`); nil before the first
+    /// answer.
+    private var codeReleasedAt: Double?
     private var signals: SignalHandler?
     var sweeper: MonotonicTimer?
     private(set) var watches: WatchHub!
@@ -191,19 +192,28 @@ public final class Server {
         let resumeWaiting = commit.finishTurn()
         let moreUpdates = watches.deliver()
         table.finishClosing()
-        if !startupCodeReleased && dispatcher.requests > 0 { releaseStartupCode() }
+        releaseCodePagesIfDue()
         return resumeWaiting || moreUpdates
     }
 
-    /// At the end of the first turn that answered a request (after its answer is written):
-    /// the pages of the executable's code that start-up touched are given back
-    /// (`zaoan_release_code_pages`), and serving maps back only what it runs. Start-up had
-    /// mapped 11 MB of the release binary's code, most of it run once or never (the kernel
-    /// maps 64 KiB around each fault); serving runs far less.
-    private func releaseStartupCode() {
-        startupCodeReleased = true
+    /// Code pages are given back (`zaoan_release_code_pages`) at the end of the first turn
+    /// that answered a request (after its answer is written), then at the end of a turn at
+    /// most every `codeReleaseSeconds`: start-up, and each first answer of a kind (ICU's
+    /// formatter for a pattern and a locale), run through far more code than serving it
+    /// again does. Start-up had mapped 11 MB of the release binary's code and 3 MB of its
+    /// libraries'; what serving runs is mapped back by minor faults from the page cache (a
+    /// few hundred microseconds of CPU each time, against megabytes held all day).
+    static let codeReleaseSeconds = 60.0
+
+    private func releaseCodePagesIfDue() {
+        if let last = codeReleasedAt {
+            guard clock.monotonic - last >= Self.codeReleaseSeconds else { return }
+        } else if dispatcher.requests == 0 {
+            return
+        }
+        codeReleasedAt = clock.monotonic
         let released = zaoan_release_code_pages()
-        Log.debug("gave back \(released / 1024) KiB of start-up code pages")
+        Log.debug("gave back the pages of \(released / 1024) KiB of code mappings")
     }
 
     // MARK: - Time and signals

@@ -53,9 +53,9 @@ struct StartupFootprintTests {
         let service = try TestService.start(configuration)
         defer { try? service.stop() }  // a failed stop is reported by the next test's start
         #expect(try service.ask("ping") == "pong\n")
-        let log = try #require(eventually(timeout: 10, interval: 0.1) { service.stderrText.contains("of start-up code pages") } ? service.stderrText : nil,
+        let log = try #require(eventually(timeout: 10, interval: 0.1) { service.stderrText.contains("KiB of code mappings") } ? service.stderrText : nil,
                                "the service should say it gave back its start-up code; stderr: \(service.stderrText)")
-        let released = log.components(separatedBy: "gave back ").dropFirst().first?.split(separator: " ").first.flatMap { Int($0) } ?? 0
+        let released = log.components(separatedBy: "gave back the pages of ").dropFirst().first?.split(separator: " ").first.flatMap { Int($0) } ?? 0
         #expect(released > 0, "no code pages given back: \(log)")
         #expect(Self.codeResidentKiB(service.pid) < released, "serving should have mapped back less code than start-up held")
         // What serving runs comes back from the page cache: every answer as before.

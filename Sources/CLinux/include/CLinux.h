@@ -39,11 +39,11 @@ ssize_t zaoan_send_with_descriptor(int fd, const void *buffer, size_t length, in
 /// close-on-exec flag. Returns the pid, or -1 with errno set.
 pid_t zaoan_spawn_with_pipes(const char *path, char *const argv[], char *const envp[], int input, int output);
 
-/// Unmaps from this process the pages of its own executable's code (the read-only,
-/// executable PT_LOAD segments of the main program) that it has touched so far: start-up
-/// runs through far more code than serving does (the Swift runtime's and Foundation's
-/// initialisation, the config reader), and the kernel maps 64 KiB around each page it
-/// faults in. madvise(MADV_DONTNEED) on a private file mapping drops only our page-table
+/// Unmaps from this process the code pages it has touched so far (the read-only,
+/// executable PT_LOAD segments of the program and of each library, the vDSO aside):
+/// start-up runs through far more code than serving does (the Swift runtime's and
+/// Foundation's initialisation, ICU's first formatters, the config reader), and the kernel
+/// maps 64 KiB around each page it faults in. madvise(MADV_DONTNEED) on a private file mapping drops only our page-table
 /// entries: the pages stay in the page cache, and code that runs again is mapped back by a
 /// minor fault. Never used on a segment that is writable or may have been written (a text
 /// relocation, DT_TEXTREL): its private copies would be lost. Returns the bytes released.
