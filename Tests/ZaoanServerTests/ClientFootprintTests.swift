@@ -14,7 +14,7 @@ struct ClientFootprintTests {
     /// Lines of /proc/PID/maps naming Foundation or ICU (their shared libraries, when the
     /// Swift runtime is linked dynamically).
     private static func foundationMappings(_ pid: pid_t) -> [String] {
-        let maps = (try? String(contentsOfFile: "/proc/\(pid)/maps", encoding: .utf8)) ?? ""
+        let maps = procFile(pid, "maps")
         return maps.split(separator: "\n").map(String.init).filter {
             let lowered = $0.lowercased()
             return lowered.contains("foundation") || lowered.contains("icu")
@@ -22,7 +22,7 @@ struct ClientFootprintTests {
     }
 
     private static func mapsSwiftRuntime(_ pid: pid_t) -> Bool {
-        ((try? String(contentsOfFile: "/proc/\(pid)/maps", encoding: .utf8)) ?? "").contains("libswiftCore.so")
+        (procFile(pid, "maps")).contains("libswiftCore.so")
     }
 
     /// A field of /proc/PID/status in KiB (`VmHWM`: the peak resident set), or -1.

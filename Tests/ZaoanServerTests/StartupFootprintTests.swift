@@ -11,7 +11,7 @@ struct StartupFootprintTests {
     /// The lines of the process's /proc/PID/maps that name libical or the libraries it
     /// brings (Debian's ICU, libicalss, libdb).
     private static func libicalMappings(_ pid: pid_t) -> [String] {
-        let maps = (try? String(contentsOfFile: "/proc/\(pid)/maps", encoding: .utf8)) ?? ""
+        let maps = procFile(pid, "maps")
         return maps.split(separator: "\n").map(String.init).filter {
             $0.contains("/libical") || $0.contains("/libicuuc") || $0.contains("/libicui18n") || $0.contains("/libdb-")
         }
@@ -33,7 +33,7 @@ struct StartupFootprintTests {
     /// Resident kB of the service's own executable's code mappings (r-xp).
     private static func codeResidentKiB(_ pid: pid_t) -> Int {
         let executable = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/\(pid)/exe")) ?? "?"
-        let smaps = (try? String(contentsOfFile: "/proc/\(pid)/smaps", encoding: .utf8)) ?? ""
+        let smaps = procFile(pid, "smaps")
         var inCode = false, total = 0
         for line in smaps.split(separator: "\n") {
             let fields = line.split(separator: " ", omittingEmptySubsequences: true)

@@ -205,3 +205,16 @@ func socketTimeout(_ seconds: Double) -> timeval {
     let micros = max(1, wholeNumber(seconds * 1_000_000))
     return timeval(tv_sec: micros / 1_000_000, tv_usec: micros % 1_000_000)
 }
+
+/// A /proc file of process `pid`, read to its end. Foundation's `String(contentsOfFile:)`
+/// trusts the size procfs reports (0) and returns one page: the first 4 KB of a 19 KB maps
+/// file, where a library loaded later would not be seen.
+func procFile(_ pid: pid_t, _ name: String) -> String {
+    guard let handle = FileHandle(forReadingAtPath: "/proc/\(pid)/\(name)") else { return "" }
+    defer { try? handle.close() }  // read-only: nothing is lost if closing fails
+    var data = Data()
+    while let chunk = try? handle.read(upToCount: 65_536), !chunk.isEmpty {  // an error ends the reading: what came so far is checked
+        data.append(chunk)
+    }
+    return String(decoding: data, as: UTF8.self)
+}
