@@ -52,6 +52,6 @@ extension Responder {
     private func formatted(_ date: Date, pattern: String?) -> String {
         // Patterns were checked when the config was read; one that still fails for this
         // instant (a year strftime cannot show) shows nothing rather than the whole countdown failing.
-        (try? time(pattern: pattern, now: date)) ?? ""
+        (try? time(pattern: pattern, now: date)) ?? ""  // see above: checked at load; nothing shown at worst
     }
 }

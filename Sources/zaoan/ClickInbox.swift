@@ -31,7 +31,7 @@ final class ClickInbox {
         let name = ClickChannel.fileName(block: block, pid: pid)
         let temporary = ".new-\(pid)"
         unlinkat(folder.rawValue, temporary, 0)  // one left by an earlier process of this pid; none is fine
-        _ = try syscall("making the click FIFO \(path)/\(temporary)") { mkfifoat(folder.rawValue, temporary, 0o600) }
+        _ = try syscall("making the click FIFO \(path)/\(temporary)") { mkfifoat(folder.rawValue, temporary, 0o600) }  // only its 0 is dropped; a failure throws
         let fifo: Descriptor
         do throws(SystemError) {
             fifo = try checkedFIFO(temporary, renamedTo: name, in: folder, path: path)
@@ -54,7 +54,7 @@ final class ClickInbox {
         guard ClickChannel.isOwnFIFO(try fifo.status("checking the click FIFO")) else {
             throw SystemError(errno: EPERM, "\(path)/\(temporary) is not the FIFO just made")
         }
-        _ = try syscall("naming the click FIFO \(path)/\(name)") { renameat(folder.rawValue, temporary, folder.rawValue, name) }
+        _ = try syscall("naming the click FIFO \(path)/\(name)") { renameat(folder.rawValue, temporary, folder.rawValue, name) }  // only its 0 is dropped; a failure throws
         return fifo
     }
 

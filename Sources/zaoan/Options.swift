@@ -37,11 +37,11 @@ struct ClientOptions: Equatable {
     /// The request line: the words (see `RequestWords.line`; `parse` has refused words it
     /// cannot send) behind `--format=FMT`.
     var requestLine: String {
-        requestLine(for: (try? RequestWords.line(words)) ?? "")
+        requestLine(for: (try? RequestWords.line(words)) ?? "")  // parse already refused words that cannot be sent
     }
 
     /// The words as one line (see `requestLine`), without the format.
-    var wordsLine: String { (try? RequestWords.line(words)) ?? "" }
+    var wordsLine: String { (try? RequestWords.line(words)) ?? "" }  // parse already refused words that cannot be sent
 
     /// `request` behind `--format=FMT` (a watch whose clicks changed its request).
     func requestLine(for request: String) -> String {
