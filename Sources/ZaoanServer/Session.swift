@@ -111,7 +111,7 @@ final class Session: ChannelHandler {
         if case .awaitingCommit(var wait) = state {
             // More changes join the commit (same peer, same rights); anything else waits until
             // they are answered, so it sees them. A line that does not parse waits too.
-            if case .line(let bytes) = frame, let request = try? RequestParser.parse(bytes), request.isRoomChange {  // its error is answered in its turn
+            if case .line(let bytes) = frame, let request = try? dispatcher.parsedLines.request(for: bytes), request.isRoomChange {  // its error is answered in its turn
                 dispatcher.countRequest()
                 wait.inFlight += 1
                 state = .awaitingCommit(wait)

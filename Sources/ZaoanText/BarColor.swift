@@ -18,7 +18,7 @@ public struct BarColor: Hashable, Sendable {
         guard bytes.count == 7, bytes[0] == UInt8(ascii: "#") else { return nil }
         var values: [UInt8] = []
         for pair in stride(from: 1, to: 7, by: 2) {
-            guard let high = Self.digit(bytes[pair]), let low = Self.digit(bytes[pair + 1]) else { return nil }
+            guard let high = Hex.value(of: bytes[pair]), let low = Hex.value(of: bytes[pair + 1]) else { return nil }
             values.append(high << 4 | low)
         }
         self.init(red: values[0], green: values[1], blue: values[2])
@@ -26,22 +26,9 @@ public struct BarColor: Hashable, Sendable {
 
     /// `#rrggbb` in lowercase, made from the bytes.
     public var hex: String {
-        let digits = Array("0123456789abcdef".utf8)
         var out: [UInt8] = [UInt8(ascii: "#")]
-        for byte in [red, green, blue] {
-            out.append(digits[Int(byte >> 4)])
-            out.append(digits[Int(byte & 0x0F)])
-        }
+        for byte in [red, green, blue] { out += Hex.digits(of: byte, uppercase: false) }
         return String(decoding: out, as: UTF8.self)
-    }
-
-    private static func digit(_ byte: UInt8) -> UInt8? {
-        switch byte {
-        case UInt8(ascii: "0")...UInt8(ascii: "9"): return byte - UInt8(ascii: "0")
-        case UInt8(ascii: "a")...UInt8(ascii: "f"): return byte - UInt8(ascii: "a") + 10
-        case UInt8(ascii: "A")...UInt8(ascii: "F"): return byte - UInt8(ascii: "A") + 10
-        default: return nil
-        }
     }
 }
 

@@ -82,8 +82,7 @@ public enum JSONReader {
     }
 
     static func hex(_ byte: UInt8) -> String {
-        let digits = Array("0123456789ABCDEF".utf8)
-        return String(decoding: [digits[Int(byte >> 4)], digits[Int(byte & 0x0F)]], as: UTF8.self)
+        String(decoding: Hex.digits(of: byte, uppercase: true), as: UTF8.self)
     }
 }
 
@@ -486,13 +485,7 @@ private struct Parser {
         guard index + 4 <= bytes.count else { return nil }
         var value: UInt32 = 0
         for byte in bytes[index..<(index + 4)] {
-            let digit: UInt8
-            switch byte {
-            case UInt8(ascii: "0")...UInt8(ascii: "9"): digit = byte - UInt8(ascii: "0")
-            case UInt8(ascii: "a")...UInt8(ascii: "f"): digit = byte - UInt8(ascii: "a") + 10
-            case UInt8(ascii: "A")...UInt8(ascii: "F"): digit = byte - UInt8(ascii: "A") + 10
-            default: return nil
-            }
+            guard let digit = Hex.value(of: byte) else { return nil }
             value = value << 4 | UInt32(digit)
         }
         index += 4
