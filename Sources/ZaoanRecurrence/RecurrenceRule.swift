@@ -100,6 +100,14 @@ public struct RecurrenceRule: Hashable, Sendable, CustomStringConvertible {
         text = canonical
     }
 
+    /// Whether the rule has no part beyond FREQ, INTERVAL, COUNT, UNTIL and WKST: its
+    /// instances are then the start and every INTERVAL after it.
+    package var isPlain: Bool {
+        text.split(separator: ";").allSatisfy { part in
+            ["FREQ", "INTERVAL", "COUNT", "UNTIL", "WKST"].contains(part.split(separator: "=").first.map(String.init) ?? "")
+        }
+    }
+
     /// The rule for libical's iterator: UNTIL taken out (the expander compares instants
     /// itself, so a UTC UNTIL and a floating start never meet inside libical).
     package var iterationRule: icalrecurrencetype {

@@ -233,7 +233,8 @@ package enum SeriesExpander {
         let reach = plan.length.longest.addingClamped(2 * 86_400)
         var first = plan.start
         var restartInMonths = false
-        // Jumping is impossible with COUNT (instances must be counted from the start).
+        // With COUNT, instances are counted from the start: jumped over only below, for
+        // the rules whose instances can be counted without stepping.
         if rule.count == nil, window.from - reach > plan.base.instant(of: plan.start) + 86_400,
            let target = plan.base.wallClock(at: window.from - reach), let jump = alignedJump(from: plan.start, toward: target, rule: rule) {
             switch rule.frequency {
@@ -246,7 +247,21 @@ package enum SeriesExpander {
             }
             if restartInMonths { first = jump }
         }
-        guard let iterator = icalrecur_iterator_new(rule.iterationRule, (restartInMonths ? plan.start : first).icalTime(isDate: plan.isDate)) else {
+        var iterationRule = rule.iterationRule
+        // With COUNT, a plain DAILY or WEEKLY rule (no BYxxx part) is the start and every
+        // INTERVAL after it, so the instances before the window can be counted instead of
+        // stepped through: a new DTSTART on the jump, with the COUNT left. A daily rule with
+        // COUNT begun in 2000 took libical 21 ms of its 50 ms budget to reach 2026.
+        if let count = rule.count, rule.isPlain, rule.frequency == .daily || rule.frequency == .weekly,
+           window.from - reach > plan.base.instant(of: plan.start) + 86_400,
+           let target = plan.base.wallClock(at: window.from - reach), let jump = alignedJump(from: plan.start, toward: target, rule: rule) {
+            let stride = Int64(rule.interval) * (rule.frequency == .daily ? 86_400 : 7 * 86_400)
+            let skipped = (jump.secondsAsIfUTC - plan.start.secondsAsIfUTC) / stride
+            guard skipped < Int64(count) else { return (false, false, 0, false) }  // all of them before the window
+            iterationRule.count = Int32(Int64(count) - skipped)
+            first = jump
+        }
+        guard let iterator = icalrecur_iterator_new(iterationRule, (restartInMonths ? plan.start : first).icalTime(isDate: plan.isDate)) else {
             // libical refuses rules that can never match (FREQ=YEARLY;BYMONTH=2;BYMONTHDAY=30).
             LibICal.prepare()
             return (false, false, 0, true)

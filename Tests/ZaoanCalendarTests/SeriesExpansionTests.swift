@@ -102,6 +102,9 @@ extension CalendarTests {
             ("Pacific/Apia", "20111227T090000", "FREQ=DAILY", "2011-12-28"),
             ("Europe/Berlin", "19000101T070000", "FREQ=DAILY", "2026-03-27"),
             ("Europe/Berlin", "20000101T070000", "FREQ=DAILY;COUNT=20000", "2026-03-27"),
+            // COUNT running out inside the window, after a jump over the years before it.
+            ("Europe/Berlin", "20000101T070000", "FREQ=DAILY;COUNT=9600", "2026-03-20"),
+            ("America/New_York", "20000103T090000", "FREQ=WEEKLY;INTERVAL=2;COUNT=700", "2026-10-01"),
             // Rules started years before the window: the iterator jumps, keeping INTERVAL's rhythm.
             ("Europe/Berlin", "20200101T073000", "FREQ=HOURLY;INTERVAL=7", "2026-03-20"),
             ("Europe/Berlin", "20200106T090000", "FREQ=WEEKLY;INTERVAL=3;BYDAY=MO,TH", "2026-03-20"),
