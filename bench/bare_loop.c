@@ -5,6 +5,10 @@
  *
  *   - each request line (LF-terminated) is answered with a constant line, "pong\n";
  *   - the line "session" is answered "ok\n" and keeps the connection open;
+ *   - a line starting "watch " is answered with a constant update line (the size of a
+ *     countdown's) and keeps the connection open; on every wall-clock second boundary
+ *     (a CLOCK_REALTIME timerfd) the same line is sent to every watcher, one send each, all
+ *     in one go: the floor for zaoan's `watch` tick (one render, one write per watcher);
  *   - otherwise the connection is one-shot, like zaoan's: once every complete line read so
  *     far is answered and nothing more is buffered, it is closed after the answer.
  *
@@ -17,11 +21,14 @@
 #define _GNU_SOURCE
 #include <errno.h>
 #include <signal.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/epoll.h>
 #include <sys/socket.h>
+#include <sys/timerfd.h>
+#include <time.h>
 #include <sys/un.h>
 #include <unistd.h>
 
@@ -34,17 +41,27 @@ struct conn {
     char *out;        /* pending output, only when a send came up short */
     size_t out_len, out_sent;
     int session, closing, want_out;
+    int watch_slot; /* index in watchers + 1, or 0 */
 };
 
 static struct conn *conns[MAX_FDS];
 static int epfd;
 static volatile sig_atomic_t stop;
+static int watchers[MAX_FDS];
+static int watcher_count;
+static const char update_line[] = "Bench \xc2\xb7 \xe8\xb7\x9d\xe5\xbc\x80\xe6\x92\xad 01:55:49\n";
+#define UPDATE_LEN (sizeof update_line - 1)
 
 static void on_signal(int sig) { (void)sig; stop = 1; }
 
 static void conn_close(int fd) {
     struct conn *c = conns[fd];
     conns[fd] = NULL;
+    if (c && c->watch_slot) { /* swap-remove from the watchers */
+        int last = watchers[--watcher_count];
+        watchers[c->watch_slot - 1] = last;
+        if (conns[last]) conns[last]->watch_slot = c->watch_slot;
+    }
     close(fd); /* also removes it from the epoll set */
     if (c) { free(c->out); free(c); }
 }
@@ -110,6 +127,11 @@ static void on_readable(int fd, struct conn *c) {
         if (len == 7 && memcmp(c->in, "session", 7) == 0) {
             c->session = 1;
             memcpy(reply + reply_len, "ok\n", 3); reply_len += 3;
+        } else if (len > 6 && memcmp(c->in, "watch ", 6) == 0) {
+            c->session = 1;
+            if (!c->watch_slot) { watchers[watcher_count++] = fd; c->watch_slot = watcher_count; }
+            if (reply_len + UPDATE_LEN > sizeof reply) { queue(c, reply, reply_len); reply_len = 0; }
+            memcpy(reply + reply_len, update_line, UPDATE_LEN); reply_len += UPDATE_LEN;
         } else {
             memcpy(reply + reply_len, "pong\n", 5); reply_len += 5;
         }
@@ -147,6 +169,14 @@ int main(int argc, char **argv) {
     struct epoll_event ev = { .events = EPOLLIN, .data.fd = lfd };
     epoll_ctl(epfd, EPOLL_CTL_ADD, lfd, &ev);
 
+    int tfd = timerfd_create(CLOCK_REALTIME, TFD_NONBLOCK | TFD_CLOEXEC);
+    struct timespec now;
+    clock_gettime(CLOCK_REALTIME, &now);
+    struct itimerspec every_second = { .it_interval = { 1, 0 }, .it_value = { now.tv_sec + 1, 0 } };
+    timerfd_settime(tfd, TFD_TIMER_ABSTIME, &every_second, NULL);
+    struct epoll_event tev = { .events = EPOLLIN, .data.fd = tfd };
+    epoll_ctl(epfd, EPOLL_CTL_ADD, tfd, &tev);
+
     struct epoll_event events[256];
     while (!stop) {
         int n = epoll_wait(epfd, events, 256, -1);
@@ -164,6 +194,19 @@ int main(int argc, char **argv) {
                     /* A one-shot client has usually sent its line by now: answer it without
                        another trip through epoll_wait (EAGAIN costs one cheap read). */
                     on_readable(cfd, conns[cfd]);
+                }
+                continue;
+            }
+            if (fd == tfd) {
+                uint64_t expirations;
+                if (read(tfd, &expirations, sizeof expirations) < 0) continue;
+                for (int k = watcher_count - 1; k >= 0; k--) {  /* a close swap-removes: back to front */
+                    int wfd = watchers[k];
+                    struct conn *w = conns[wfd];
+                    if (w->out_len > 0) { queue(w, update_line, UPDATE_LEN); flush_out(wfd, w); continue; }
+                    ssize_t sent = send(wfd, update_line, UPDATE_LEN, MSG_NOSIGNAL | MSG_DONTWAIT);
+                    if (sent < 0) sent = 0;
+                    if ((size_t)sent < UPDATE_LEN) { queue(w, update_line + sent, UPDATE_LEN - (size_t)sent); flush_out(wfd, w); }
                 }
                 continue;
             }

@@ -1,10 +1,7 @@
 #define _GNU_SOURCE
-#include <sys/mman.h>
 #include <sys/prctl.h>
 #include <sys/socket.h>
-#include <elf.h>
 #include <errno.h>
-#include <link.h>
 #include <stdint.h>
 #include <string.h>
 #include <unistd.h>
@@ -93,42 +90,4 @@ pid_t zaoan_spawn_with_pipes(const char *path, char *const argv[], char *const e
         return -1;
     }
     return pid;
-}
-
-struct code_pages { size_t released; };
-
-static int has_text_relocations(struct dl_phdr_info *info) {
-    for (int index = 0; index < info->dlpi_phnum; index++) {
-        const ElfW(Phdr) *header = &info->dlpi_phdr[index];
-        if (header->p_type != PT_DYNAMIC) continue;
-        for (const ElfW(Dyn) *entry = (const ElfW(Dyn) *)(info->dlpi_addr + header->p_vaddr); entry->d_tag != DT_NULL; entry++) {
-            if (entry->d_tag == DT_TEXTREL) return 1;
-            if (entry->d_tag == DT_FLAGS && (entry->d_un.d_val & DF_TEXTREL)) return 1;
-        }
-    }
-    return 0;
-}
-
-static int release_object(struct dl_phdr_info *info, size_t size, void *context) {
-    (void)size;
-    struct code_pages *pages = context;
-    // The vDSO is the kernel's own page, not a file mapping: never touched.
-    if (info->dlpi_name && strstr(info->dlpi_name, "vdso")) return 0;
-    if (has_text_relocations(info)) return 0;
-    uintptr_t page = (uintptr_t)sysconf(_SC_PAGESIZE);
-    for (int index = 0; index < info->dlpi_phnum; index++) {
-        const ElfW(Phdr) *header = &info->dlpi_phdr[index];
-        if (header->p_type != PT_LOAD || !(header->p_flags & PF_X) || (header->p_flags & PF_W)) continue;
-        // Only whole pages inside the segment: a page it shares with a writable neighbour stays.
-        uintptr_t start = (info->dlpi_addr + header->p_vaddr + page - 1) & ~(page - 1);
-        uintptr_t end = (info->dlpi_addr + header->p_vaddr + header->p_memsz) & ~(page - 1);
-        if (end > start && madvise((void *)start, end - start, MADV_DONTNEED) == 0) pages->released += end - start;
-    }
-    return 0;  // on to the next object
-}
-
-size_t zaoan_release_code_pages(void) {
-    struct code_pages pages = { 0 };
-    dl_iterate_phdr(release_object, &pages);
-    return pages.released;
 }

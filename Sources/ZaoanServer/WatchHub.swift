@@ -15,9 +15,33 @@ import ZaoanCore
 final class WatchHub {
     private struct Group {
         var last: Reply?
-        var watchers: [ObjectIdentifier: Channel] = [:]
+        /// In a plain array, so that a tick hands the whole list to `deliveries` without a
+        /// per-watcher step (the array is shared, not copied, until a watcher comes or goes).
+        var watchers: [Channel] = []
+        /// Each watcher's place in `watchers`, for removal by swapping in the last one.
+        var places: [ObjectIdentifier: Int] = [:]
         /// How often the answer can change with the clock, in seconds: 1, 60, or 0 for never.
         var period = 1
+
+        /// Whether it was added (false: it already watched this request).
+        mutating func insert(_ channel: Channel) -> Bool {
+            let key = ObjectIdentifier(channel)
+            guard places[key] == nil else { return false }
+            places[key] = watchers.count
+            watchers.append(channel)
+            return true
+        }
+
+        /// Whether it was there.
+        mutating func remove(_ channel: Channel) -> Bool {
+            guard let place = places.removeValue(forKey: ObjectIdentifier(channel)) else { return false }
+            let last = watchers.removeLast()
+            if place < watchers.count {
+                watchers[place] = last
+                places[ObjectIdentifier(last)] = place
+            }
+            return true
+        }
     }
 
     /// Proof of a registered watch; returned with `remove`. A reference, so that the
@@ -28,9 +52,12 @@ final class WatchHub {
     }
 
     private var groups: [Request: Group] = [:]
-    /// Updates rendered and not yet written, oldest first.
-    private var deliveries: [(channel: Channel, reply: Reply)] = []
-    private var delivered = 0
+    /// Updates rendered and not yet written, oldest first: each answer with the watchers it
+    /// goes to, as they were at the tick (one that closed since is skipped by its channel).
+    private var deliveries: [(reply: Reply, watchers: [Channel])] = []
+    /// How far `deliveries` has been written: the batch, and the watcher within it.
+    private var deliveredBatches = 0
+    private var deliveredInBatch = 0
     static let deliveriesPerTurn = 64
     private(set) var count = 0
     /// How often the wall clock was set under a watch.
@@ -62,9 +89,8 @@ final class WatchHub {
             count(group.period, by: 1)
             groups[request] = group
         }
-        groups[request]?.watchers[ObjectIdentifier(connection)] = connection
+        if groups[request]?.insert(connection) == true { count += 1 }
         let reply = groups[request]?.last ?? render(request)
-        count += 1
         armTimer()
         return (Ticket(request: request), reply)
     }
@@ -89,7 +115,7 @@ final class WatchHub {
     }
 
     func remove(_ connection: Channel, ticket: Ticket) {
-        guard case .some(.some) = groups[ticket.request]?.watchers.removeValue(forKey: ObjectIdentifier(connection)) else { return }
+        guard groups[ticket.request]?.remove(connection) == true else { return }
         count -= 1
         if let group = groups[ticket.request], group.watchers.isEmpty {
             groups[ticket.request] = nil
@@ -120,22 +146,31 @@ final class WatchHub {
         secondGroups = 0
         minuteGroups = 0
         deliveries.removeAll()
-        delivered = 0
+        deliveredBatches = 0
+        deliveredInBatch = 0
         count = 0
         timer.disarm()
     }
 
     /// Writes up to `deliveriesPerTurn` pending updates. Returns whether more wait.
     func deliver() -> Bool {
-        let end = min(deliveries.count, delivered + Self.deliveriesPerTurn)
-        while delivered < end {
-            let (connection, reply) = deliveries[delivered]
-            delivered += 1
-            connection.sendFrame(reply)  // nothing for a connection closed meanwhile
+        var budget = Self.deliveriesPerTurn
+        while budget > 0, deliveredBatches < deliveries.count {
+            let (reply, watchers) = deliveries[deliveredBatches]
+            let end = min(watchers.count, deliveredInBatch + budget)
+            for index in deliveredInBatch..<end {
+                watchers[index].sendFrame(reply)  // nothing for a connection closed meanwhile
+            }
+            budget -= end - deliveredInBatch
+            deliveredInBatch = end
+            if end == watchers.count {
+                deliveredBatches += 1
+                deliveredInBatch = 0
+            }
         }
-        if delivered == deliveries.count {
-            deliveries.removeAll(keepingCapacity: deliveries.count < 4096)
-            delivered = 0
+        if deliveredBatches == deliveries.count {
+            deliveries.removeAll(keepingCapacity: true)  // one entry per distinct request
+            deliveredBatches = 0
             return false
         }
         return true
@@ -149,9 +184,7 @@ final class WatchHub {
             let reply = render(request)
             if reply == group.last { continue }  // nothing is sent while the text is unchanged
             groups[request]?.last = reply
-            for connection in group.watchers.values {
-                deliveries.append((connection, reply))
-            }
+            deliveries.append((reply, group.watchers))
         }
     }
 }

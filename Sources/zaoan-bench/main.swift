@@ -153,7 +153,7 @@ do {
         guard !result.delays.isEmpty else { fail("no updates arrived; is the request one that changes every second?") }
         let summary = LatencySummary(result.delays)
         let cpuPerTick = result.ticks > 0 ? result.serverCPU / Double(result.ticks) * 1e6 : 0
-        print("updates=\(result.delays.count) ticks=\(result.ticks) cpu_us_per_tick=\(format(cpuPerTick)) p50_ms=\(format(summary.percentile(50), 2)) p99_ms=\(format(summary.percentile(99), 2)) max_ms=\(format(summary.samples.last!, 2))")
+        print("updates=\(result.delays.count) ticks=\(format(result.ticks, 2)) cpu_us_per_tick=\(format(cpuPerTick)) p50_ms=\(format(summary.percentile(50), 2)) p99_ms=\(format(summary.percentile(99), 2)) max_ms=\(format(summary.samples.last!, 2))")
     case "calendar":
         var options = CalendarOptions()
         while let name = arguments.next() {

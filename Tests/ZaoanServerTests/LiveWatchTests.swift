@@ -172,4 +172,32 @@ struct LiveWatchTests {
         }, "\((try? Live.stats(service.socketPath)) ?? [:])")
         try service.stop()
     }
+
+    @Test("watchers of one request leave first, last and in between: every one left is still updated on each tick")
+    func watchersLeaveInAnyOrder() throws {
+        let service = try TestService.start(arguments: ["--timezone", "UTC"])
+        var watchers: [RawClient] = []
+        for _ in 0..<6 {
+            let client = try RawClient(path: service.socketPath, timeout: 3)
+            try client.send("watch time HH:mm:ss\n")
+            _ = try client.readLine()
+            watchers.append(client)
+        }
+        // The first, then the one that took its place (the last), then one in the middle.
+        for index in [0, 5, 2] {
+            watchers[index].close()
+            #expect(eventually(timeout: 5) { (try? Live.stats(service.socketPath)["watches"]) == "\(watchers.count - [0, 5, 2].firstIndex(of: index)! - 1)" })
+        }
+        for index in [1, 3, 4] {
+            // Two more ticks each (at most ~1 s apart): every watcher still in the group hears them.
+            for _ in 0..<2 {
+                let line = try watchers[index].readLine()
+                #expect(line.split(separator: ":").count == 3, "watcher \(index): \(line.debugDescription)")
+            }
+        }
+        #expect(try Live.stats(service.socketPath)["watches"] == "3")
+        for index in [1, 3, 4] { watchers[index].close() }
+        #expect(eventually(timeout: 5) { (try? Live.stats(service.socketPath)["watches"]) == "0" })
+        try service.stop()
+    }
 }

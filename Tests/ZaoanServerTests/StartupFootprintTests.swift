@@ -68,4 +68,51 @@ struct StartupFootprintTests {
         #expect(try ask(socket, "live add tea +10m Tea") == "ok\n")
         #expect(try ask(socket, "countdown").contains("Tea"))
     }
+
+    /// Resident kB of the service's own executable's data mappings (all but r-xp): those
+    /// still backed by the file (never written), and the written, anonymous ones.
+    private static func dataResidentKiB(_ pid: pid_t) -> (fileBacked: Int, written: Int) {
+        let executable = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/\(pid)/exe")) ?? "?"
+        var inData = false, resident = 0, written = 0
+        for line in procFile(pid, "smaps").split(separator: "\n") {
+            let fields = line.split(separator: " ", omittingEmptySubsequences: true)
+            if fields.count >= 5, fields[0].contains("-"), !line.hasSuffix(":") {
+                inData = fields[1] != "r-xp" && line.hasSuffix(executable)
+            } else if inData, fields.count > 1, let kib = Int(fields[1]) {
+                if fields[0] == "Rss:" { resident += kib }
+                if fields[0] == "Anonymous:" { written += kib }
+            }
+        }
+        return (resident - written, written)
+    }
+
+    /// The release build (Swift's static Foundation) has ICU's data table and the rest of its
+    /// read-only data in the writable segment: the service makes it read-only and gives its
+    /// pages back with the code's. What was written (relocated pointers, globals) is never given
+    /// back: those pages exist nowhere else.
+    @Test("the release build gives back its read-only data after the first answer, and keeps every written page")
+    func releaseDataGivenBack() throws {
+        guard let zaoan = Locations.releaseZaoan else {
+            try Test.cancel("no release build at .build/release/zaoan; scripts/test builds it (swift build -c release --product zaoan-server --static-swift-stdlib)")
+        }
+        let directory = try TemporaryDirectory()
+        let socket = directory.file("z.sock")
+        let service = try RunningZaoan(["serve", "--socket", socket], environment: try TestService.isolatedEnvironment(in: directory),
+                                       scratch: directory, binary: zaoan)
+        defer { service.process.terminate(); service.process.waitUntilExit() }
+        let pid = service.process.processIdentifier
+        try #require(eventually(timeout: 30) { FileManager.default.fileExists(atPath: socket) }, "the service made no socket")
+        let atStart = Self.dataResidentKiB(pid)
+        #expect(try ask(socket, "ping") == "pong\n")
+        let givenBack = eventually(timeout: 10, interval: 0.05) { Self.dataResidentKiB(pid).fileBacked < atStart.fileBacked / 2 }
+        let after = Self.dataResidentKiB(pid)
+        #expect(givenBack, "the read-only data start-up touched (\(atStart.fileBacked) KiB) should be given back after the first answer; now \(after.fileBacked) KiB")
+        #expect(after.written >= atStart.written, "written pages were dropped: \(atStart.written) KiB before, \(after.written) KiB after")
+        // ICU's data comes back from the page cache: every answer as before.
+        #expect(try ask(socket, "greeting").hasSuffix("\n"))
+        #expect(try ask(socket, "time yyyy-MM-dd HH:mm:ss EEEE").count > 20)
+        #expect(try ask(socket, "status").hasSuffix("\n"))
+        #expect(try ask(socket, "live add tea +10m Tea") == "ok\n")
+        #expect(try ask(socket, "countdown").contains("Tea"))
+    }
 }
