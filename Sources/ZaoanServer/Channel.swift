@@ -71,6 +71,13 @@ final class Channel: EventHandler {
     private var takesDescriptor: Bool
     /// The bar's pipe the frames go to instead of the socket (`zaoan bar`).
     var bar: BarOutput?
+    /// While the lines of one read are answered with nothing queued before them, their
+    /// answers are gathered in `shared.answerBuffer` (`gathered` bytes) and go out with one
+    /// `send` when the lines are done (`flush`), without entering `output`. Anything else that
+    /// writes moves them to `output` first (`spillGathered`), so the order never changes; at
+    /// most one buffer's worth (16 KiB) is gathered, and more goes to `output` as before.
+    private var gathering = false
+    private var gathered = 0
 
     init(fd: Int32, shared: ChannelShared, takesDescriptor: Bool) {
         self.fd = fd
@@ -115,6 +122,7 @@ final class Channel: EventHandler {
         }
         switch received {
         case .value(let count) where count > 0:
+            gathering = output.isEmpty && newestFrame == nil && bar == nil
             framer.feed(UnsafeRawBufferPointer(rebasing: buffer[0..<count])) { handler.take($0, from: self) }
         case .value:
             inputEnded = true
@@ -148,14 +156,64 @@ final class Channel: EventHandler {
         flush()
     }
 
-    /// Queues an answer; past the hard output limit the channel is closed.
-    func send(_ reply: Reply) { queue(reply.bytes) }
+    /// Queues an answer (or gathers it, see `gathering`); past the hard output limit the
+    /// channel is closed.
+    func send(_ reply: Reply) {
+        if gathering && isOpen {
+            let bytes = reply.bytes
+            let room = shared.answerBuffer.count - gathered
+            if bytes.count <= room {
+                bytes.withUnsafeBytes { (shared.answerBuffer.baseAddress! + gathered).copyMemory(from: $0.baseAddress!, byteCount: $0.count) }
+                gathered += bytes.count
+                return
+            }
+        }
+        queue(reply.bytes)
+    }
+
+    /// Moves what was gathered to `output`, before anything else is queued or written.
+    private func spillGathered() {
+        gathering = false
+        guard gathered > 0 else { return }
+        let bytes = UnsafeRawBufferPointer(rebasing: shared.answerBuffer[0..<gathered])
+        gathered = 0
+        queue(bytes: bytes.count) { $0.append(copying: bytes) }
+    }
+
+    /// Sends what was gathered with one `send`; what the socket does not take is queued.
+    /// Returns false if the socket is full or gone (no second `send` this turn).
+    private func sendGathered() -> Bool {
+        gathering = false
+        guard gathered > 0 else { return true }
+        let waiting = UnsafeRawBufferPointer(rebasing: shared.answerBuffer[0..<gathered])
+        let result = try? nonBlockingSyscall("send") {  // nil: EPIPE/ECONNRESET
+            Glibc.send(fd, waiting.baseAddress, waiting.count, Int32(MSG_NOSIGNAL | MSG_DONTWAIT))
+        }
+        switch result {
+        case .value(let sent)?:
+            lastOutputProgress = clock.monotonic
+            gathered = 0
+            if sent >= waiting.count { return true }
+            let rest = UnsafeRawBufferPointer(rebasing: waiting[max(0, sent)...])
+            queue(bytes: rest.count) { $0.append(copying: rest) }
+            return false
+        case .wouldBlock?:
+            gathered = 0
+            queue(bytes: waiting.count) { $0.append(copying: waiting) }
+            return false
+        case nil:
+            gathered = 0
+            close()  // EPIPE, ECONNRESET: the client went away without reading
+            return false
+        }
+    }
 
     /// An update for a watcher with nothing waiting: written at once, straight from the
     /// rendering every watcher of the request shares (no copy into the queue, one `send`);
     /// what the socket does not take now is queued and written as any answer is.
     func write(_ reply: Reply) {
         guard isOpen else { return }
+        spillGathered()
         guard output.isEmpty, newestFrame == nil else {
             send(reply)
             flush()
@@ -180,9 +238,14 @@ final class Channel: EventHandler {
     }
 
     private func queue(_ bytes: [UInt8]) {
+        queue(bytes: bytes.count) { $0.append(bytes) }
+    }
+
+    private func queue(bytes count: Int, _ append: (inout OutputQueue) -> Void) {
         guard isOpen else { return }
+        spillGathered()
         if output.isEmpty { lastOutputProgress = clock.monotonic }
-        output.append(bytes)
+        append(&output)
         if output.count > shared.outputLimits.hard {
             close(for: .outputHardLimit)
         } else if output.count > shared.outputLimits.soft {
@@ -213,11 +276,12 @@ final class Channel: EventHandler {
     /// while something is left.
     func flush() {
         guard isOpen else { return }
+        let socketTakesMore = sendGathered()
         if output.isEmpty, let frame = newestFrame {
             newestFrame = nil
             send(frame)
         }
-        if !output.isEmpty {
+        if !output.isEmpty && socketTakesMore {
             switch try? nonBlockingSyscall("send", { output.send(to: fd, budget: Limits.writeBudget) }) {  // nil: EPIPE/ECONNRESET
             case .value(let sent) where sent > 0: lastOutputProgress = clock.monotonic
             case .value, .wouldBlock: break
@@ -265,6 +329,8 @@ final class Channel: EventHandler {
         guard isOpen else { return }
         isOpen = false
         output = OutputQueue()
+        gathering = false
+        gathered = 0
         newestFrame = nil
         shared.closing.append(self)
     }

@@ -33,6 +33,9 @@ final class ChannelShared {
     let loop: EventLoop
     let clock: LoopClock
     let readBuffer: UnsafeMutableRawBufferPointer
+    /// Where the answers to one read's lines are gathered before their one `send`
+    /// (`Channel.readInput`): used by one channel at a time, within one call.
+    let answerBuffer: UnsafeMutableRawBufferPointer
     /// The settings' output limits, kept here so that channels read them without copying
     /// the settings on every answer.
     var outputLimits: OutputLimits
@@ -46,9 +49,13 @@ final class ChannelShared {
         self.clock = clock
         self.outputLimits = outputLimits
         readBuffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 64 * 1024, alignment: 16)
+        answerBuffer = UnsafeMutableRawBufferPointer.allocate(byteCount: OutputQueue.blockSize, alignment: 16)
     }
 
-    deinit { readBuffer.deallocate() }
+    deinit {
+        readBuffer.deallocate()
+        answerBuffer.deallocate()
+    }
 
     /// A time limit runs for some channel: the sweeper looks once a second.
     func sweepSoon() {

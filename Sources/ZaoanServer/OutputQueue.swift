@@ -44,20 +44,24 @@ struct OutputQueue {
 
     mutating func append(_ bytes: [UInt8]) {
         guard !bytes.isEmpty else { return }
-        count += bytes.count
         if bytes.count >= Self.blockSize {
+            count += bytes.count
             pieces.append(.shared(bytes: bytes, offset: 0))
             return
         }
-        bytes.withUnsafeBytes { source in
-            var copied = 0
-            while copied < source.count {
-                let block = writableTail(needed: source.count - copied)
-                let length = min(block.free, source.count - copied)
-                (block.storage.baseAddress! + block.end).copyMemory(from: source.baseAddress! + copied, byteCount: length)
-                block.end += length
-                copied += length
-            }
+        bytes.withUnsafeBytes { append(copying: $0) }
+    }
+
+    /// Copies `source` into blocks.
+    mutating func append(copying source: UnsafeRawBufferPointer) {
+        count += source.count
+        var copied = 0
+        while copied < source.count {
+            let block = writableTail(needed: source.count - copied)
+            let length = min(block.free, source.count - copied)
+            (block.storage.baseAddress! + block.end).copyMemory(from: source.baseAddress! + copied, byteCount: length)
+            block.end += length
+            copied += length
         }
     }
 

@@ -4,6 +4,43 @@ import Testing
 
 @Suite("Session mode and line limits")
 struct SessionAndLimitTests {
+    @Test("a session that pipelines far more than the socket holds, and reads late, gets every answer once and in order")
+    func pipelinedBeyondTheSocket() throws {
+        let service = try TestService.start()
+        let client = try RawClient(path: service.socketPath, timeout: 30)
+        try client.send("session\n")
+        #expect(try client.readLine() == "ok")
+        // 200,000 requests (2.2 MB) whose answers (1.2 MB) are more than the sockets hold:
+        // the service's sends come up short and fail with EAGAIN along the way, and it stops
+        // reading while answers wait. Written from another thread, read only after a while.
+        let count = 200_000
+        let lines = Array((0..<count).map { "duration \($0 % 60)\n" }.joined().utf8)
+        let fd = client.fd
+        let written = LockedFlag()
+        let writer = Thread {
+            var offset = 0
+            while offset < lines.count {
+                let sent = lines.withUnsafeBytes { Glibc.send(fd, $0.baseAddress! + offset, $0.count - offset, Int32(MSG_NOSIGNAL)) }
+                if sent < 0 { if errno == EINTR { continue } else { break } }
+                offset += sent
+            }
+            written.set()
+        }
+        writer.start()
+        #expect(!eventually(timeout: 1) { written.isSet }, "the service should stop reading while its answers wait")
+        for index in 0..<count {
+            let line = try client.readLine()
+            let expected = String(format: "00:%02d", index % 60)
+            if line != expected {
+                Issue.record("answer \(index): \(line.debugDescription), expected \(expected)")
+                break
+            }
+        }
+        #expect(eventually(timeout: 10) { written.isSet })
+        #expect(client.peerState(within: 0.2) == .open, "nothing more than the answers")
+        try service.stop()
+    }
+
     @Test("session answers ok, stays open, answers pipelined requests in order, quit closes")
     func session() throws {
         let service = try TestService.start()
