@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # bench/run.sh — zaoan against Redis and a bare C epoll loop, side by side, in one run.
 #
-#   bench/run.sh                  full run (about 4 minutes on 2 cores)
+#   bench/run.sh                  full run (about 5 minutes on 2 cores)
 #   REPEAT=1 DURATION=1 bench/run.sh   quick look
 #
 # Measures, with the project's own load generator (Sources/zaoan-bench):
@@ -10,6 +10,8 @@
 #     Redis inline `PING`; the bare loop;
 #   - one-shot connect–request–close latency p50/p99: zaoan and the bare loop;
 #   - cold start under socket activation (systemd-socket-activate): connect → first answer;
+#   - 1, 100 and 1,000 watchers of `countdown`: the server's CPU per tick and each update's
+#     delay after the second, zaoan beside the bare loop (one constant line per watcher);
 #   - zaoan's resident memory (VmRSS) after startup and after the load.
 #
 # Method. Every server is pinned to CPU $SERVER_CPU and the generator to CPU $GEN_CPU; the
