@@ -30,20 +30,31 @@ struct StartupFootprintTests {
         #expect(try service.ask("live show news").contains("FREQ=DAILY"))
     }
 
-    /// Resident kB of the service's own executable's code mappings (r-xp).
-    private static func codeResidentKiB(_ pid: pid_t) -> Int {
+    /// Resident and anonymous (written) kB of the service's own executable's mappings whose
+    /// permissions (`r-xp`, `rw-p`, ...) `wanted` accepts, from /proc/PID/smaps.
+    private static func executableKiB(_ pid: pid_t, _ wanted: (Substring) -> Bool) -> (resident: Int, written: Int) {
         let executable = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/\(pid)/exe")) ?? "?"
-        let smaps = procFile(pid, "smaps")
-        var inCode = false, total = 0
-        for line in smaps.split(separator: "\n") {
+        var inside = false, resident = 0, written = 0
+        for line in procFile(pid, "smaps").split(separator: "\n") {
             let fields = line.split(separator: " ", omittingEmptySubsequences: true)
-            if fields.count >= 5, fields[0].contains("-"), !line.hasPrefix("Rss") {
-                inCode = fields[1] == "r-xp" && line.hasSuffix(executable)
-            } else if inCode, fields.first == "Rss:", fields.count > 1, let kib = Int(fields[1]) {
-                total += kib
+            if fields.count >= 5, fields[0].contains("-"), !line.hasSuffix(":") {
+                inside = wanted(fields[1]) && line.hasSuffix(executable)
+            } else if inside, fields.count > 1, let kib = Int(fields[1]) {
+                if fields[0] == "Rss:" { resident += kib }
+                if fields[0] == "Anonymous:" { written += kib }
             }
         }
-        return total
+        return (resident, written)
+    }
+
+    /// Resident kB of the executable's code (r-xp).
+    private static func codeResidentKiB(_ pid: pid_t) -> Int { executableKiB(pid) { $0 == "r-xp" }.resident }
+
+    /// Resident kB of the executable's data mappings (all but r-xp): those still backed by
+    /// the file (never written), and the written, anonymous ones.
+    private static func dataResidentKiB(_ pid: pid_t) -> (fileBacked: Int, written: Int) {
+        let data = executableKiB(pid) { $0 != "r-xp" }
+        return (data.resident - data.written, data.written)
     }
 
     @Test("after its first answer the service gives back start-up's code pages and answers as before")
@@ -67,23 +78,6 @@ struct StartupFootprintTests {
         #expect(try ask(socket, "status").hasSuffix("\n"))
         #expect(try ask(socket, "live add tea +10m Tea") == "ok\n")
         #expect(try ask(socket, "countdown").contains("Tea"))
-    }
-
-    /// Resident kB of the service's own executable's data mappings (all but r-xp): those
-    /// still backed by the file (never written), and the written, anonymous ones.
-    private static func dataResidentKiB(_ pid: pid_t) -> (fileBacked: Int, written: Int) {
-        let executable = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/\(pid)/exe")) ?? "?"
-        var inData = false, resident = 0, written = 0
-        for line in procFile(pid, "smaps").split(separator: "\n") {
-            let fields = line.split(separator: " ", omittingEmptySubsequences: true)
-            if fields.count >= 5, fields[0].contains("-"), !line.hasSuffix(":") {
-                inData = fields[1] != "r-xp" && line.hasSuffix(executable)
-            } else if inData, fields.count > 1, let kib = Int(fields[1]) {
-                if fields[0] == "Rss:" { resident += kib }
-                if fields[0] == "Anonymous:" { written += kib }
-            }
-        }
-        return (resident - written, written)
     }
 
     /// The release build (Swift's static Foundation) has ICU's data table and the rest of its
