@@ -177,7 +177,7 @@ final class Channel: EventHandler {
         guard gathered > 0 else { return }
         let bytes = UnsafeRawBufferPointer(rebasing: shared.answerBuffer[0..<gathered])
         gathered = 0
-        queue(bytes: bytes.count) { $0.append(copying: bytes) }
+        queue { $0.append(copying: bytes) }
     }
 
     /// Sends what was gathered with one `send`; what the socket does not take is queued.
@@ -195,11 +195,11 @@ final class Channel: EventHandler {
             gathered = 0
             if sent >= waiting.count { return true }
             let rest = UnsafeRawBufferPointer(rebasing: waiting[max(0, sent)...])
-            queue(bytes: rest.count) { $0.append(copying: rest) }
+            queue { $0.append(copying: rest) }
             return false
         case .wouldBlock?:
             gathered = 0
-            queue(bytes: waiting.count) { $0.append(copying: waiting) }
+            queue { $0.append(copying: waiting) }
             return false
         case nil:
             gathered = 0
@@ -238,10 +238,10 @@ final class Channel: EventHandler {
     }
 
     private func queue(_ bytes: [UInt8]) {
-        queue(bytes: bytes.count) { $0.append(bytes) }
+        queue { $0.append(bytes) }
     }
 
-    private func queue(bytes count: Int, _ append: (inout OutputQueue) -> Void) {
+    private func queue(_ append: (inout OutputQueue) -> Void) {
         guard isOpen else { return }
         spillGathered()
         if output.isEmpty { lastOutputProgress = clock.monotonic }
