@@ -159,7 +159,7 @@ final class Channel: EventHandler {
     /// Queues an answer (or gathers it, see `gathering`); past the hard output limit the
     /// channel is closed.
     func send(_ reply: Reply) {
-        if gathering && isOpen {
+        if gathering {  // never while closed: `close` ends it
             let bytes = reply.bytes
             let room = shared.answerBuffer.count - gathered
             if bytes.count <= room {
@@ -186,26 +186,28 @@ final class Channel: EventHandler {
         gathering = false
         guard gathered > 0 else { return true }
         let waiting = UnsafeRawBufferPointer(rebasing: shared.answerBuffer[0..<gathered])
-        let result = try? nonBlockingSyscall("send") {  // nil: EPIPE/ECONNRESET
-            Glibc.send(fd, waiting.baseAddress, waiting.count, Int32(MSG_NOSIGNAL | MSG_DONTWAIT))
+        gathered = 0  // before the send: a rest is queued from the buffer, not spilled again
+        return sendAtOnce(waiting)
+    }
+
+    /// One `send` of `bytes`, with nothing waiting before them; what the socket does not take
+    /// is queued. Returns whether it took all of it (false: full, or gone and closed).
+    private func sendAtOnce(_ bytes: UnsafeRawBufferPointer) -> Bool {
+        let result = try? nonBlockingSyscall("send") {  // nil: EPIPE/ECONNRESET, closed below
+            Glibc.send(fd, bytes.baseAddress, bytes.count, Int32(MSG_NOSIGNAL | MSG_DONTWAIT))
         }
         switch result {
         case .value(let sent)?:
             lastOutputProgress = clock.monotonic
-            gathered = 0
-            if sent >= waiting.count { return true }
-            let rest = UnsafeRawBufferPointer(rebasing: waiting[max(0, sent)...])
+            if sent >= bytes.count { return true }
+            let rest = UnsafeRawBufferPointer(rebasing: bytes[max(0, sent)...])
             queue { $0.append(copying: rest) }
-            return false
         case .wouldBlock?:
-            gathered = 0
-            queue { $0.append(copying: waiting) }
-            return false
+            queue { $0.append(copying: bytes) }
         case nil:
-            gathered = 0
             close()  // EPIPE, ECONNRESET: the client went away without reading
-            return false
         }
+        return false
     }
 
     /// An update for a watcher with nothing waiting: written at once, straight from the
@@ -219,22 +221,7 @@ final class Channel: EventHandler {
             flush()
             return
         }
-        let bytes = reply.bytes
-        let result = bytes.withUnsafeBytes { raw in
-            try? nonBlockingSyscall("send") { Glibc.send(fd, raw.baseAddress, raw.count, Int32(MSG_NOSIGNAL | MSG_DONTWAIT)) }  // nil: EPIPE/ECONNRESET
-        }
-        switch result {
-        case .value(let sent)?:
-            lastOutputProgress = clock.monotonic
-            if sent >= bytes.count { return }
-            queue(Array(bytes[max(0, sent)...]))
-        case .wouldBlock?:
-            queue(bytes)
-        case nil:
-            close()  // EPIPE, ECONNRESET: the client went away without reading
-            return
-        }
-        flush()
+        if !reply.bytes.withUnsafeBytes({ sendAtOnce($0) }) { flush() }
     }
 
     private func queue(_ bytes: [UInt8]) {
