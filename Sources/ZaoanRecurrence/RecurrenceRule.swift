@@ -21,6 +21,9 @@ public struct RecurrenceRule: Hashable, Sendable, CustomStringConvertible {
     public let interval: Int
     /// UNTIL as written.
     package let until: Until?
+    /// Whether the rule has no part beyond FREQ, INTERVAL, COUNT, UNTIL and WKST: its
+    /// instances are then the start and every INTERVAL after it (read once, from `text`).
+    package let isPlain: Bool
 
     package enum Until: Hashable, Sendable {
         /// A DATE: the series ends with that local day.
@@ -98,12 +101,7 @@ public struct RecurrenceRule: Hashable, Sendable, CustomStringConvertible {
         interval = Int(rule.interval)
         guard let canonical = LibICal.string(icalrecurrencetype_as_string(&rule)) else { throw .init("libical could not write the rule back") }
         text = canonical
-    }
-
-    /// Whether the rule has no part beyond FREQ, INTERVAL, COUNT, UNTIL and WKST: its
-    /// instances are then the start and every INTERVAL after it.
-    package var isPlain: Bool {
-        text.split(separator: ";").allSatisfy { part in
+        isPlain = canonical.split(separator: ";").allSatisfy { part in
             ["FREQ", "INTERVAL", "COUNT", "UNTIL", "WKST"].contains(part.split(separator: "=").first.map(String.init) ?? "")
         }
     }

@@ -233,33 +233,32 @@ package enum SeriesExpander {
         let reach = plan.length.longest.addingClamped(2 * 86_400)
         var first = plan.start
         var restartInMonths = false
-        // With COUNT, instances are counted from the start: jumped over only below, for
-        // the rules whose instances can be counted without stepping.
-        if rule.count == nil, window.from - reach > plan.base.instant(of: plan.start) + 86_400,
-           let target = plan.base.wallClock(at: window.from - reach), let jump = alignedJump(from: plan.start, toward: target, rule: rule) {
-            switch rule.frequency {
+        // Where the window is well past the start: the instance a whole number of INTERVALs
+        // before it, where iterating may begin instead.
+        let jump = window.from - reach > plan.base.instant(of: plan.start) + 86_400
+            ? plan.base.wallClock(at: window.from - reach).flatMap { alignedJump(from: plan.start, toward: $0, rule: rule) }
+            : nil
+        var iterationRule = rule.iterationRule
+        if let jump, rule.count == nil {
             // A new DTSTART a whole number of INTERVALs on has the same instances from there
             // on (its time of day and weekday are the original's). libical 3.0's set_start
             // misplaces HOURLY;INTERVAL=5 by hours, so it is used only where a new DTSTART
             // would change the rule (a month's days come from DTSTART).
-            case .hourly, .daily, .weekly: first = jump
-            case .monthly, .yearly: restartInMonths = true
-            }
-            if restartInMonths { first = jump }
-        }
-        var iterationRule = rule.iterationRule
-        // With COUNT, a plain DAILY or WEEKLY rule (no BYxxx part) is the start and every
-        // INTERVAL after it, so the instances before the window can be counted instead of
-        // stepped through: a new DTSTART on the jump, with the COUNT left. A daily rule with
-        // COUNT begun in 2000 took libical 21 ms of its 50 ms budget to reach 2026.
-        if let count = rule.count, rule.isPlain, rule.frequency == .daily || rule.frequency == .weekly,
-           window.from - reach > plan.base.instant(of: plan.start) + 86_400,
-           let target = plan.base.wallClock(at: window.from - reach), let jump = alignedJump(from: plan.start, toward: target, rule: rule) {
+            first = jump
+            restartInMonths = rule.frequency == .monthly || rule.frequency == .yearly
+        } else if let jump, let count = rule.count, rule.isPlain, rule.frequency == .daily || rule.frequency == .weekly {
+            // With COUNT, instances are counted from the start. A plain DAILY or WEEKLY rule
+            // (no BYxxx part) is the start and every INTERVAL after it, so the instances
+            // before the window are counted instead of stepped through: a new DTSTART on the
+            // jump, with the COUNT left. A daily rule with COUNT begun in 2000 took libical
+            // 21 ms of its 50 ms budget to reach 2026.
             let stride = Int64(rule.interval) * (rule.frequency == .daily ? 86_400 : 7 * 86_400)
             let skipped = (jump.secondsAsIfUTC - plan.start.secondsAsIfUTC) / stride
             guard skipped < Int64(count) else { return (false, false, 0, false) }  // all of them before the window
-            iterationRule.count = Int32(Int64(count) - skipped)
-            first = jump
+            if skipped > 0, let left = Int32(exactly: Int64(count) - skipped) {
+                iterationRule.count = left
+                first = jump
+            }
         }
         guard let iterator = icalrecur_iterator_new(iterationRule, (restartInMonths ? plan.start : first).icalTime(isDate: plan.isDate)) else {
             // libical refuses rules that can never match (FREQ=YEARLY;BYMONTH=2;BYMONTHDAY=30).
