@@ -26,11 +26,18 @@ static int has_text_relocations(struct dl_phdr_info *info) {
 
 static uintptr_t page_size(void) { return (uintptr_t)sysconf(_SC_PAGESIZE); }
 
+/// The whole pages inside [from, to): a page shared with a neighbour stays out. False if none.
+static int whole_pages(uintptr_t from, uintptr_t to, uintptr_t *start, uintptr_t *end) {
+    uintptr_t page = page_size();
+    *start = (from + page - 1) & ~(page - 1);
+    *end = to & ~(page - 1);
+    return *end > *start;
+}
+
 /// Drops the whole pages inside [from, to); returns the bytes dropped.
 static size_t drop(uintptr_t from, uintptr_t to) {
-    uintptr_t page = page_size();
-    uintptr_t start = (from + page - 1) & ~(page - 1), end = to & ~(page - 1);
-    if (end <= start || madvise((void *)start, end - start, MADV_DONTNEED) != 0) return 0;
+    uintptr_t start, end;
+    if (!whole_pages(from, to, &start, &end) || madvise((void *)start, end - start, MADV_DONTNEED) != 0) return 0;
     return end - start;
 }
 
@@ -92,9 +99,8 @@ static void probe_writable_rodata(struct dl_phdr_info *info) {
         if (header->p_type == PT_LOAD && (header->p_flags & PF_W) && from >= start && to <= start + header->p_filesz) inside = 1;
     }
     if (!inside) return;
-    uintptr_t page = page_size();
-    uintptr_t start = (from + page - 1) & ~(page - 1), end = to & ~(page - 1);
-    if (end <= start || mprotect((void *)start, end - start, PROT_READ) != 0) return;
+    uintptr_t start, end;
+    if (!whole_pages(from, to, &start, &end) || mprotect((void *)start, end - start, PROT_READ) != 0) return;
     data_start = start;
     data_end = end;
 }
@@ -112,7 +118,6 @@ static int release_object(struct dl_phdr_info *info, size_t size, void *context)
         const ElfW(Phdr) *header = &info->dlpi_phdr[index];
         // Code and read-only data; a writable segment (and the RELRO inside one) stays.
         if (header->p_type != PT_LOAD || (header->p_flags & PF_W)) continue;
-        // Only whole pages inside the segment: a page it shares with a writable neighbour stays.
         uintptr_t start = info->dlpi_addr + header->p_vaddr;
         released->bytes += drop(start, start + header->p_memsz);
     }
