@@ -10,9 +10,6 @@ struct BarHandOverAttackTests {
     /// How long the attacker holds its full, blocking pipe.
     static let holdSeconds = 15.0
 
-    private func openDescriptors(_ pid: pid_t) -> Int {
-        (try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/fd").count) ?? -1
-    }
 
     @Test("an attacker that clears O_NONBLOCK on its pipe and fills it: pings keep being answered within 1 s",
           .enabled(if: Neighbour.unavailable == nil, "\(Neighbour.unavailable ?? "")"),
@@ -21,7 +18,7 @@ struct BarHandOverAttackTests {
         let service = try TestService.start(arguments: ["--language", "en", "--timezone", "UTC"])
         defer { try? service.stop() }
         service.openToEveryone()
-        let baseline = openDescriptors(service.pid)
+        let baseline = try service.settledDescriptors()
 
         let attacker = try Neighbour(uid: uid, ["fill-pipe", service.socketPath, String(Self.holdSeconds)])
         let report = try attacker.report()
@@ -50,8 +47,8 @@ struct BarHandOverAttackTests {
         #expect(worst < 1, "the worst ping took \(worst) s while uid \(uid) held a full blocking pipe")
 
         attacker.release()
-        #expect(eventually(timeout: 10, interval: 0.1) { openDescriptors(service.pid) == baseline },
-                "descriptors: \(baseline) before the attack, \(openDescriptors(service.pid)) after")
+        #expect(eventually(timeout: 10, interval: 0.1) { service.openDescriptors == baseline },
+                "descriptors: \(baseline) before the attack, \(service.openDescriptors) after")
         #expect(try service.ask("ping") == "pong\n")
     }
 }

@@ -15,9 +15,6 @@ struct BarHandOverTests {
         return result.output
     }
 
-    private func openDescriptors(_ pid: pid_t) -> Int {
-        (try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/fd").count) ?? -1
-    }
 
     @Test("the bar process sleeps while the service writes its lines, and takes its output back when the service stops")
     func barSleeps() throws {
@@ -53,7 +50,7 @@ struct BarHandOverTests {
     func otherDescriptorsRefused() throws {
         let service = try TestService.start(arguments: ["--language", "en", "--timezone", "UTC"])
         defer { try? service.stop() }
-        let baseline = openDescriptors(service.pid)
+        let baseline = try service.settledDescriptors()
         let output = try python(#"""
 import os, socket, sys, tempfile
 path = sys.argv[1]
@@ -103,8 +100,8 @@ print("pipe got:", len(leaked), "file got:", os.path.getsize(os.path.join(scratc
         #expect(lines.contains("pipe got: 0 file got: 0"), "nothing written to a descriptor it refused: \(output)")
         // Every descriptor passed was closed: the service holds what it held before.
         let deadline = Date().addingTimeInterval(10)
-        while openDescriptors(service.pid) > baseline, Date() < deadline { Thread.sleep(forTimeInterval: 0.1) }
-        #expect(openDescriptors(service.pid) == baseline, "descriptors: \(baseline) before, \(openDescriptors(service.pid)) after")
+        while service.openDescriptors > baseline, Date() < deadline { Thread.sleep(forTimeInterval: 0.1) }
+        #expect(service.openDescriptors == baseline, "descriptors: \(baseline) before, \(service.openDescriptors) after")
     }
 
     @Test("a handed-over pipe nobody reads keeps one waiting line; the service answers others meanwhile")

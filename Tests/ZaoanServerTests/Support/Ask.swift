@@ -49,3 +49,19 @@ extension TestService {
         return last
     }
 }
+
+extension TestService {
+    /// Descriptors the service holds now (/proc/PID/fd).
+    var openDescriptors: Int {
+        (try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/fd").count) ?? -1  // an error: the service is gone; -1 matches no count
+    }
+
+    /// The count to compare with later, once the service has settled: the turn that answered
+    /// the first request ends by giving back start-up's pages, which holds /proc/self/exe open
+    /// for a moment after that answer was read. A request answered after it is answered in a
+    /// later turn, so the count read then is not that moment's.
+    func settledDescriptors() throws -> Int {
+        _ = try ask("ping")
+        return openDescriptors
+    }
+}
