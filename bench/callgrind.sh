@@ -3,6 +3,7 @@
 #
 #   bench/callgrind.sh [SERVER_BINARY]      (default: the release zaoan-server)
 #   COUNT=20000 REQUESTS='greeting|time yyyy-MM-dd HH:mm:ss' bench/callgrind.sh
+#   KEEP=/tmp/cg bench/callgrind.sh         keeps each run's profile for callgrind_annotate
 #
 # Rates on a shared 2-core machine swing with the neighbours; instruction counts do not.
 # For each request the service runs under `valgrind --tool=callgrind` twice: once answering
@@ -72,6 +73,7 @@ s.sendall(b"quit\n"); line()
 PY
     kill -TERM "$pid"
     wait "$pid" || true
+    if [ -n "${KEEP:-}" ]; then mkdir -p "$KEEP" && cp "$T/cg.out" "$KEEP/$(tr -c 'A-Za-z0-9\n' _ <<<"$2").$1.out"; fi
     awk '/^summary:/ { print $2 }' "$T/cg.out"
 }
 

@@ -110,4 +110,12 @@ public enum RequestKind: UInt8, CaseIterable, Hashable, Sendable {
     /// This kind's row: an array read, cheap enough for every request.
     @inline(__always)
     public var descriptor: RequestDescriptor { Self.table[Int(rawValue)] }
+
+    /// Every row's effect, by kind: what the dispatcher routes every request by, read
+    /// without a reference to the row (no retain and release per request).
+    private static let effects: [RequestDescriptor.Effect] = table.map(\.effect)
+
+    /// What this kind's requests do (`descriptor.effect`).
+    @inline(__always)
+    public var effect: RequestDescriptor.Effect { Self.effects[Int(rawValue)] }
 }

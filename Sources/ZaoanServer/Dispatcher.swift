@@ -56,20 +56,24 @@ final class Dispatcher {
 
     func countRequest() { requests += 1 }
 
-    func dispatch(_ request: Request, from peer: PeerCredentials?) -> Outcome {
-        switch request.kind.descriptor.effect {
+    /// Routed by the kind worked out at parse (`ParsedRequest.kind`); the request itself is
+    /// only looked into for what it carries (a copy of it is not free: an enum with
+    /// indirect cases is copied through its value witnesses, 120 instructions).
+    func dispatch(_ parsed: ParsedRequest, from peer: PeerCredentials?) -> Outcome {
+        switch parsed.kind.effect {
         case .readsOnly:
-            switch request {
-            case .watch(let inner): return .watch(inner)
+            switch parsed.kind {
+            case .watch: if case .watch(let inner) = parsed.request { return .watch(inner) }
             case .watchEvents: return .follow
-            default: return .reply(answer(request))
+            default: break
             }
+            return .reply(responder.answer(parsed, now: clock.wall, counters: statistics()))
         case .controlsConnection:
-            return request.kind == .quit ? .replyAndClose(answer(request)) : .enterSession
+            return parsed.kind == .quit ? .replyAndClose(answer(parsed.request)) : .enterSession
         case .reloadsSettings:
-            return .reply(refusal(of: request, from: peer) ?? reload())
+            return .reply(refusal(of: parsed.request, from: peer) ?? reload())
         case .changesRooms:
-            return refusal(of: request, from: peer).map(Outcome.reply) ?? .enqueueChange(request)
+            return refusal(of: parsed.request, from: peer).map(Outcome.reply) ?? .enqueueChange(parsed.request)
         }
     }
 

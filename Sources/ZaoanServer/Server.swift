@@ -141,9 +141,12 @@ public final class Server {
                     + (configProblems.isEmpty ? "" : "; \(configProblems.count) config problem\(configProblems.count == 1 ? "" : "s") (see above)"),
                  event: .started)
         notify(.ready, .status(statusLine))
-        loop.run(afterWake: { [unowned self] in
+        // unowned(unsafe): the loop runs inside this method, so `self` outlives both closures,
+        // and a turn pays no reference counting to reach it (callgrind: 2 strong loads of an
+        // unowned reference per turn, with their releases).
+        loop.run(afterWake: { [unowned(unsafe) self] in
             self.clock.read()
-        }, afterBatch: { [unowned self] in
+        }, afterBatch: { [unowned(unsafe) self] in
             self.finishTurn()
         })
         listener.close()

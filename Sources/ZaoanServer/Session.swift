@@ -142,10 +142,10 @@ final class Session: ChannelHandler {
             state = .closing
             return false
         }
-        let request: Request
+        let parsed: ParsedRequest
         do {
-            guard let parsed = try dispatcher.parsedLines.request(for: bytes) else { return true }
-            request = parsed
+            guard let found = try dispatcher.parsedLines.parsed(for: bytes) else { return true }
+            parsed = found
         } catch {
             dispatcher.countRequest()
             Log.debug("\(self.who): \(error)")
@@ -153,8 +153,8 @@ final class Session: ChannelHandler {
             return true
         }
         dispatcher.countRequest()
-        Log.debug("\(self.who): \(request.commandWord)")
-        switch dispatcher.dispatch(request, from: peer) {
+        Log.debug("\(self.who): \(parsed.request.commandWord)")
+        switch dispatcher.dispatch(parsed, from: peer) {
         case .reply(let reply):
             channel.send(reply)
         case .replyAndClose(let reply):
