@@ -45,6 +45,29 @@ struct StateLockTests {
         #expect(lockText == "pid \(pid)\nsocket \(first.socketPath)\n", "\(lockText)")
     }
 
+    @Test("a lock file an earlier holder left is written over: no old line is left to read, and one longer than is read is cut",
+          arguments: [("pid 4194304\nsocket /run/user/1000/an/older/and/much/longer/path/zaoan.sock\n", false),
+                      ("pid 1\n" + String(repeating: "socket /old/path\n", count: 600), true)])
+    func staleLockWrittenOver(stale: String, longerThanRead: Bool) throws {
+        var configuration = TestService.Configuration()
+        configuration.beforeStart = { directory, _ in
+            _ = try directory.makeDirectory("state/zaoan")
+            try directory.write("state/zaoan/state.lock", stale)
+        }
+        let first = try TestService.start(configuration)
+        defer { try? first.stop() }
+        let lockPath = first.environment["XDG_STATE_HOME"]! + "/zaoan/state.lock"
+        let lockText = try String(contentsOfFile: lockPath, encoding: .utf8)
+        let expected = "pid \(first.pid)\nsocket \(first.socketPath)\n"
+        #expect(lockText.split(separator: "\n") == expected.split(separator: "\n"), "\(lockText.prefix(200).debugDescription)")
+        #expect(lockText.hasPrefix(expected), "\(lockText.prefix(200).debugDescription)")
+        if longerThanRead { #expect(lockText == expected, "cut to what is written: \(lockText.count) bytes") }
+        // What a second service reads of it names this one.
+        let second = try Self.second(beside: first)
+        #expect(second.waitForExit(timeout: 20) && second.process.terminationStatus == 75, "stderr: \(second.stderrText)")
+        #expect(second.stderrText.contains("another zaoan (pid \(first.pid), serving on \(first.socketPath))"), "\(second.stderrText)")
+    }
+
     @Test("under systemd-socket-activate: the queued client gets ERR busy naming the other, and the second exits with 75")
     func activatedSecondAnswersQueued() throws {
         let first = try TestService.start()
