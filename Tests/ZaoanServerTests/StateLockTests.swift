@@ -55,7 +55,7 @@ struct StateLockTests {
             try directory.write("state/zaoan/state.lock", stale)
         }
         let first = try TestService.start(configuration)
-        defer { try? first.stop() }
+        defer { try? first.stop() }  // a failure to stop is not what this test checks
         let lockPath = first.environment["XDG_STATE_HOME"]! + "/zaoan/state.lock"
         let lockText = try String(contentsOfFile: lockPath, encoding: .utf8)
         let expected = "pid \(first.pid)\nsocket \(first.socketPath)\n"
