@@ -11,7 +11,13 @@ import ZaoanCore
 /// while its change waits, so what it sends next sees it; other clients are served meanwhile
 /// and see the rooms as they are on disk.
 final class GroupCommit {
-    private typealias Change = (request: Request, session: Session)
+    /// A change and the session to answer; `decided`, its answer once the reader refused it
+    /// (it stays in its place in the batch, so its session reads the answers in order).
+    private struct Change {
+        let request: Request
+        let session: Session
+        var decided: Reply? = nil
+    }
 
     /// The changes being saved now, their answers so far (nil: applied, answered after the
     /// save), and the rooms they make.
@@ -47,7 +53,7 @@ final class GroupCommit {
 
     /// A room change to save with the others of this loop turn.
     func enqueue(_ request: Request, from session: Session) {
-        waiting.append((request, session))
+        waiting.append(Change(request: request, session: session))
     }
 
     func resumeNextTurn(_ session: Session) {
@@ -72,17 +78,22 @@ final class GroupCommit {
 
     /// Applies every change waiting, in order, each to the result of the one before, and
     /// starts saving the result, after the reader process has expanded the recurring rooms
-    /// the batch adds or alters. Changes that fail on their own (`not-found`, `full`) are
-    /// answered with the others once the save is done.
+    /// the batch adds or alters. Changes that fail on their own (`not-found`, `full`), or
+    /// that the reader refused in an earlier round, are answered with the others, each in
+    /// its place, once the save is done.
     private func start() {
         guard !waiting.isEmpty else { return }
         let changes = waiting
         waiting.removeAll(keepingCapacity: true)
         var next = responder.schedule
         var answers: [Reply?] = []
-        for (request, _) in changes {
+        for change in changes {
+            if let decided = change.decided {
+                answers.append(decided)
+                continue
+            }
             do {
-                next = try responder.proposedChange(request, to: next, now: clock.wall)
+                next = try responder.proposedChange(change.request, to: next, now: clock.wall)
                 answers.append(nil)
             } catch {
                 answers.append(.error(error))
@@ -127,20 +138,20 @@ final class GroupCommit {
     }
 
     /// The reader refused rooms of the batch (a rule with no occurrence, or too costly):
-    /// the changes that made those rooms are answered with why; the others go round again,
-    /// ahead of what came in meanwhile, on the schedule without them.
+    /// the changes that made those rooms are refused with why, and the whole batch goes round
+    /// again, ahead of what came in meanwhile, on the schedule without them. Nothing is
+    /// answered yet: a client that pipelined several changes reads each answer in its own
+    /// place, after the save of the ones accepted.
     private func refuseRooms(_ batch: Batch, _ refused: [String: String]) {
         var again: [Change] = []
         var blamed = false
         for (index, change) in batch.changes.enumerated() {
-            if let answer = batch.answers[index] {
-                change.session.changeAnswered(answer)
-            } else if let id = change.request.changedRoomID, let why = refused[id] {
-                change.session.changeAnswered(.error(ProtocolError(.badArgument, why)))
+            var decided = batch.answers[index]
+            if decided == nil, let id = change.request.changedRoomID, let why = refused[id] {
+                decided = .error(ProtocolError(.badArgument, why))
                 blamed = true
-            } else {
-                again.append(change)
             }
+            again.append(Change(request: change.request, session: change.session, decided: decided))
         }
         if !blamed {
             // Rooms of the state file that no change of the batch touched: they keep their

@@ -52,9 +52,10 @@ final class WatchHub {
     }
 
     private var groups: [Request: Group] = [:]
-    /// Updates rendered and not yet written, oldest first: each answer with the watchers it
-    /// goes to, as they were at the tick (one that closed since is skipped by its channel).
-    private var deliveries: [(reply: Reply, watchers: [Channel])] = []
+    /// Updates rendered and not yet written, oldest first: each answer with the request it
+    /// answers and the watchers it goes to, as they were at the tick. A watcher that leaves
+    /// the watch is taken out of them (`remove`); one that closed is skipped by its channel.
+    private var deliveries: [(request: Request, reply: Reply, watchers: [Channel])] = []
     /// How far `deliveries` has been written: the batch, and the watcher within it.
     private var deliveredBatches = 0
     private var deliveredInBatch = 0
@@ -116,12 +117,28 @@ final class WatchHub {
 
     func remove(_ connection: Channel, ticket: Ticket) {
         guard groups[ticket.request]?.remove(connection) == true else { return }
+        forgetPending(connection, of: ticket.request)
         count -= 1
         if let group = groups[ticket.request], group.watchers.isEmpty {
             groups[ticket.request] = nil
             count(group.period, by: -1)
         }
         armTimer()
+    }
+
+    /// Takes a watcher that leaves out of the updates not yet written to it: in a session, the
+    /// line that ended the watch is answered now, and an update of the old watch must not
+    /// follow that answer. Updates wait only in the turns right after a tick, so this is
+    /// rarely more than an empty check.
+    private func forgetPending(_ connection: Channel, of request: Request) {
+        guard deliveredBatches < deliveries.count else { return }
+        for batch in deliveredBatches..<deliveries.count where deliveries[batch].request == request {
+            let from = batch == deliveredBatches ? deliveredInBatch : 0
+            let watchers = deliveries[batch].watchers
+            if let place = watchers[from...].firstIndex(where: { $0 === connection }) {
+                deliveries[batch].watchers.remove(at: place)
+            }
+        }
     }
 
     /// Re-renders now, e.g. after live rooms changed. After new settings a request's period
@@ -156,7 +173,7 @@ final class WatchHub {
     func deliver() -> Bool {
         var budget = Self.deliveriesPerTurn
         while budget > 0, deliveredBatches < deliveries.count {
-            let (reply, watchers) = deliveries[deliveredBatches]
+            let (_, reply, watchers) = deliveries[deliveredBatches]
             let end = min(watchers.count, deliveredInBatch + budget)
             for index in deliveredInBatch..<end {
                 watchers[index].sendFrame(reply)  // nothing for a connection closed meanwhile
@@ -184,7 +201,7 @@ final class WatchHub {
             let reply = render(request)
             if reply == group.last { continue }  // nothing is sent while the text is unchanged
             groups[request]?.last = reply
-            deliveries.append((reply, group.watchers))
+            deliveries.append((request, reply, group.watchers))
         }
     }
 }
