@@ -29,4 +29,57 @@ struct AnswerOrderTests {
         let ids = lines.dropFirst(4).compactMap { $0.split(separator: "\t").first.map(String.init) }
         #expect(ids == ["a", "c", "d"], "the list, read after the changes, holds what was acknowledged: \(answer)")
     }
+
+    @Test("a session that ends its watch with a new line reads that line's answer and nothing of the old watch after it")
+    func noStaleFrameAfterTheWatchEnds() throws {
+        // Enough watchers of one request that a tick's updates are written over several loop
+        // turns (WatchHub.deliveriesPerTurn at a time): the session, near the end of the list,
+        // still has its update waiting when its next line arrives (the old code sent it after
+        // that line's answer in 9 or 10 of 10 tries).
+        let fillers = 400
+        let service = try TestService.start(arguments: ["--timezone", "UTC"], config: #"{"max_connections_per_user": 500}"#)
+        defer { try? service.stop() }
+        let request = "watch time HH:mm:ss"
+        let probe = try RawClient(path: service.socketPath, timeout: 10)
+        try probe.send(request + "\n")
+        _ = try probe.readLine()
+        var others: [RawClient] = []
+        for _ in 0..<fillers {
+            let client = try RawClient(path: service.socketPath, timeout: 10)
+            try client.send(request + "\n")
+            others.append(client)
+        }
+        for client in others { _ = try client.readLine() }
+        var stale: [String] = []
+        for attempt in 0..<5 {
+            let session = try RawClient(path: service.socketPath, timeout: 10)
+            try session.send("session\n" + request + "\n")
+            #expect(try session.readLine() == "ok")
+            let first = try session.readLine()  // the watch's first answer: the last tick's
+            // The tail joins after the session: once it hears a tick, the session's update of
+            // that tick has been written too (a tick's list is written in order).
+            let tail = try RawClient(path: service.socketPath, timeout: 10)
+            try tail.send(request + "\n")
+            _ = try tail.readLine()
+            // The probe, first of the group, hears the next tick first: the session's update waits.
+            var ticked = try probe.readLine()
+            while ticked <= first { ticked = try probe.readLine() }  // what the probe had not read yet
+            try session.send("ping\n")
+            var line = try session.readLine()
+            while line != "pong" {
+                // An update written before the ping was read belongs to the watch: fine.
+                #expect(line.split(separator: ":").count == 3, "attempt \(attempt): \(line.debugDescription)")
+                line = try session.readLine()
+            }
+            var heard = try tail.readLine()
+            while heard < ticked { heard = try tail.readLine() }
+            try session.send("ping\n")
+            let next = try session.readLine()
+            if next != "pong" { stale.append("after \(ticked): \(next)") }
+            session.close()
+            tail.close()
+        }
+        #expect(stale.isEmpty, "an update of the ended watch came after the answer to the line that ended it: \(stale)")
+        #expect(eventually(timeout: 10) { (try? Live.stats(service.socketPath)["watches"]) == "\(fillers + 1)" })
+    }
 }
