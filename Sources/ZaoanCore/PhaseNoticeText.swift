@@ -49,4 +49,42 @@ public enum PhaseNoticeText {
         case (.es, .ended): return "terminó a las \(end)"
         }
     }
+
+    /// The `text` of a "more" line (`EventFiring`): how many more moments of `phase` the
+    /// firing left out, with the request that lists what is coming. `count` is at least 2, so
+    /// every language's plural (CLDR's "other") is the one written; digits without grouping,
+    /// as the counts in GNOME's and KDE's notification texts are written.
+    ///
+    /// | phase | en | zh | ja | de |
+    /// |---|---|---|---|---|
+    /// | soon | `and 2992 more start soon — zaoan ask schedule` | `另有 2992 项即将开始 — zaoan ask schedule` | `ほか 2992 件がまもなく開始 — zaoan ask schedule` | `und 2992 weitere beginnen bald — zaoan ask schedule` |
+    public static func more(_ count: Int, _ phase: PhaseTransition.Phase, language: Language) -> String {
+        let hint = " — zaoan ask schedule"
+        switch (language, phase) {
+        case (.en, .soon): return "and \(count) more start soon" + hint
+        case (.en, .live): return "and \(count) more are live now" + hint
+        case (.en, .ended): return "and \(count) more ended"
+        case (.zh, .soon): return "另有 \(count) 项即将开始" + hint
+        case (.zh, .live): return "另有 \(count) 项正在进行" + hint
+        case (.zh, .ended): return "另有 \(count) 项已结束"
+        case (.zhHant, .soon): return "另有 \(count) 項即將開始" + hint
+        case (.zhHant, .live): return "另有 \(count) 項正在進行" + hint
+        case (.zhHant, .ended): return "另有 \(count) 項已結束"
+        case (.ja, .soon): return "ほか \(count) 件がまもなく開始" + hint
+        case (.ja, .live): return "ほか \(count) 件が進行中" + hint
+        case (.ja, .ended): return "ほか \(count) 件が終了"
+        case (.ko, .soon): return "외 \(count)건 곧 시작" + hint
+        case (.ko, .live): return "외 \(count)건 진행 중" + hint
+        case (.ko, .ended): return "외 \(count)건 종료"
+        case (.de, .soon): return "und \(count) weitere beginnen bald" + hint
+        case (.de, .live): return "und \(count) weitere laufen jetzt" + hint
+        case (.de, .ended): return "und \(count) weitere sind beendet"
+        case (.fr, .soon): return "et \(count) autres commencent bientôt" + hint
+        case (.fr, .live): return "et \(count) autres sont en cours" + hint
+        case (.fr, .ended): return "et \(count) autres sont terminés"
+        case (.es, .soon): return "y \(count) más empiezan pronto" + hint
+        case (.es, .live): return "y \(count) más están en curso" + hint
+        case (.es, .ended): return "y \(count) más han terminado"
+        }
+    }
 }

@@ -63,6 +63,25 @@ extension Responder {
         return "{" + fields.map { SafeText.jsonString($0.0) + ":" + SafeText.jsonString($0.1) }.joined(separator: ",") + "}"
     }
 
+    /// The lines of one firing (`EventFiring`): the moments shown in full, then one
+    /// `{"phase":"more","of":PHASE,"count":N,"at","text"}` line per phase left over, as one
+    /// reply that every subscriber shares.
+    public func eventReply(_ firing: EventFiring) -> Reply {
+        var lines = firing.shown.map(eventLine)
+        let at = isoTime(Date(timeIntervalSince1970: Double(firing.at)))
+        for (phase, count) in firing.more {
+            let text = PhaseNoticeText.more(count, phase, language: settings.language)
+            lines.append(#"{"phase":"more","of":"# + SafeText.jsonString(phase.rawValue) + #","count":\#(count),"at":"#
+                         + SafeText.jsonString(at) + #","text":"# + SafeText.jsonString(text) + "}")
+        }
+        var bytes: [UInt8] = []
+        for line in lines {
+            bytes += SafeText.visible(line).utf8  // as every answer line (`Reply.line`)
+            bytes.append(0x0A)
+        }
+        return Reply(bytes: bytes, isError: false)
+    }
+
     /// A start or end as `PhaseNoticeText` says it: `05:42:30` on the day of the moment it
     /// is said at, with the date in front on another day (`12月2日 05:42:30` /
     /// `Dec 2, 05:42:30`, `Language.noticeDayPattern`; `soon_threshold` may be up to a week), in the configured zone.

@@ -49,13 +49,19 @@ final class EventStream {
         }
     }
 
+    /// Sends the moments since the last firing: at most `EventFiring.linesInFull` in full,
+    /// then a line per phase saying how many more, rendered once and written to every
+    /// subscriber as one frame. Frames are queued behind each other (every moment counts),
+    /// under the output limits every answer has: a subscriber that does not read is closed
+    /// as any slow reader is, and learns what it missed with `since=` when it comes back.
     private func fire() {
         let now = clock.unixSeconds
         if now > sentThrough {
-            let lines = responder.transitions(after: sentThrough, through: now).map { Reply.line(responder.eventLine($0)) }
+            let firing = EventFiring(responder.transitions(after: sentThrough, through: now))
             sentThrough = now
-            for line in lines {
-                for connection in subscribers.values { connection.sendFrame(line, keepAll: true) }
+            if !firing.shown.isEmpty {
+                let frame = responder.eventReply(firing)
+                for connection in subscribers.values { connection.sendFrame(frame, keepAll: true) }
             }
         }
         arm()
