@@ -93,4 +93,37 @@ struct NotifyIntegrationTests {
                                          "正在直播 · \(Room.clock(room.start)) 开播\n\(description)",
                                          "已于 \(Room.clock(room.end)) 结束\n\(description)"], "\(received)")
     }
+
+    @Test("a calendar of 3,000 events starting at once: the room's own notice and the first moments, then one notice counting the rest, for each moment")
+    func floodCoalesced() throws {
+        let folder = try TemporaryDirectory()
+        defer { folder.remove() }
+        let calendar = try folder.makeDirectory("cal")
+        let start = Int(Date().timeIntervalSince1970.rounded(.up)) + 14
+        try EventFloodTests.flood(3_000, start: Date(timeIntervalSince1970: Double(start)))
+            .write(toFile: calendar + "/flood.ics", atomically: true, encoding: .utf8)
+        let service = try TestService.start(arguments: ["--language", "en", "--timezone", "UTC"],
+                                            config: #"{"soon_threshold": 3, "calendars": ["\#(calendar)"]}"#)
+        defer { try? service.stop() }
+        try service.waitUntilCalendarsRead()
+        let desktop = try NotificationDesktop(in: service.directory, environment: service.environment, markup: "no")
+        defer { desktop.stop() }
+        var environment = desktop.environment
+        environment["ZAOAN"] = Locations.zaoan
+        environment["ZAOAN_SOCKET"] = service.socketPath
+        let notifier = try StreamingProcess([Self.notifier], environment: environment, stderrPath: service.directory.file("notifier.log"))
+        defer { notifier.stop() }
+        #expect(eventually(timeout: 20) { (try? service.ask("stats"))?.contains("connections_open: 2") == true }, "the notifier subscribed")
+        #expect(try service.ask("live add mine @\(start) Mine end=+1h") == "ok\n")
+        try #require(Double(start - 3) > Date().timeIntervalSince1970 + 0.5, "set up too slowly to see the soon moment")
+        // soon and live: 8 in full and one counting the rest, each.
+        let received = desktop.waitFor(18, timeout: 30)
+        #expect(received.count == 18, "dunst got \(received.count): \(received.map(\.summary)); notifier log: \(notifier.errorText)")
+        let soon = received.filter { $0.body.hasPrefix("soon") || $0.body.contains("start soon") }
+        #expect(soon.filter { $0.summary == "Mine" }.count == 1, "the user's own room is never pushed out: \(soon.map(\.summary))")
+        let counted = received.filter { $0.summary == "zaoan" }.map(\.body)
+        #expect(counted == ["and 2993 more start soon — zaoan ask schedule", "and 2993 more are live now — zaoan ask schedule"], "\(counted)")
+        // Nothing more arrives for those two moments (the ended ones are an hour away).
+        #expect(desktop.waitFor(19, timeout: 2).count == 18, "\(desktop.received().map(\.summary))")
+    }
 }
