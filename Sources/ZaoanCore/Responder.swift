@@ -26,6 +26,9 @@ public struct ServiceFigures: Sendable, Equatable {
     public var closedPartialLine: Int = 0
     /// Log lines that could not be written without blocking (stderr not being read).
     public var logLinesDropped: Int = 0
+    /// Times a connection's lines or a tick's renderings waited for the next loop turn,
+    /// because the turn had spent its loop time (the server's `TurnBudget`).
+    public var heldForNextTurn: Int = 0
     /// The config's calendars: read, waited for (not there yet), and what could not be read
     /// (a file, an event), the first of them named.
     public var calendarsLoaded: Int = 0
@@ -471,6 +474,7 @@ public final class Responder {
             "closed_slow_reader: \(counters.closedSlowReader)",
             "closed_partial_line: \(counters.closedPartialLine)",
             "log_lines_dropped: \(counters.logLinesDropped)",
+            "held_for_next_turn: \(counters.heldForNextTurn)",
             "formatter_cache_entries: \(cache.entries)",
             "formatter_cache_capacity: \(formatters.capacity)",
             "formatter_cache_hits: \(cache.hits)",

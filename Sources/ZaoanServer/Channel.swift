@@ -53,6 +53,8 @@ final class Channel: EventHandler {
     private(set) var inputEnded = false
     /// Lines wait in the framer until the client reads what it was sent.
     private var pausedForOutput = false
+    /// Lines wait in the framer until the next turn: this turn's loop time is spent (`TurnBudget`).
+    private var pausedForTurn = false
     /// Since when an unfinished line has waited for its end; nil when none does.
     private(set) var partialLineSince: Double?
     /// Since when unread output has stayed above the soft limit.
@@ -94,7 +96,7 @@ final class Channel: EventHandler {
         isOpen && (!watching || hasPendingOutput || newestFrame != nil || partialLineSince != nil || overSoftLimitSince != nil)
     }
     /// Whether the next line may be taken now.
-    var takingLines: Bool { isOpen && !pausedForOutput && intake == .taking }
+    var takingLines: Bool { isOpen && !pausedForOutput && !pausedForTurn && intake == .taking }
 
     func handle(events: UInt32) {
         if events & (EventLoop.readable | EventLoop.hangup) != 0 && takingLines { readInput() }
@@ -245,6 +247,24 @@ final class Channel: EventHandler {
     func pauseIfBehind() -> Bool {
         if output.count >= Limits.highWater { pausedForOutput = true }
         return pausedForOutput
+    }
+
+    /// After an answer: once the turn's loop time is spent, the next lines wait for the next
+    /// turn (`TurnBudget`). Returns whether the lines stop here.
+    func pauseForTurn() -> Bool {
+        guard shared.turn.isSpent else { return false }
+        pausedForTurn = true
+        shared.turn.wait(self)
+        return true
+    }
+
+    /// The next turn: the lines that waited are taken, then written.
+    func resumeAfterTurn() {
+        guard pausedForTurn else { return }
+        pausedForTurn = false
+        guard isOpen else { return }
+        resumeLines()
+        afterLines()
     }
 
     /// The descriptor passed with the line being answered, taken by the one who uses it.

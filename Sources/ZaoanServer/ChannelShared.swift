@@ -43,10 +43,13 @@ final class ChannelShared {
     var closing: [Channel] = []
     /// Arms the sweeper, once a second, if it is not.
     var sweeper: MonotonicTimer?
+    /// The loop time a turn spends answering, and the channels waiting for the next turn.
+    let turn: TurnBudget
 
     init(loop: EventLoop, clock: LoopClock, outputLimits: OutputLimits) {
         self.loop = loop
         self.clock = clock
+        turn = TurnBudget(clock: clock)
         self.outputLimits = outputLimits
         readBuffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 64 * 1024, alignment: 16)
         answerBuffer = UnsafeMutableRawBufferPointer.allocate(byteCount: OutputQueue.blockSize, alignment: 16)

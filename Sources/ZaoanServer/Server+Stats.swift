@@ -19,6 +19,7 @@ extension Server {
         snapshot.serviceTimers = TimerCensus.monotonic
         snapshot.clockChanges = watches.clockChanges
         snapshot.logLinesDropped = Log.droppedLines
+        snapshot.heldForNextTurn = shared.turn.held
         snapshot.configProblems = configProblems.map(\.report)
         if let calendars {
             snapshot.calendarsLoaded = calendars.sourcesLoaded

@@ -90,7 +90,7 @@ public final class Server {
         self.responder = Responder(settings: settings, schedule: loaded.schedule)
         self.responder.versionText = options.versionText
         self.counters = ServerCounters(startedAt: clock.wall)
-        self.watches = try WatchHub(loop: loop, render: { [unowned self] request in
+        self.watches = try WatchHub(loop: loop, budget: shared.turn, render: { [unowned self] request in
             self.responder.answer(request, now: self.clock.wall, counters: self.statistics)
         }, period: { [unowned self] request in
             self.responder.changePeriod(request, now: self.clock.wall)
@@ -193,10 +193,12 @@ public final class Server {
     /// instead of sleeping).
     func finishTurn() -> Bool {
         let resumeWaiting = commit.finishTurn()
+        let linesWaiting = shared.turn.resumeWaiting()
+        let moreRenders = watches.renderDue()
         let moreUpdates = watches.deliver()
         table.finishClosing()
         releaseCodePagesIfDue()
-        return resumeWaiting || moreUpdates
+        return resumeWaiting || linesWaiting || moreRenders || moreUpdates
     }
 
     /// Code pages are given back (`zaoan_release_code_pages`) at the end of the first turn

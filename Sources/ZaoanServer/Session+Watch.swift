@@ -6,7 +6,10 @@ import ZaoanCore
 /// the close.
 extension Session {
     func watch(_ request: Request) -> Bool {
-        let (ticket, first) = dispatcher.watches.add(channel, request: request)
+        guard let (ticket, first) = dispatcher.watches.add(channel, request: request, account: peer.map { Int64($0.uid) } ?? -1) else {
+            channel.send(.error(ProtocolError(.busy, "this account watches \(WatchHub.distinctPerAccount) different requests already, the most one account may; end one of them (watching a request that is watched already is not limited)")))
+            return true
+        }
         become(.watching(mode, ticket))
         dispatcher.statusChanged()
         if !first.isError, case .formatted(.i3bar, .blocks) = request, let bar = adoptBarOutput() {

@@ -125,7 +125,7 @@ final class Session: ChannelHandler {
         lastActivity = clock.monotonic
         if case .oneShot(answered: false) = state { state = .oneShot(answered: true) }
         guard answer(frame) else { return false }
-        return !channel.pauseIfBehind()
+        return !channel.pauseIfBehind() && !channel.pauseForTurn()
     }
 
     private func answer(_ frame: LineFramer.Frame) -> Bool {

@@ -48,8 +48,23 @@ final class WatchHub {
     /// session's state holding it is copied with a retain, not a copy of the request.
     final class Ticket {
         let request: Request
-        init(request: Request) { self.request = request }
+        let account: Int64
+        init(request: Request, account: Int64) {
+            self.request = request
+            self.account = account
+        }
     }
+
+    /// Distinct requests one account (uid) may watch at once. Each is rendered on every tick
+    /// that can change it, so this bounds what one account makes every tick cost; watching a
+    /// request that is watched already (by anyone) costs no rendering and is not limited.
+    static let distinctPerAccount = 32
+
+    /// For each account, the requests it watches and how many of its watches each has.
+    private var watchedBy: [Int64: [Request: Int]] = [:]
+    /// Requests of the last tick still to be rendered (`renderDue`), within the turn's budget.
+    private var unrendered: [Request] = []
+    private let budget: TurnBudget
 
     private var groups: [Request: Group] = [:]
     /// Updates rendered and not yet written, oldest first: each answer with the request it
@@ -72,7 +87,8 @@ final class WatchHub {
     private var minuteGroups = 0
 
     /// - Parameter period: how often a request's answer can change (1 or 60 seconds, 0 never).
-    init(loop: EventLoop, render: @escaping (Request) -> Reply, period: @escaping (Request) -> Int) throws(SystemError) {
+    init(loop: EventLoop, budget: TurnBudget, render: @escaping (Request) -> Reply, period: @escaping (Request) -> Int) throws(SystemError) {
+        self.budget = budget
         self.render = render
         self.period = period
         var tick: ((Bool) -> Void)?
@@ -80,11 +96,14 @@ final class WatchHub {
         tick = { [unowned self] clockWasSet in self.tick(clockWasSet: clockWasSet) }
     }
 
-    /// Registers a watch and returns the first answer to send.
+    /// Registers a watch and returns the first answer to send; nil when `account` watches
+    /// `distinctPerAccount` other requests already.
     /// The group is changed where it is kept (`groups[request]?...`), never copied out and
     /// back: a copy of a group would copy its watchers, and each of 1,000 watchers coming or
     /// going would cost a copy of all the others (callgrind: 39,000 instructions a removal).
-    func add(_ connection: Channel, request: Request) -> (Ticket, Reply) {
+    func add(_ connection: Channel, request: Request, account: Int64) -> (Ticket, Reply)? {
+        if watchedBy[account]?[request] == nil, watchedBy[account, default: [:]].count >= Self.distinctPerAccount { return nil }
+        watchedBy[account, default: [:]][request, default: 0] += 1
         if groups[request] == nil {
             let group = Group(last: render(request), period: Self.normalized(period(request)))
             count(group.period, by: 1)
@@ -93,7 +112,7 @@ final class WatchHub {
         if groups[request]?.insert(connection) == true { count += 1 }
         let reply = groups[request]?.last ?? render(request)
         armTimer()
-        return (Ticket(request: request), reply)
+        return (Ticket(request: request, account: account), reply)
     }
 
     private static func normalized(_ period: Int) -> Int {
@@ -117,6 +136,12 @@ final class WatchHub {
 
     func remove(_ connection: Channel, ticket: Ticket) {
         guard groups[ticket.request]?.remove(connection) == true else { return }
+        if let left = watchedBy[ticket.account]?[ticket.request], left > 1 {
+            watchedBy[ticket.account]?[ticket.request] = left - 1
+        } else {
+            watchedBy[ticket.account]?[ticket.request] = nil
+            if watchedBy[ticket.account]?.isEmpty == true { watchedBy[ticket.account] = nil }
+        }
         forgetPending(connection, of: ticket.request)
         count -= 1
         if let group = groups[ticket.request], group.watchers.isEmpty {
@@ -160,6 +185,8 @@ final class WatchHub {
     /// Ends every watch (shutdown). Connections close themselves as their output drains.
     func removeAll() {
         groups.removeAll()
+        watchedBy.removeAll()
+        unrendered.removeAll()
         secondGroups = 0
         minuteGroups = 0
         deliveries.removeAll()
@@ -197,11 +224,27 @@ final class WatchHub {
         if clockWasSet { clockChanges += 1 }
         // Updates of the last tick still waiting go out first, in order.
         while deliver() {}
-        for (request, group) in groups {
+        // What the last tick left unrendered is rendered now, with everything else.
+        unrendered = Array(groups.keys)
+        _ = renderDue()  // what the budget leaves is rendered at the end of the turn
+    }
+
+    /// Renders the tick's requests until the turn's loop time is spent (at least one), and
+    /// queues each changed answer for its watchers. Returns whether some are left for the
+    /// next turn. One account's distinct requests are at most `distinctPerAccount`; the
+    /// budget bounds what all of them together hold up the loop in one turn.
+    func renderDue() -> Bool {
+        while let request = unrendered.popLast() {
+            guard let group = groups[request] else { continue }  // nobody watches it any more
             let reply = render(request)
-            if reply == group.last { continue }  // nothing is sent while the text is unchanged
-            groups[request]?.last = reply
-            deliveries.append((request, reply, group.watchers))
+            if reply != group.last {  // nothing is sent while the text is unchanged
+                groups[request]?.last = reply
+                deliveries.append((request, reply, group.watchers))
+            }
+            if budget.isSpent { break }
         }
+        if unrendered.isEmpty { return false }
+        budget.renderingsHeld()
+        return true
     }
 }
