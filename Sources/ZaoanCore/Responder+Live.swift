@@ -1,5 +1,6 @@
 import Foundation
 import ZaoanRecurrence
+import ZaoanTime
 
 /// Live rooms: countdowns, the ticker, listings, and the changes `live add` / `live rm` make.
 extension Responder {
@@ -344,7 +345,21 @@ extension Responder {
         formatters.string(from: date, pattern: "yyyy-MM-dd HH:mm", locale: "en_US_POSIX", zone: settings.zone)
     }
 
+    /// `2026-12-01T20:00:00+08:00` in the configured zone, from the system's tz database
+    /// (`ISOTime`), as ICU's `yyyy-MM-dd'T'HH:mm:ssxxx` writes it; ICU itself outside years
+    /// 1000–9999 and for offsets of odd seconds. IsoTimeTests compares the two over
+    /// instants, zones and their changes.
     func isoTime(_ date: Date) -> String {
-        formatters.string(from: date, pattern: "yyyy-MM-dd'T'HH:mm:ssxxx", locale: "en_US_POSIX", zone: settings.zone)
+        isoTime(date, in: ZoneInfoStore.shared.zoneInfo(for: settings.zone, at: date))
+    }
+
+    /// The same with the zone's rules looked up once for many times (`schedule`).
+    func isoTime(_ date: Date, in zone: ZoneInfo) -> String {
+        let seconds = date.timeIntervalSince1970
+        if seconds.isFinite {
+            let whole = Int(clampingSeconds: seconds.rounded(.down))
+            if let text = ISOTime.text(unixSeconds: whole, utcOffset: zone.localTimeType(at: whole).utcOffset) { return text }
+        }
+        return formatters.string(from: date, pattern: "yyyy-MM-dd'T'HH:mm:ssxxx", locale: "en_US_POSIX", zone: settings.zone)
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import ZaoanRecurrence
+import ZaoanTime
 
 /// What is ahead, rooms and calendar events together (`schedule`), and a calendar event on
 /// its own (`live show calendar:UID`), with the event's calendar, location and description.
@@ -48,22 +49,40 @@ extension Responder {
     /// `calendar_window_hours`: HOURS beyond that lists what is known. With NAME, the events
     /// of the calendars of that name (in any case) alone; a name no configured calendar has
     /// is `not-found`, once the calendars have been read (before, nothing is listed).
+    /// At most `scheduleLines` lines; past them one last line, without tabs, says how many
+    /// more and how to ask for fewer.
     func schedule(hours: Int, calendar wanted: String? = nil, now: Date) throws(ProtocolError) -> [String] {
         if let wanted { try checkCalendar(wanted) }
         let horizon = now.addingTimeInterval(Double(hours) * 3600)
-        return LiveSchedule.current(in: rotation(at: now), now: now, defaultDuration: settings.liveDefaultDuration)
+        let zone = ZoneInfoStore.shared.zoneInfo(for: settings.zone, at: now)
+        let listed = LiveSchedule.current(in: rotation(at: now), now: now, defaultDuration: settings.liveDefaultDuration)
             .filter { item in
                 guard item.room.start < horizon else { return false }
                 guard let wanted else { return true }
                 return item.room.calendar.map { CalendarNameRule.matches($0, wanted) } ?? false
             }
-            .map { item in
+        var lines = listed.prefix(Self.scheduleLines).map { item in
                 let room = item.room
                 let title = room.title.isEmpty ? room.id : room.title
                 let source = room.calendar ?? room.source ?? "live"
-                return [isoTime(room.start), room.end.map(isoTime) ?? "-", source.replacingOccurrences(of: "\t", with: " "),
-                        title.replacingOccurrences(of: "\t", with: " ")].joined(separator: "\t")
+                return [isoTime(room.start, in: zone), room.end.map { isoTime($0, in: zone) } ?? "-", Self.withoutTabs(source),
+                        Self.withoutTabs(title)].joined(separator: "\t")
             }
+        if listed.count > Self.scheduleLines {
+            lines.append("… and \(listed.count - Self.scheduleLines) more within \(hours) hours; ask for fewer hours or one calendar (schedule HOURS calendar=NAME)")
+        }
+        return lines
+    }
+
+    /// The most lines a `schedule` answer lists: what any person or bar reads, and what keeps
+    /// one answer's rendering to a few milliseconds of the loop (10,000 lines took 23 ms).
+    static let scheduleLines = 2_000
+
+    /// A field of a tab-separated line: a tab in it becomes a space (most have none, and are
+    /// returned as they are).
+    static func withoutTabs(_ text: String) -> String {
+        guard text.utf8.contains(9) else { return text }
+        return String(decoding: text.utf8.map { $0 == 9 ? 32 : $0 }, as: UTF8.self)
     }
 
     /// Refuses a calendar name none of the configured calendars has, naming those there are.

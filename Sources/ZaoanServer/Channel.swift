@@ -30,7 +30,7 @@ final class Channel: EventHandler {
     enum Intake { case taking, holding, closing }
 
     /// Why the service closed a channel, for the log and `stats`.
-    enum CloseReason { case outputHardLimit, outputSoftLimit, stuck, partialLine }
+    enum CloseReason { case outputHardLimit, outputAccountLimit, outputSoftLimit, stuck, partialLine }
 
     let fd: Int32
     let shared: ChannelShared
@@ -80,6 +80,10 @@ final class Channel: EventHandler {
     /// most one buffer's worth (16 KiB) is gathered, and more goes to `output` as before.
     private var gathering = false
     private var gathered = 0
+    /// The account's unread answers over all its connections (set once the peer is known),
+    /// and how much of `output` is counted there.
+    private(set) var account: AccountOutput?
+    private var accounted = 0
 
     init(fd: Int32, shared: ChannelShared, takesDescriptor: Bool) {
         self.fd = fd
@@ -99,13 +103,25 @@ final class Channel: EventHandler {
     var takingLines: Bool { isOpen && !pausedForOutput && !pausedForTurn && intake == .taking }
 
     func handle(events: UInt32) {
-        if events & (EventLoop.readable | EventLoop.hangup) != 0 && takingLines { readInput() }
+        if events & (EventLoop.readable | EventLoop.hangup) != 0 && takingLines { readIfAffordable() }
         if isOpen && events & (EventLoop.writable | EventLoop.hangup) != 0 { flush() }
+    }
+
+    /// Reads now, or, once the turn's loop time is spent (`TurnBudget`), in a later turn:
+    /// what is read is answered at once, so reading is where a turn's cost is decided.
+    func readIfAffordable() {
+        if shared.turn.isSpent {
+            pausedForTurn = true
+            shared.turn.wait(self)
+            flush()  // no readable interest while it waits
+            return
+        }
+        readInput()
     }
 
     /// Reads once, at most `Limits.readChunk` bytes (level-triggered: the loop calls again
     /// if more is waiting), hands over the complete lines, then writes. Only while `takingLines`.
-    func readInput() {
+    private func readInput() {
         let buffer = shared.readBuffer
         let length = min(buffer.count, Limits.readChunk)
         let received: IOResult<Int>?
@@ -235,8 +251,11 @@ final class Channel: EventHandler {
         spillGathered()
         if output.isEmpty { lastOutputProgress = clock.monotonic }
         append(&output)
+        settleAccount()
         if output.count > shared.outputLimits.hard {
             close(for: .outputHardLimit)
+        } else if let account, account.unread > shared.outputLimits.perAccount {
+            close(for: .outputAccountLimit)
         } else if output.count > shared.outputLimits.soft {
             if overSoftLimitSince == nil { overSoftLimitSince = clock.monotonic }
         }
@@ -258,13 +277,18 @@ final class Channel: EventHandler {
         return true
     }
 
-    /// The next turn: the lines that waited are taken, then written.
+    /// A later turn, on the budget of the waiting: the lines that waited are taken and
+    /// written, or, when none had been read yet, the socket is read.
     func resumeAfterTurn() {
         guard pausedForTurn else { return }
         pausedForTurn = false
-        guard isOpen else { return }
-        resumeLines()
-        afterLines()
+        guard takingLines else { return }
+        if framer.hasCompleteLine || inputEnded {
+            resumeLines()
+            afterLines()
+        } else {
+            readInput()
+        }
     }
 
     /// The descriptor passed with the line being answered, taken by the one who uses it.
@@ -296,6 +320,7 @@ final class Channel: EventHandler {
                 close()  // EPIPE, ECONNRESET: the client went away without reading
                 return
             }
+            settleAccount()
             if output.count <= shared.outputLimits.soft { overSoftLimitSince = nil }
         }
         if pausedForOutput && output.count < Limits.highWater / 2 {
@@ -335,15 +360,34 @@ final class Channel: EventHandler {
     func close() {
         guard isOpen else { return }
         isOpen = false
+        shared.droppedOutput(output.count)
         output = OutputQueue()
+        settleAccount()
         gathering = false
         gathered = 0
         newestFrame = nil
         shared.closing.append(self)
     }
 
+    /// Counts this connection's answers in its account's (`peer`'s uid; -1 when the kernel
+    /// did not say).
+    func join(account uid: Int64) {
+        account = shared.accounts.join(uid)
+    }
+
+    /// Brings the account's count up to date with `output`.
+    private func settleAccount() {
+        guard let account else { return }
+        account.unread += output.count - accounted
+        accounted = output.count
+    }
+
     /// The end of the turn: releases the descriptor, the bar's pipe and a passed descriptor.
     func release() {
+        if let account {
+            shared.accounts.leave(account)
+            self.account = nil
+        }
         detachBar()
         dropPassedDescriptor()
         shared.loop.unregister(fd)

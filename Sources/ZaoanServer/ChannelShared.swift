@@ -1,3 +1,4 @@
+import CLinux
 import Foundation
 import ZaoanCore
 
@@ -45,6 +46,14 @@ final class ChannelShared {
     var sweeper: MonotonicTimer?
     /// The loop time a turn spends answering, and the channels waiting for the next turn.
     let turn: TurnBudget
+    /// The unread answers of each account, over its connections.
+    var accounts = AccountOutputs()
+    /// Unread answers dropped by closes since memory was last given back.
+    private var dropped = 0
+    /// Given back to the system once this much unread output was dropped: the allocator
+    /// keeps freed memory for reuse, and 500 MB of answers nobody read would stay with the
+    /// service after their connections are gone.
+    static let trimAfterDropping = 4 << 20
 
     init(loop: EventLoop, clock: LoopClock, outputLimits: OutputLimits) {
         self.loop = loop
@@ -58,6 +67,17 @@ final class ChannelShared {
     deinit {
         readBuffer.deallocate()
         answerBuffer.deallocate()
+    }
+
+    /// A closed channel dropped `bytes` of answers it never wrote.
+    func droppedOutput(_ bytes: Int) { dropped += bytes }
+
+    /// The end of a turn: after large unread answers were dropped, the memory they held goes
+    /// back to the system (`malloc_trim`, about a millisecond; at most once a turn).
+    func giveBackMemoryIfDue() {
+        guard dropped >= Self.trimAfterDropping else { return }
+        dropped = 0
+        _ = malloc_trim(0)  // whether anything was given back: nothing to do either way
     }
 
     /// A time limit runs for some channel: the sweeper looks once a second.

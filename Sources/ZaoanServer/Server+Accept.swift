@@ -46,7 +46,7 @@ extension Server {
             statusChanged()
             shared.sweepSoon()  // a new connection must send its line within first_line_seconds
             // The request is usually already there: answer without another trip through epoll.
-            channel.readInput()
+            channel.readIfAffordable()
             // Its callback has returned: a one-shot answered now is closed now, so its client
             // sees the end at once (and may connect again within this accept loop).
             table.finishClosing()

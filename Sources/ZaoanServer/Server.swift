@@ -197,6 +197,7 @@ public final class Server {
         let moreRenders = watches.renderDue()
         let moreUpdates = watches.deliver()
         table.finishClosing()
+        shared.giveBackMemoryIfDue()
         releaseCodePagesIfDue()
         return resumeWaiting || linesWaiting || moreRenders || moreUpdates
     }

@@ -6,7 +6,7 @@ import ZaoanCore
 /// the close.
 extension Session {
     func watch(_ request: Request) -> Bool {
-        guard let (ticket, first) = dispatcher.watches.add(channel, request: request, account: peer.map { Int64($0.uid) } ?? -1) else {
+        guard let (ticket, first) = dispatcher.watches.add(channel, request: request, account: ConnectionTable.uidKey(peer)) else {
             channel.send(.error(ProtocolError(.busy, "this account watches \(WatchHub.distinctPerAccount) different requests already, the most one account may; end one of them (watching a request that is watched already is not limited)")))
             return true
         }

@@ -64,6 +64,7 @@ final class Session: ChannelHandler {
         acceptedAt = clock.monotonic
         lastActivity = acceptedAt
         channel.handler = self
+        channel.join(account: ConnectionTable.uidKey(peer))
     }
 
     var mode: Mode {

@@ -31,6 +31,8 @@ public struct LineFramer: Sendable {
     /// Bytes are waiting: an unfinished line, or lines not yet taken.
     public var hasBufferedInput: Bool { !buffered.isEmpty }
     public var hasPartialLine: Bool { hasBufferedInput }
+    /// A whole line waits to be taken (`resume` would deliver one).
+    public var hasCompleteLine: Bool { buffered.contains(0x0A) }
 
     /// Feeds a chunk; calls `onFrame` for each complete line. `onFrame` returns false to stop
     /// taking lines (backpressure, or closing); the rest is kept for `resume`. After

@@ -73,4 +73,43 @@ import Testing
             #expect(answer == icu, "@\(instant): \(answer) vs \(icu)")
         }
     }
+
+    @Test("isoTime (schedule, live show, watch events) is ICU's yyyy-MM-dd'T'HH:mm:ssxxx over years 1–9999, 12 zones and their changes")
+    func isoTimeSameAsICU() throws {
+        var instants: [Int] = [-62_135_596_800, 253_402_300_799, 0, -1]
+        var generator = SystemRandomNumberGenerator()
+        for _ in 0..<1_500 { instants.append(Int.random(in: -62_135_596_800...253_402_300_799, using: &generator)) }
+        for _ in 0..<1_500 { instants.append(Int.random(in: -2_208_988_800...4_102_444_800, using: &generator)) }
+        let names = Self.zones + ["Europe/Amsterdam", "Africa/Monrovia", "Asia/Kolkata", "America/Sao_Paulo"]
+        let cache = FormatterCache(capacity: 64)
+        var differences: [String] = []
+        var databasesDiffer = 0
+        for name in names {
+            let zone = try #require(TimeZone(identifier: name))
+            var transitions: [Int] = []
+            var date = Date(timeIntervalSince1970: -2_208_988_800)  // 1900: local mean times, odd offsets
+            while let next = zone.nextDaylightSavingTimeTransition(after: date), next.timeIntervalSince1970 < 1_900_000_000, transitions.count < 600 {
+                let t = Int(clampingSeconds: next.timeIntervalSince1970)
+                transitions += [t - 1, t, t + 1]
+                date = next
+            }
+            let responder = Responder(settings: try makeSettings(timezone: name))
+            let files = try ZoneInfoStore.shared.zoneInfo(named: name)
+            for instant in instants + transitions {
+                let now = Date(timeIntervalSince1970: Double(instant))
+                // ICU carries its own tz database; zaoan reads the system's, as `date` does.
+                // Where the two say different offsets (Europe/Amsterdam before 1940: the
+                // system's tzdata links it to Brussels), the system's is the one compared.
+                guard files.localTimeType(at: instant).utcOffset == zone.secondsFromGMT(for: now) else {
+                    databasesDiffer += 1
+                    continue
+                }
+                let icu = cache.string(from: now, pattern: "yyyy-MM-dd'T'HH:mm:ssxxx", locale: "en_US_POSIX", zone: zone)
+                let ours = responder.isoTime(now)
+                if ours != icu && differences.count < 10 { differences.append("@\(instant) \(name): \(ours) vs ICU \(icu)") }
+            }
+        }
+        print("isoTime: \(databasesDiffer) instants left out where ICU's and the system's tz databases differ")
+        #expect(differences.isEmpty, "\(differences)")
+    }
 }

@@ -69,3 +69,78 @@ struct LoopCostTests {
         #expect(!(try client.readLine()).hasPrefix("ERR"))
     }
 }
+
+/// Large answers: bounded in lines, and in the memory one account's unread answers hold.
+@Suite("large answers")
+struct LargeAnswerTests {
+    /// A calendar of `count` events, one every ten minutes from an hour from now, each with a
+    /// title of 250 bytes.
+    static func manyEvents(_ count: Int) -> String {
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        formatter.timeZone = TimeZone(identifier: "UTC")
+        formatter.dateFormat = "yyyyMMdd'T'HHmmss'Z'"
+        let first = Date().addingTimeInterval(3600)
+        var lines = ["BEGIN:VCALENDAR", "VERSION:2.0", "PRODID:-//zaoan tests//EN"]
+        for index in 0..<count {
+            let start = first.addingTimeInterval(Double(index) * 600)
+            let title = "Event \(index) " + String(repeating: "x", count: 240)
+            lines += ["BEGIN:VEVENT", "UID:many-\(index)", "DTSTAMP:20261201T000000Z", "DTSTART:\(formatter.string(from: start))",
+                      "DTEND:\(formatter.string(from: start.addingTimeInterval(300)))", "SUMMARY:\(title)", "END:VEVENT"]
+        }
+        lines += ["END:VCALENDAR", ""]
+        return lines.joined(separator: "\r\n")
+    }
+
+    static func service(events: Int, config extra: String = "") throws -> (TestService, TemporaryDirectory) {
+        let folder = try TemporaryDirectory()
+        let calendar = try folder.makeDirectory("cal")
+        try Self.manyEvents(events).write(toFile: calendar + "/many.ics", atomically: true, encoding: .utf8)
+        let service = try TestService.start(arguments: ["--language", "en", "--timezone", "UTC"],
+                                            config: #"{"calendar_window_hours": 744, "calendars": ["\#(calendar)"]\#(extra)}"#)
+        try service.waitUntilCalendarsRead()
+        return (service, folder)
+    }
+
+    @Test("schedule lists at most 2,000 lines, then says how many more and how to ask for fewer")
+    func scheduleBounded() throws {
+        let (service, folder) = try Self.service(events: 2_300)
+        defer { try? service.stop(); folder.remove() }
+        let lines = try service.ask("schedule 744", timeout: 30).split(separator: "\n", omittingEmptySubsequences: false)
+        #expect(lines.count == 2_000 + 1 + 2, "2,000 events, the line saying more, the empty line ending the answer: \(lines.count)")
+        #expect(lines.prefix(2_000).allSatisfy { $0.split(separator: "\t").count == 4 })
+        #expect(lines[2_000] == "… and 300 more within 744 hours; ask for fewer hours or one calendar (schedule HOURS calendar=NAME)", "\(lines[2_000])")
+        let day = try service.ask("schedule 24", timeout: 30).split(separator: "\n").count
+        #expect(day == 138 || day == 139, "24 hours: the events from an hour on, one each ten minutes: \(day)")
+    }
+
+    @Test("one account's unread answers over all its connections are bounded: past twice output_hard_limit the connection that crosses it is closed, and the memory is given back")
+    func unreadPerAccount() throws {
+        let (service, folder) = try Self.service(events: 2_000, config: #", "output_hard_limit": 1048576"#)
+        defer { try? service.stop(); folder.remove() }
+        let before = Self.residentKiB(service.pid)
+        // Each answer is about 650 KB, a distinct rendering each; the kernel takes about 200 KB
+        // of it, and the service keeps the rest for a client that reads nothing.
+        var clients: [RawClient] = []
+        for hours in 0..<12 {
+            let client = try RawClient(path: service.socketPath, timeout: 10)
+            try client.send("schedule \(744 - hours)\n")
+            clients.append(client)
+        }
+        #expect(eventually(timeout: 30) { Int((try? Live.stats(service.socketPath))?["closed_output_limit"] ?? "") ?? 0 >= 1 },
+                "no connection passed output_hard_limit (1 MiB) on its own, but together they held more than 2 MiB")
+        let log = service.stderrText
+        #expect(log.contains("its account's unread answers, over all its connections, past 2097152 bytes"), "\(log.suffix(2000))")
+        for client in clients { client.close() }
+        #expect(eventually(timeout: 10) { (try? Live.stats(service.socketPath)["connections_open"]) == "1" })
+        // What the unread answers held goes back once their connections are gone.
+        #expect(eventually(timeout: 10) { Self.residentKiB(service.pid) < before + 8 * 1024 },
+                "RSS \(before) KiB before, \(Self.residentKiB(service.pid)) KiB after the connections closed")
+    }
+
+    static func residentKiB(_ pid: pid_t) -> Int {
+        let status = (try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8)) ?? ""
+        let line = status.split(separator: "\n").first { $0.hasPrefix("VmRSS:") } ?? ""
+        return Int(line.split(separator: " ").dropFirst().first ?? "") ?? 0
+    }
+}

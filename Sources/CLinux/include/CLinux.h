@@ -8,6 +8,7 @@
 #include <sys/eventfd.h>
 #include <sys/types.h>
 #include <stddef.h>
+#include <malloc.h>  /* malloc_trim: memory of large answers given back (ChannelShared) */
 
 /// The pid, uid and gid of the process on the other end of a Unix socket (SO_PEERCRED).
 /// Returns 0, or -1 with errno set.
