@@ -20,7 +20,7 @@ public struct LiveRoom: Equatable, Sendable {
     public var skippedDays: [String]?
     /// Where a calendar event comes from (its file); nil for a room. Not saved.
     public var source: String?
-    /// A calendar event's URL (checked by ZaoanCalendar: no spaces or controls). Not saved.
+    /// A calendar event's URL (checked by ZaoanCalendar against `LinkText`). Not saved.
     public var url: String?
     /// A calendar event's LOCATION, one line, made safe and bounded by ZaoanCalendar. Not saved.
     public var location: String?

@@ -3,8 +3,9 @@ import ZaoanText
 /// An event's URL as a bar click may open it: the text is the service's, which took it from
 /// a calendar file, so it is hostile until shown otherwise. Only the schemes the config
 /// allows (`bar_url_schemes`: https and http by default) pass — never `file:`,
-/// `javascript:` or a scheme-less word an opener would read as an option or a path — and no
-/// space, control or format character anywhere (`LinkText`).
+/// `javascript:` or a scheme-less word an opener would read as an option or a path — and
+/// nothing anywhere that is not plainly visible (`LinkText`: no space, control, format,
+/// default-ignorable, blank-looking, private-use or unassigned scalar).
 public enum BarURL {
     /// The longest URL opened (a calendar's URL is at most 2,048 bytes already).
     public static let maxBytes = 2048
@@ -12,8 +13,8 @@ public enum BarURL {
     /// `url` if it may be opened, else why not.
     public static func check(_ url: String, schemes: [String]) -> Result<String, Refusal> {
         guard !url.isEmpty, url.utf8.count <= maxBytes else { return .failure(Refusal("it is empty or longer than \(maxBytes) bytes")) }
-        if let refused = LinkText.firstRefused(in: url) {
-            return .failure(Refusal("it holds \(refused.codePoint), a space, control or format character, which no link needs"))
+        if let (scalar, refusal) = LinkText.firstRefused(in: url) {
+            return .failure(Refusal("it holds \(scalar.codePoint), \(refusal), which no link needs"))
         }
         guard let colon = url.utf8.firstIndex(of: UInt8(ascii: ":")) else { return .failure(Refusal("it has no scheme (https:)")) }
         let scheme = String(decoding: url.utf8[..<colon], as: UTF8.self).lowercased()

@@ -19,9 +19,10 @@ public enum CalendarText {
         return safe.isEmpty ? nil : bounded(safe, maxBytes: maxBytes, maxCharacters: maxBytes)
     }
 
-    /// A URL as written, if it is no longer than `CalendarLimits.urlBytes` and holds no
-    /// space, control or format character (`LinkText`, the rule `zaoan bar` opens links by;
-    /// no URL has them). The consumer checks schemes.
+    /// A URL as written, if it is no longer than `CalendarLimits.urlBytes` and holds nothing
+    /// `LinkText` refuses (a space, control or format character, an invisible, blank-looking,
+    /// private-use or unassigned one: the rule `zaoan bar` opens links by; no URL has them).
+    /// The consumer checks schemes.
     public static func url(_ raw: String) -> String? {
         let text = SafeText.trimmed(raw)
         guard !text.isEmpty, text.utf8.count <= CalendarLimits.urlBytes, LinkText.firstRefused(in: text) == nil else { return nil }

@@ -21,6 +21,13 @@
 /// | zero-width non-joiner U+200C | kept between two letters (Persian, Indic scripts), else removed |
 /// | tag characters U+E0000–U+E007F | kept after a 🏴 or another tag (subdivision flags), else removed |
 /// | everything else (combining marks, variation selectors, TAB) | kept |
+///
+/// The blank-looking scalars a link may not hold (`LinkText`: Hangul fillers, the combining
+/// grapheme joiner, variation selectors, U+2800, private-use and unassigned code points) are
+/// kept here on purpose: each has an honest use in a title (an emoji's or an ideograph's
+/// look, old Hangul syllables, Hebrew, braille, the Nerd Font icons bars draw with, a
+/// character newer than this Unicode data), and a title is only shown, so at worst it looks
+/// blank to the one who wrote it; a link is acted on, and must show all of what it opens.
 public enum SafeText {
     /// The text without white space (spaces, tabs, line breaks) at either end, by scalar.
     public static func trimmed(_ text: String) -> String {

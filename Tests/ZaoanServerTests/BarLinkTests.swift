@@ -19,8 +19,8 @@ struct BarLinkTests {
     }
 
     /// Scalars at the edges of the refused classes (Unicode general categories Zs, Zl, Zp,
-    /// Cc, Cf) and their neighbours that are plain text.
-    @Test("every space, control and format character is refused; the scalars beside them pass", arguments: [
+    /// Cc, Cf, Co, Cn; default ignorable; blank-looking) and their neighbours that are plain text.
+    @Test("every space, control, format, invisible, blank-looking, private-use and unassigned scalar is refused; the scalars beside them pass", arguments: [
         (0x1F, false), (0x20, false), (0x21, true), (0x7E, true), (0x7F, false), (0x85, false), (0x9F, false),
         (0xA0, false), (0xA1, true), (0xAC, true), (0xAD, false), (0xAE, true), (0x600, false), (0x61C, false),
         (0x1680, false), (0x180E, false), (0x1681, true), (0x2000, false), (0x200A, false), (0x200B, false),
@@ -29,6 +29,8 @@ struct BarLinkTests {
         (0x2060, false), (0x2066, false), (0x2069, false), (0x2070, true), (0x3000, false), (0x3001, true),
         (0xFEFF, false), (0xFFF9, false), (0xFFFB, false), (0xFFFC, true), (0x110BD, false), (0x1D173, false),
         (0xE0001, false), (0xE007F, false), (0x4F8B, true), (0x1F600, true),
+        (0x27FF, true), (0x2800, false), (0x2801, true), (0x3164, false), (0x115F, false), (0x1160, false), (0x034F, false),
+        (0xFE0F, false), (0xE0100, false), (0x1D159, false), (0xE000, false), (0xF0000, false), (0x0378, false), (0xFFFF, false),
     ] as [(UInt32, Bool)])
     func invisibleScalars(value: UInt32, opens: Bool) throws {
         let scalar = try #require(Unicode.Scalar(value))
@@ -124,6 +126,54 @@ struct BarLinkTests {
         #expect(bar.line(within: 10) { $0.contains("Meeting") } != nil, "\(bar.lines.suffix(3)) \(bar.errorText)")
         bar.write("[\n" + #"{"name":"zaoan","instance":"0-countdown","button":1}"# + "\n")
         let refusal = "not opening the event's link: it holds U+202E"
+        #expect(eventually(timeout: 10, interval: 0.1) { bar.errorText.contains(refusal) || log().contains("---") },
+                "stderr: \(bar.errorText); opened: \(log().debugDescription)")
+        #expect(bar.errorText.contains(refusal) && log().isEmpty, "stderr: \(bar.errorText); opened: \(log().debugDescription)")
+    }
+
+    /// Links that look blank or hold nothing visible where a scalar is: the Hangul fillers,
+    /// the combining grapheme joiner and variation selectors (default ignorable), the blank
+    /// braille cell and the null notehead (blank, flagged by no property), a private-use and
+    /// an unassigned code point.
+    static let blankLinks: [(uid: String, url: String)] = [
+        ("braille", "https://example.org/\u{2800}/login"), ("filler", "https://ex\u{3164}ample.org/"),
+        ("choseong", "https://example.org/\u{115F}"), ("jungseong", "https://example.org/\u{1160}"),
+        ("cgj", "https://example.org/a\u{034F}b"), ("vs16", "https://example.org/x\u{FE0F}"), ("vs17", "https://example.org/x\u{E0100}"),
+        ("notehead", "https://example.org/\u{1D159}"), ("private", "https://example.org/\u{E000}"), ("unassigned", "https://example.org/\u{0378}"),
+    ]
+
+    @Test("a link holding a blank-looking, invisible, private-use or unassigned scalar is not served; a server's is not opened")
+    func blankLookingLinks() throws {
+        let folder = try TemporaryDirectory()
+        defer { folder.remove() }
+        let calendar = try folder.makeDirectory("cal")
+        let (opener, log) = try recordingOpener(in: folder)
+        for (index, link) in ([("plain", "https://example.org/plain")] + Self.blankLinks).enumerated() {
+            try CalendarFeedTests.event(uid: link.0, title: "Event \(link.0)", start: Date().addingTimeInterval(Double(600 + 60 * index)), url: link.1)
+                .write(toFile: calendar + "/\(link.0).ics", atomically: true, encoding: .utf8)
+        }
+        let config = #"{"calendars": ["\#(calendar)"], "bar_blocks": ["countdown"], "bar_url_opener": ["\#(opener)"]}"#
+
+        // Through the service: each event is shown, none of the blank links is served.
+        let service = try TestService.start(arguments: ["--language", "en", "--timezone", "UTC"], config: config)
+        defer { try? service.stop() }
+        var plain = ""
+        #expect(eventually(timeout: 10, interval: 0.1) {
+            plain = (try? service.ask("live show calendar:plain")) ?? ""  // not answered: asked again
+            return plain.contains("url: https://example.org/plain")
+        }, "the plain event and its link are shown: \(plain.debugDescription)")
+        for link in Self.blankLinks {
+            let shown = try service.ask("live show calendar:\(link.uid)")
+            #expect(shown.contains("title: Event \(link.uid)") && !shown.contains("url:"), "\(link.uid): \(shown.debugDescription)")
+        }
+
+        // From a hostile server: `url countdown` answers https://example.org/<U+3164>/login.
+        let server = try ClientHardeningTests.FakeServer("blanklink", in: folder)
+        let bar = try RunningZaoan(["bar", "--socket", server.path], environment: service.environment, scratch: service.directory)
+        defer { _ = bar.terminate() }
+        #expect(bar.line(within: 10) { $0.contains("Meeting") } != nil, "\(bar.lines.suffix(3)) \(bar.errorText)")
+        bar.write("[\n" + #"{"name":"zaoan","instance":"0-countdown","button":1}"# + "\n")
+        let refusal = "not opening the event's link: it holds U+3164, an invisible character (Unicode: default ignorable), which no link needs"
         #expect(eventually(timeout: 10, interval: 0.1) { bar.errorText.contains(refusal) || log().contains("---") },
                 "stderr: \(bar.errorText); opened: \(log().debugDescription)")
         #expect(bar.errorText.contains(refusal) && log().isEmpty, "stderr: \(bar.errorText); opened: \(log().debugDescription)")

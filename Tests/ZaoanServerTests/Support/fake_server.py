@@ -14,6 +14,7 @@ connection, reads the request line and then misbehaves as MODE says. Standard li
                descriptor came with the request, then waits
     link       a bar's one countdown block; to `url ...`, a URL with a right-to-left
                override (U+202E), then closes
+    blanklink  the same with a Hangul filler (U+3164), which shows as a blank
     relay      the bytes of the file PATH.answer, then waits
     longerror  one ERR line of 30,000 bytes, then closes
 """
@@ -29,7 +30,8 @@ BLOCK = (b'{"name":"evil","instance":"x","full_text":"<span color=\\"red\\">x</s
          b'"color":"#ff0000","markup":"pango","separator_block_width":900}\n')
 HANDED_OVER = b"ok writing to the bar's output\n"
 LINK_BLOCK = b'[{"name":"zaoan","instance":"0-countdown","full_text":"Meeting in 10 min"}]\n'
-LINK = "https://example.org/\u202egpj.exe\n".encode()
+LINKS = {"link": "https://example.org/\u202egpj.exe\n".encode(),
+         "blanklink": "https://example.org/\u3164/login\n".encode()}
 WAYBAR = b'{"text":"<b>big</b> &bogus; \\u001b]0;t\\u0007","tooltip":"<i>t</i>","class":"x y;z","percentage":5}\n'
 
 
@@ -71,9 +73,9 @@ def serve(conn, mode):
             time.sleep(60)
         elif mode == "longerror":
             conn.sendall(b"ERR " + b"x" * 30000 + b"\n")
-        elif mode == "link":
+        elif mode in LINKS:
             if data.startswith(b"url "):
-                conn.sendall(LINK)
+                conn.sendall(LINKS[mode])
             else:
                 conn.sendall(LINK_BLOCK)
                 time.sleep(60)
