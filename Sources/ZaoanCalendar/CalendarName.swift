@@ -33,6 +33,20 @@ public enum CalendarName {
         return shown(String(component)) ?? String(component)
     }
 
+    /// The name a calendar at `path` called `name` is shown under, and why when it is not
+    /// `name`: a name that reads as one of zaoan's own sources (`live`, `festival`; in any
+    /// case, whatever shows nothing left out) would pass its events off as rooms or
+    /// festivals in `schedule` and answer `calendar=live`, so it gets `CalendarNameRule`'s
+    /// suffix (`Live` → `Live (calendar)`), whoever gave it: the config, the calendar, or
+    /// its folder's or file's name.
+    public static func unreserved(_ name: String, path: String) -> (name: String, problem: CalendarProblem?) {
+        let (shown, reserved) = CalendarNameRule.unreserved(name)
+        guard let reserved else { return (name, nil) }
+        let whose = reserved == SourceName.festivals ? "the festivals'" : "the rooms'"
+        return (shown, CalendarProblem(source: path, uid: nil, message:
+            "its name '\(name)' reads as '\(reserved)', \(whose) source name in schedule; the calendar is shown as '\(shown)'"))
+    }
+
     /// The `displayname` of the open folder `folder` (at `path`): nil and no problem when
     /// there is none (or it is blank); a problem when it cannot be read — a FIFO, a device,
     /// a link to another account's file, bigger than `displaynameBytes` — and then no name.

@@ -56,7 +56,7 @@ extension Responder {
                                           calendarEvent: room.source != nil, language: settings.language)
         var fields = [("id", room.id), ("title", room.title), ("phase", transition.phase.rawValue),
                       ("at", isoTime(moment)), ("start", isoTime(start)), ("end", isoTime(end)),
-                      ("source", room.source ?? "live"), ("text", text)].map { ($0.0, SafeText.visible($0.1)) }
+                      ("source", room.source ?? SourceName.rooms), ("text", text)].map { ($0.0, SafeText.visible($0.1)) }
         if let calendar = room.calendar, !calendar.isEmpty { fields.append(("calendar", SafeText.visible(calendar))) }
         if let location = room.location, !location.isEmpty { fields.append(("location", SafeText.visible(location))) }
         if let description = room.description, !description.isEmpty { fields.append(("description", SafeText.visibleLines(description))) }

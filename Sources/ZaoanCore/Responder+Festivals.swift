@@ -10,7 +10,7 @@ import ZaoanAlmanac
 /// calendar file is, and as `{festival}` names it on the user's date.
 extension Responder {
     /// The source column of `schedule` (and `watch events`' `source`) for a festival.
-    public static let festivalSource = "festival"
+    public static let festivalSource = SourceName.festivals
 
     /// How far ahead festivals join the rotation: the longest `schedule` (744 hours) and a
     /// day. The next festival after today always joins, however far it is, so that

@@ -45,10 +45,11 @@ extension Responder {
     /// `schedule HOURS [calendar=NAME]`: every room occurrence and calendar event live now or
     /// starting within HOURS, by start: `START<TAB>END<TAB>SOURCE<TAB>TITLE`, times in the
     /// configured zone (END `-` when a room has none), SOURCE `live` for a room, else the
-    /// event's calendar's name. Rooms are expanded 48 hours ahead and events
-    /// `calendar_window_hours`: HOURS beyond that lists what is known. With NAME, the events
-    /// of the calendars of that name (in any case) alone; a name no configured calendar has
-    /// is `not-found`, once the calendars have been read (before, nothing is listed).
+    /// event's calendar's name (never `live` or `festival`: `CalendarName.unreserved`).
+    /// Rooms are expanded 48 hours ahead and events `calendar_window_hours`: HOURS beyond
+    /// that lists what is known. With NAME, the events of the calendars of that name (in any
+    /// case) alone; a name no configured calendar has is `not-found`, once the calendars have
+    /// been read (before, nothing is listed), and a source name of zaoan's own at once.
     /// At most `scheduleLines` lines; past them one last line, without tabs, says how many
     /// more and how to ask for fewer.
     func schedule(hours: Int, calendar wanted: String? = nil, now: Date) throws(ProtocolError) -> [String] {
@@ -64,7 +65,7 @@ extension Responder {
         var lines = listed.prefix(Self.scheduleLines).map { item in
                 let room = item.room
                 let title = room.title.isEmpty ? room.id : room.title
-                let source = room.calendar ?? room.source ?? "live"
+                let source = room.calendar ?? room.source ?? SourceName.rooms
                 return [isoTime(room.start, in: zone), room.end.map { isoTime($0, in: zone) } ?? "-", Self.withoutTabs(source),
                         Self.withoutTabs(title)].joined(separator: "\t")
             }
@@ -90,6 +91,11 @@ extension Responder {
         let shown = RequestParser.shorten(wanted)
         guard !settings.calendars.isEmpty else {
             throw ProtocolError(.notFound, "no calendar '\(shown)': the config names no calendars (see \"calendars\" in zaoan.conf(5))")
+        }
+        if let reserved = CalendarNameRule.reserved(wanted) {
+            let whose = reserved == SourceName.festivals ? "the festivals'" : "the rooms'"
+            throw ProtocolError(.notFound, "no calendar '\(shown)': \(reserved) is \(whose) source, not a calendar's"
+                                + " (a calendar that calls itself so is shown as '\(CalendarNameRule.unreserved(wanted).name)')")
         }
         guard let names = calendarNames, !names.contains(where: { CalendarNameRule.matches($0, wanted) }) else { return }
         var listed: [String] = []

@@ -21,7 +21,8 @@ import ZaoanCore
 ///
 /// Each event carries its calendar's name: the config's `name`, else the one the calendar
 /// gives itself (a folder's `displayname`, a file's `X-WR-CALNAME`, read by the reader),
-/// else the folder's or file's name.
+/// else the folder's or file's name; one that reads as a source of zaoan's own (`live`,
+/// `festival`) gets a suffix (`CalendarName.unreserved`), said in `calendar_problems`.
 final class CalendarFeed: EventHandler {
     private let loop: EventLoop
     private let inotify: Int32
@@ -136,16 +137,28 @@ final class CalendarFeed: EventHandler {
 
     /// On the loop's thread: the events go to the Responder; new problems to the log.
     private func apply(_ reading: ReaderResult) {
+        // Each calendar's name: the config's, its own, else its folder's or file's; one that
+        // reads as zaoan's own source (`live`, `festival`) is renamed, and that is a problem.
+        var renamed: [String] = []
+        let names = paths.map { path in
+            let (name, problem) = CalendarName.unreserved(configuredNames[path] ?? reading.names[path] ?? CalendarName.fallback(forPath: path),
+                                                          path: path)
+            if let problem, !renamed.contains(problem.description) { renamed.append(problem.description) }
+            return name
+        }
+        let room = max(0, ReaderResult.keptProblems - reading.problems.count)
+        let found = reading.problems + renamed.prefix(room)
+        let notKept = reading.problemsNotKept + (renamed.count - min(renamed.count, room))
         let known = Set(problems)
-        let new = reading.problems.filter { !known.contains($0) }
+        let new = found.filter { !known.contains($0) }
         for problem in new.prefix(Self.problemsLoggedPerReading) {
             Log.warning("calendar: \(problem); the other events still show")
         }
-        if new.count > Self.problemsLoggedPerReading || reading.problemsNotKept > 0 {
-            Log.warning("calendar: \(new.count - min(new.count, Self.problemsLoggedPerReading) + reading.problemsNotKept) more problems in this reading are not logged; `zaoan ask stats` counts them")
+        if new.count > Self.problemsLoggedPerReading || notKept > 0 {
+            Log.warning("calendar: \(new.count - min(new.count, Self.problemsLoggedPerReading) + notKept) more problems in this reading are not logged; `zaoan ask stats` counts them")
         }
-        problems = reading.problems
-        problemsNotKept = reading.problemsNotKept
+        problems = found
+        problemsNotKept = notKept
         sourcesLoaded = reading.loaded
         sourcesWaiting = reading.waiting
         filesParsed = reading.readFiles.count
@@ -155,7 +168,6 @@ final class CalendarFeed: EventHandler {
         let shown = (try? CalendarWindow(from: now, to: now.addingClamped(windowSeconds))).map { window in  // no window: nothing shown
             reading.events.filter { window.shows(start: $0.start, end: $0.end) }
         } ?? []
-        let names = paths.map { configuredNames[$0] ?? reading.names[$0] ?? CalendarName.fallback(forPath: $0) }
         let nameOfPath = Dictionary(zip(paths, names)) { first, _ in first }
         let owners = CalendarPaths(paths)
         onChange(shown.map { occurrence in

@@ -24,6 +24,27 @@ public enum CalendarNameRule {
         return nil
     }
 
+    /// What a calendar whose name reads as one of zaoan's own sources is called after that
+    /// source's name: `Live` becomes `Live (calendar)`.
+    public static let reservedSuffix = " (calendar)"
+
+    /// The source name of zaoan's own (`SourceName.reserved`) that `name` reads as, or nil:
+    /// the same letters in any case (as `calendar=NAME` matches), once every scalar that
+    /// shows nothing is left out (`LinkText.showsNothing`: `live` with a Hangul filler or a
+    /// variation selector after it still reads as `live`).
+    public static func reserved(_ name: String) -> String? {
+        let seen = String(String.UnicodeScalarView(name.unicodeScalars.filter { !LinkText.showsNothing($0) })).lowercased()
+        return SourceName.reserved.first { $0 == seen }
+    }
+
+    /// The name a calendar called `name` is shown under: `name` itself, or, when it reads as
+    /// one of zaoan's own sources, its visible scalars and `reservedSuffix` (within the
+    /// bounds: the reserved names are short), and the source name it read as.
+    public static func unreserved(_ name: String) -> (name: String, reserved: String?) {
+        guard let reserved = reserved(name) else { return (name, nil) }
+        return (String(String.UnicodeScalarView(name.unicodeScalars.filter { !LinkText.showsNothing($0) })) + reservedSuffix, reserved)
+    }
+
     /// Whether a calendar called `name` is the one `wanted` asks for: the same text in any case.
     public static func matches(_ name: String, _ wanted: String) -> Bool {
         name == wanted || name.lowercased() == wanted.lowercased()

@@ -47,6 +47,18 @@ extension CalendarTests {
             #expect(CalendarName.fallback(forPath: path) == expected)
         }
 
+        @Test("a name that reads as zaoan's own source is suffixed, with a problem naming the calendar; any other stands", arguments: [
+            ("live", "live (calendar)", "/c/live: its name 'live' reads as 'live', the rooms' source name in schedule; the calendar is shown as 'live (calendar)'"),
+            ("Festival", "Festival (calendar)",
+             "/c/live: its name 'Festival' reads as 'festival', the festivals' source name in schedule; the calendar is shown as 'Festival (calendar)'"),
+            ("Work", "Work", nil), ("Live music", "Live music", nil),
+        ] as [(String, String, String?)])
+        func unreserved(name: String, shown: String, problem: String?) {
+            let result = CalendarName.unreserved(name, path: "/c/live")
+            #expect(result.name == shown)
+            #expect(result.problem?.description == problem)
+        }
+
         /// A folder with one event and, unless nil, `displayname` holding `text`.
         static func folder(displayname text: String?) throws -> String {
             let folder = NSTemporaryDirectory() + "zaoan-name-\(getpid())-\(UUID().uuidString.prefix(8))"

@@ -112,7 +112,8 @@ _zaoan_room_values() {
 }
 
 # Calendar names for `schedule calendar=`, from the running service: the third field of each
-# `schedule 744` line (the calendars with an event in the window ahead; a room's is `live`),
+# `schedule 744` line (the calendars with an event in the window ahead; a room's is `live`,
+# a festival's `festival`: no calendar is shown so),
 # each once, quoted for the shell. $1: the prefix typed; $2: the --socket given, if any.
 _zaoan_calendar_values() {
     local prefix socket=$2 program out line name
@@ -128,7 +129,7 @@ _zaoan_calendar_values() {
         # The CLI shows the tabs between fields as ␉ (its safe text); accept either.
         line=${line//␉/$'\t'}
         IFS=$'\t' read -r _ _ name _ <<<"$line"
-        [[ -n $name && $name != live && -z ${seen[$name]} && $name == "$prefix"* ]] || continue
+        [[ -n $name && $name != live && $name != festival && -z ${seen[$name]} && $name == "$prefix"* ]] || continue
         seen[$name]=1
         COMPREPLY+=("$(printf '%q' "$name")")
     done <<<"$out"
