@@ -31,10 +31,17 @@ int zaoan_set_process_name(const char *name) {
     return prctl(PR_SET_NAME, (unsigned long)name, 0, 0, 0);
 }
 
+/* The most descriptors one SCM_RIGHTS message can carry: SCM_MAX_FD in the kernel's
+ * include/net/scm.h, which no header user space gets defines. */
+#define ZAOAN_SCM_MAX_FD 253
+
 ssize_t zaoan_receive_with_descriptor(int fd, void *buffer, size_t length, int *passed) {
+    /* Room for every descriptor a message can carry, so that each one that arrives is
+     * installed here and closed below: with less room the kernel would set MSG_CTRUNC and
+     * the hand-over could not be told from one of a single descriptor. */
     union {
         struct cmsghdr header;
-        char space[CMSG_SPACE(sizeof(int))];
+        char space[CMSG_SPACE(sizeof(int) * ZAOAN_SCM_MAX_FD)];
     } control;
     struct iovec vector = { .iov_base = buffer, .iov_len = length };
     struct msghdr message = {
@@ -44,14 +51,23 @@ ssize_t zaoan_receive_with_descriptor(int fd, void *buffer, size_t length, int *
     *passed = -1;
     ssize_t count = recvmsg(fd, &message, MSG_CMSG_CLOEXEC);
     if (count < 0) return count;
+    int first = -1;
+    size_t received = 0;
     for (struct cmsghdr *item = CMSG_FIRSTHDR(&message); item; item = CMSG_NXTHDR(&message, item)) {
-        if (item->cmsg_level != SOL_SOCKET || item->cmsg_type != SCM_RIGHTS) continue;
+        if (item->cmsg_level != SOL_SOCKET || item->cmsg_type != SCM_RIGHTS || item->cmsg_len < CMSG_LEN(0)) continue;
         size_t descriptors = (item->cmsg_len - CMSG_LEN(0)) / sizeof(int);
-        int *received = (int *)CMSG_DATA(item);
+        const unsigned char *data = CMSG_DATA(item);
         for (size_t index = 0; index < descriptors; index++) {
-            if (*passed < 0) *passed = received[index]; else close(received[index]);
+            int descriptor;
+            memcpy(&descriptor, data + index * sizeof(int), sizeof(int));
+            received++;
+            if (first < 0) first = descriptor; else close(descriptor);
         }
     }
+    /* Exactly one descriptor, and nothing cut off, is a hand-over; anything else is refused
+     * whole, the first descriptor closed like the others. */
+    if (received == 1 && (message.msg_flags & MSG_CTRUNC) == 0) *passed = first;
+    else if (first >= 0) close(first);
     return count;
 }
 

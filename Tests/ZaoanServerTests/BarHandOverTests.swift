@@ -104,6 +104,60 @@ print("pipe got:", len(leaked), "file got:", os.path.getsize(os.path.join(scratc
         #expect(service.openDescriptors == baseline, "descriptors: \(baseline) before, \(service.openDescriptors) after")
     }
 
+    @Test("a hand-over of two, or of 253, descriptors is refused: every one closed, the watch answered on the socket, nothing written to them")
+    func severalDescriptorsRefused() throws {
+        let service = try TestService.start(arguments: ["--language", "en", "--timezone", "UTC"])
+        defer { try? service.stop() }
+        let baseline = try service.settledDescriptors()
+        let output = try python(#"""
+import array, os, socket, sys
+path = sys.argv[1]
+watch = b"watch --format=i3bar blocks time HH:mm:ss\n"
+def answer(s):
+    s.settimeout(10)
+    first = s.makefile("rb").readline().decode().rstrip("\n")
+    s.close()
+    return first
+def hand_over(fds):
+    s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    s.connect(path)
+    socket.send_fds(s, [watch], fds)
+    return answer(s)
+# One pipe's write end, alone: taken (the control), through a pipe of its own.
+kept_read, kept_write = os.pipe()
+print("one:", hand_over([kept_write]))
+read_end, write_end = os.pipe()
+nulls = [os.open("/dev/null", os.O_WRONLY) for _ in range(252)]
+print("two:", hand_over([write_end, write_end]))
+print("pipe and null:", hand_over([write_end, nulls[0]]))
+print("253:", hand_over([write_end] * 253))
+print("pipe first of 253:", hand_over([write_end] + nulls))
+# Two SCM_RIGHTS items in one message (the kernel delivers them as one).
+s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+s.connect(path)
+rights = (socket.SOL_SOCKET, socket.SCM_RIGHTS, array.array("i", [write_end]).tobytes())
+s.sendmsg([watch], [rights, rights])
+print("two items:", answer(s))
+os.set_blocking(read_end, False)
+try:
+    leaked = os.read(read_end, 4096)
+except BlockingIOError:
+    leaked = b""
+print("pipe got:", len(leaked))
+"""#, service: service)
+        let lines = output.split(separator: "\n").map(String.init)
+        #expect(lines.first == "one: ok writing to the bar's output", "one descriptor is taken: \(output)")
+        for label in ["two:", "pipe and null:", "253:", "pipe first of 253:", "two items:"] {
+            let line = lines.first { $0.hasPrefix(label) } ?? "\(label) (missing)"
+            #expect(line.contains(#"{"name":"zaoan""#), "refused, answered on the socket: \(line)")
+        }
+        #expect(lines.contains("pipe got: 0"), "nothing written to a pipe handed over with others: \(output)")
+        // Every descriptor that arrived was closed: the service holds what it held before.
+        #expect(eventually(timeout: 10, interval: 0.1) { service.openDescriptors == baseline },
+                "descriptors: \(baseline) before, \(service.openDescriptors) after")
+        #expect(try service.ask("ping") == "pong\n")
+    }
+
     @Test("a handed-over pipe nobody reads keeps one waiting line; the service answers others meanwhile")
     func unreadPipe() throws {
         let service = try TestService.start(arguments: ["--language", "en", "--timezone", "UTC"])

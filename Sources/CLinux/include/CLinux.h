@@ -26,8 +26,10 @@ int zaoan_accept_nonblocking(int listener);
 int zaoan_set_process_name(const char *name);
 
 /// recv that also takes one descriptor passed with SCM_RIGHTS (`zaoan bar` hands over its
-/// standard output with its request). `*passed` is the descriptor (close-on-exec) or -1;
-/// any further descriptors in the message are closed by the kernel (MSG_CTRUNC).
+/// standard output with its request). `*passed` is the descriptor (close-on-exec), or -1
+/// when none came or the hand-over is refused: more than one descriptor, or a control
+/// message cut short (MSG_CTRUNC). Every descriptor received and not passed is closed; the
+/// control buffer has room for SCM_MAX_FD (253), all one message can carry.
 /// Returns bytes read, 0 at end of input, or -1 with errno set.
 ssize_t zaoan_receive_with_descriptor(int fd, void *buffer, size_t length, int *passed);
 
