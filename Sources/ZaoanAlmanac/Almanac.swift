@@ -75,6 +75,17 @@ public final class Almanac {
         return festivals(ofYear: year).first { $0.day > day } ?? festivals(ofYear: year + 1)[0]
     }
 
+    /// An almanac with `year` and the next computed, made on any thread (the service's
+    /// worker, at start) and then used by one: the first `{lunar}` or `{festival}` after a
+    /// start took 50–200 ms of the loop when computed there.
+    public static func prepared(around year: Int) -> AlmanacHandOff {
+        let almanac = Almanac()
+        // The festivals of both years need their terms, the years around them, and the spans.
+        _ = almanac.festivals(ofYear: year)
+        _ = almanac.festivals(ofYear: year + 1)
+        return AlmanacHandOff(almanac: almanac)
+    }
+
     /// Years computed since the almanac was made (each kind counted): for tests of the cache.
     public var yearsComputed: Int { termYears.misses + spans.misses + festivalYears.misses }
 
@@ -84,6 +95,12 @@ public final class Almanac {
             return LunarYearSpan(year: year, solsticeBefore: solsticeBefore, terms: solarTerms(ofYear: year))
         }
     }
+}
+
+/// An almanac passed from the thread that computed it to the one that uses it: owned by
+/// one thread at a time, never shared (hence unchecked).
+public struct AlmanacHandOff: @unchecked Sendable {
+    public let almanac: Almanac
 }
 
 /// A dictionary that forgets its least recently used entry when full.

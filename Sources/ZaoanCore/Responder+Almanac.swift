@@ -10,6 +10,15 @@ extension Responder {
     public static let statusPlaceholders = ["greeting", "city", "time", "countdown", "ticker", "location", "calendar",
                                             "lunar", "solar_term", "next_solar_term", "festival", "next_festival"]
 
+    /// Whether the settings make answers that need the almanac: a status template with a
+    /// Chinese-calendar placeholder, or the festivals as events.
+    public var usesAlmanac: Bool {
+        settings.festivals || Self.almanacPlaceholders.contains { settings.statusTemplate.contains($0) }
+    }
+
+    /// The year the almanac is prepared around: this one in the configured zone.
+    public func almanacYear(now: Date) -> Int { localDay(now).date.year }
+
     /// The placeholders this file fills.
     private static let almanacPlaceholders = ["{lunar}", "{solar_term}", "{next_solar_term}", "{festival}", "{next_festival}"]
 

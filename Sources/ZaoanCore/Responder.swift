@@ -78,7 +78,8 @@ public final class Responder {
     public internal(set) var roomExpansions: [String: RoomExpansion] = [:]
     public let formatters: FormatterCache
     /// Solar terms and lunar dates for `status_template`, a year computed once and kept.
-    public let almanac = Almanac()
+    /// Not `let`: an almanac computed off the loop at start takes its place (`adopt`).
+    public private(set) var almanac = Almanac()
     /// Answers that depend only on the clock, by request, with the instants they are right
     /// for (`validity`).
     private var rendered: [Request: (valid: Range<Int>, reply: Reply)] = [:]
@@ -139,6 +140,12 @@ public final class Responder {
 
     /// Takes new settings (after `reload`). The formatter cache is kept: its keys include
     /// locale and zone, so old entries are simply not hit.
+    /// An almanac prepared off the loop (`Almanac.prepared`), if this one has computed
+    /// nothing yet (a request that came first computed what it needed itself).
+    public func adopt(_ prepared: AlmanacHandOff) {
+        if almanac.yearsComputed == 0 { almanac = prepared.almanac }
+    }
+
     public func apply(_ settings: Settings) {
         if settings.calendars != self.settings.calendars { calendarNames = nil }
         self.settings = settings
@@ -475,6 +482,7 @@ public final class Responder {
             "closed_partial_line: \(counters.closedPartialLine)",
             "log_lines_dropped: \(counters.logLinesDropped)",
             "held_for_next_turn: \(counters.heldForNextTurn)",
+            "almanac_years: \(almanac.yearsComputed)",
             "formatter_cache_entries: \(cache.entries)",
             "formatter_cache_capacity: \(formatters.capacity)",
             "formatter_cache_hits: \(cache.hits)",

@@ -127,7 +127,10 @@ public struct Settings: Sendable {
         for (name, zoneID) in BuiltinCities.byName {
             cities[name] = TimeZone.named(zoneID)
         }
-        for (name, zoneID) in (file.cities ?? [:]).sorted(by: { problems.place("\(ConfigKey.cities.name).\($0.key)") < problems.place("\(ConfigKey.cities.name).\($1.key)") }) {
+        // In the file's order, each entry's place looked up once (not twice per comparison:
+        // a 1 MiB config of cities took 0.3 s to sort on the loop).
+        let placedCities = (file.cities ?? [:]).map { (place: problems.place("\(ConfigKey.cities.name).\($0.key)"), entry: $0) }
+        for (name, zoneID) in placedCities.sorted(by: { $0.place < $1.place }).map(\.entry) {
             guard !name.isEmpty, !name.contains(where: { $0 == "\n" || $0 == "\r" }) else {
                 problems.add(ConfigError(key: ConfigKey.cities.name, problem: "a city name must be non-empty and on one line"), .entryLeftOut, at: "\(ConfigKey.cities.name).\(name)")
                 continue
@@ -179,7 +182,8 @@ public struct Settings: Sendable {
                 problems.add(ConfigError(key: ConfigKey.greetings.name, problem: "needs at least one \"HH:MM\": \"text\" row"), .defaultUsed)
             } else {
                 var rows: [GreetingPeriod] = []
-                for (start, text) in table.sorted(by: { problems.place("\(ConfigKey.greetings.name).\($0.key)") < problems.place("\(ConfigKey.greetings.name).\($1.key)") }) {
+                for (start, text) in table.map({ (place: problems.place("\(ConfigKey.greetings.name).\($0.key)"), entry: $0) })
+                    .sorted(by: { $0.place < $1.place }).map(\.entry) {
                     guard let minutes = parseClockTime(start) else {
                         problems.add(ConfigError(key: "\(ConfigKey.greetings.name).\(RequestParser.shorten(start))", problem: "start must be a time of day written HH:MM with two digits each, 00:00 to 23:59 (e.g. \"05:00\")"),
                                      .defaultUsed, at: "\(ConfigKey.greetings.name).\(start)")

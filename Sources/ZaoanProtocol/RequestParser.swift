@@ -198,6 +198,8 @@ public enum RequestParser {
 
     /// Echoing user text in an error: keep it short and on one line.
     package static func shorten(_ text: String) -> String {
+        // Most texts are short and printable: as they are, without building them anew.
+        if text.utf8.count <= 40, !text.utf8.contains(where: { $0 < 0x20 || $0 == 0x7F }) { return text }
         let printable = String(text.unicodeScalars.map { $0.value < 0x20 || $0.value == 0x7F ? "?" : Character($0) })
         return printable.count > 40 ? String(printable.prefix(40)) + "…" : printable
     }

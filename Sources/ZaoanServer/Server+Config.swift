@@ -22,6 +22,7 @@ extension Server {
             let settings = try options.config.load()
             responder.apply(settings)
             rooms.refresh()  // a new zone moves the rooms' wall clock
+            almanac.prepareIfUsed(by: responder, now: clock.wall)
             events.scheduleChanged()
             shared.outputLimits = settings.outputLimits
             table.slots = ConnectionTable.Slots(settings)

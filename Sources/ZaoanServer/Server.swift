@@ -69,6 +69,8 @@ public final class Server {
     /// Recurring rooms' occurrences, expanded off the loop.
     var rooms: RoomExpander!
     var refusals: RefusalLog!
+    /// The Chinese calendar's years, computed off the loop.
+    var almanac: AlmanacPreparer!
     var acceptPaused = false
     var idleTimer: MonotonicTimer?
     var watchdogTimer: MonotonicTimer?
@@ -97,6 +99,7 @@ public final class Server {
         })
         self.events = try EventStream(loop: loop, responder: responder, clock: clock)
         self.refusals = try RefusalLog(loop: loop)
+        self.almanac = try AlmanacPreparer(loop: loop, responder: responder)
         self.rooms = try RoomExpander(loop: loop, responder: responder, clock: source) { [unowned self] in self.roomsChanged() }
         self.commit = try GroupCommit(responder: responder, rooms: rooms, store: store, loop: loop, clock: clock) { [unowned self] in
             self.roomsChanged()
@@ -130,6 +133,7 @@ public final class Server {
         shared.sweeper = sweeper
         try startLifecycleTimers(listener: listener)
         rooms.expandAtStart()
+        almanac.prepareIfUsed(by: responder, now: clock.wall)
         try followCalendars(responder.settings)
 
         let settings = responder.settings
@@ -152,6 +156,7 @@ public final class Server {
         listener.close()
         commit.stop()
         rooms.stop()
+        almanac.stop()
         calendars?.stop()
         refusals.flush(all: true)
         let reason = lifecycle.stopReason

@@ -144,3 +144,23 @@ struct LargeAnswerTests {
         return Int(line.split(separator: " ").dropFirst().first ?? "") ?? 0
     }
 }
+
+/// The Chinese calendar's first year, computed off the loop at start.
+@Suite("the almanac at start")
+struct AlmanacAtStartTests {
+    @Test("with {lunar} in the template the year is computed at start without any request asking; without, nothing is computed")
+    func preparedAtStart() throws {
+        let service = try TestService.start(arguments: ["--language", "zh", "--timezone", "Asia/Shanghai"],
+                                            config: #"{"status_template": "{greeting} {lunar} {next_festival}"}"#)
+        defer { try? service.stop() }
+        #expect(eventually(timeout: 20) { Int((try? Live.stats(service.socketPath))?["almanac_years"] ?? "") ?? 0 > 0 },
+                "nobody asked for status, yet the almanac holds the year: it was prepared off the loop")
+        let status = try service.ask("status")
+        #expect(status.contains("年") && status.contains("还有"), "\(status)")
+
+        let plain = try TestService.start(arguments: ["--language", "en", "--timezone", "UTC"])
+        defer { try? plain.stop() }
+        #expect(try plain.ask("status").hasPrefix("Good"))
+        #expect(try Live.stats(plain.socketPath)["almanac_years"] == "0", "a template without the Chinese calendar computes none of it")
+    }
+}
