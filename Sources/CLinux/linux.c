@@ -2,10 +2,13 @@
 #include <sys/prctl.h>
 #include <sys/socket.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <stdint.h>
 #include <string.h>
 #include <unistd.h>
 #include "CLinux.h"
+
+const int zaoan_o_path = O_PATH;
 
 int zaoan_peer_credentials(int fd, pid_t *pid, uid_t *uid, gid_t *gid) {
     struct ucred cred;

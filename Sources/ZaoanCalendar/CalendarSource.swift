@@ -9,6 +9,8 @@ import ZaoanSystem
 /// and so is anything another account than the service's user and root could have written
 /// (`FileTrust`): a folder they could write is not read at all, a file of theirs is skipped,
 /// and a symbolic link is followed only when it and its target are the user's or root's.
+/// The path to the calendar is walked without following anyone else's link, and a folder on
+/// the way that another account could write refuses it too (`TrustedPath`).
 ///
 /// What the calendar calls itself (`CalendarSet.name`) comes from a folder's `displayname`
 /// file or a file's `X-WR-CALNAME` (`CalendarName`), read by the same rules.
@@ -27,33 +29,30 @@ public struct CalendarSource: Sendable {
         case loaded(CalendarSet)
     }
 
-    /// Reads the file or every `.ics` file of the folder.
+    /// Reads the file or every `.ics` file of the folder. The path is walked component by
+    /// component (`TrustedPath`): a folder on the way another account could write, or a link
+    /// of theirs, refuses the whole calendar, since they could swap what follows for a link
+    /// to the user's private calendars; the calendar's own folder is then checked as opened,
+    /// and every file is read relative to it.
     public func load() -> State {
         let trust = FileTrust()
-        let folder = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC | O_NONBLOCK)
-        if folder >= 0 {
-            defer { Posix.close(folder) }
-            if let refused = refusal(of: folder, named: path, trust: trust) { return .loaded(CalendarSet(documents: [], problems: [refused])) }
-            var set = loadFolder(folder, trust: trust)
-            let (name, problem) = CalendarName.displayname(in: folder, path: path, trust: trust)
+        do throws(TrustedPath.Failure) {
+            let folder = try TrustedPath.openFolder(path, trust: trust)
+            if let refused = refusal(of: folder.rawValue, named: path, trust: trust) { return .loaded(CalendarSet(documents: [], problems: [refused])) }
+            var set = loadFolder(folder.rawValue, trust: trust)
+            let (name, problem) = CalendarName.displayname(in: folder.rawValue, path: path, trust: trust)
             set.name = name
             if let problem { set.problems.append(problem) }
             return .loaded(set)
+        } catch {
+            guard case .notFolder(_, isLast: true) = error else { return failed(error, trust: trust) }
         }
-        let code = errno
-        if code == ENOENT { return .waiting(reason: "\(SafeName.source(path)) does not exist yet") }
-        guard code == ENOTDIR else { return .loaded(CalendarSet(documents: [], problems: [problem(SystemError(errno: code, "opening \(path)").description)])) }
         // A file: an entry of its folder, read as the entries of a configured folder are.
         let (parentPath, name) = Posix.splitPath(path)
-        let parent = open(parentPath, O_RDONLY | O_DIRECTORY | O_CLOEXEC | O_NONBLOCK)
-        guard parent >= 0 else {
-            let code = errno
-            if code == ENOENT || code == ENOTDIR { return .waiting(reason: "\(SafeName.source(path)) does not exist yet") }
-            return .loaded(CalendarSet(documents: [], problems: [problem(SystemError(errno: code, "opening \(parentPath)").description)]))
-        }
-        defer { Posix.close(parent) }
-        if let refused = refusal(of: parent, named: parentPath, trust: trust) { return .loaded(CalendarSet(documents: [], problems: [refused])) }
-        switch read(name, in: parent, source: path, trust: trust, named: true) {
+        let parent: Descriptor
+        do throws(TrustedPath.Failure) { parent = try TrustedPath.openFolder(parentPath, trust: trust) } catch { return failed(error, trust: trust) }
+        if let refused = refusal(of: parent.rawValue, named: parentPath, trust: trust) { return .loaded(CalendarSet(documents: [], problems: [refused])) }
+        switch read(name, in: parent.rawValue, source: path, trust: trust, named: true) {
         case .document(let document, let calendarName):
             var set = CalendarSet(documents: [document], problems: document.skipped)
             set.name = calendarName
@@ -61,6 +60,30 @@ public struct CalendarSource: Sendable {
         case .problem(let problem): return .loaded(CalendarSet(documents: [], problems: [problem]))
         case .unchanged: return .loaded(CalendarSet(documents: [], problems: []))
         }
+    }
+
+    /// What a walk that did not reach the calendar means: nothing there yet (waiting), or a
+    /// problem saying what is wrong and what to do.
+    private func failed(_ failure: TrustedPath.Failure, trust: FileTrust) -> State {
+        let message: String
+        switch failure {
+        case .missing, .notFolder(_, isLast: false):
+            return .waiting(reason: "\(SafeName.source(path)) does not exist yet")
+        case .notFolder(let place, isLast: true):
+            message = "\(SafeName.source(place)) is not a folder"
+        case .untrusted(let found, let kind, let why):
+            // A link's target may hold any bytes: the place is shown made safe.
+            let place = SafeName.source(found)
+            let subject = found == path || found + "/" == path ? "it is" : "\(place), on the way to it, is"
+            let owner = trust.user == 0 ? "root" : "uid \(trust.user)"
+            let only = trust.user == 0 ? "root" : "\(owner) or root"
+            message = kind == "folder"
+                ? "\(subject) a folder \(why): that account could swap what follows for a link to other calendars, so none is read; move the calendars under folders only \(only) can write, or make \(place) \(owner)'s and writable by no one else (chown, chmod go-w)"
+                : "\(subject) a \(kind) \(why): another account's link could lead to any calendar, so it is not followed; remove it, or make the link as \(owner)"
+        case .system(let error):
+            message = error.description
+        }
+        return .loaded(CalendarSet(documents: [], problems: [problem(message)]))
     }
 
     /// Why the open folder `fd` is not read at all: an account other than the service's user

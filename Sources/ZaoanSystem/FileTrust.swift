@@ -24,6 +24,17 @@ public struct FileTrust: Sendable {
         return nil
     }
 
+    /// Why an account other than `user` and root could change what a folder on the way to
+    /// another holds (`TrustedPath`): `problem`'s rule, except that a folder others may write
+    /// is allowed when it has the sticky bit (`/tmp`, mode 1777) and is the user's or root's.
+    /// There only an entry's owner, the folder's owner or root can rename or remove an entry,
+    /// and the next component is checked in turn (the user's or root's, so no one else's
+    /// folder or link made in its place before it existed is taken); nil when none could.
+    public func problemOnTheWay(_ info: stat) -> String? {
+        if ownerProblem(info) == nil, info.st_mode & 0o1000 != 0 { return nil }  // S_ISVTX
+        return problem(info)
+    }
+
     /// Why `info`'s owner is neither `user` nor root, or nil. (The only check that means
     /// anything for a symbolic link, whose own mode is always 0777.)
     public func ownerProblem(_ info: stat) -> String? {

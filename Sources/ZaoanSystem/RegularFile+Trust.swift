@@ -8,8 +8,9 @@ extension RegularFile {
     /// to a regular file of theirs, writable by no one else, in a folder no one else can
     /// write (so the user's own linked collections work, and a link planted by someone else
     /// never reads the user's private files for them). One link, not a chain (`.notRegular`). The target's
-    /// folder is opened relative to `directory` and checked as opened; the file is then
-    /// opened relative to it with `O_NOFOLLOW`, so nothing swapped meanwhile is followed.
+    /// folder is walked to from `directory` (`TrustedPath`: no one else's link or writable
+    /// folder on the way) and checked as opened; the file is then opened relative to it
+    /// with `O_NOFOLLOW`, so nothing swapped meanwhile is followed.
     /// - Throws: `.untrusted` saying what is refused and why; the other failures as `read`.
     public static func readTrusted(_ name: String, in directory: Int32, limit: Int, trust: FileTrust) throws(ReadFailure) -> [UInt8] {
         var link = stat()
@@ -28,17 +29,21 @@ extension RegularFile {
             throw .system(error)
         }
         let (folderPath, file) = Posix.splitPath(target)
-        let folder = openat(directory, folderPath, O_RDONLY | O_DIRECTORY | O_CLOEXEC | O_NONBLOCK)
-        guard folder >= 0 else {
-            if errno == ENOENT || errno == ENOTDIR { throw .missing }
-            throw .system(SystemError(errno: errno, "opening \(folderPath), where the link \(name) leads"))
+        let folder: Descriptor
+        do throws(TrustedPath.Failure) {
+            folder = try TrustedPath.openFolder(folderPath, relativeTo: directory, trust: trust)
+        } catch {
+            switch error {
+            case .missing, .notFolder: throw .missing
+            case .untrusted(let place, let kind, let why): throw .untrusted("a symbolic link to \(target), through \(place), a \(kind) \(why)")
+            case .system(let failure): throw .system(failure)
+            }
         }
-        defer { Posix.close(folder) }
-        var info = stat()
-        guard fstat(folder, &info) == 0 else { throw .system(SystemError(errno: errno, "checking \(folderPath)")) }
+        let info: stat
+        do throws(SystemError) { info = try folder.status("checking \(folderPath)") } catch { throw .system(error) }
         if let why = trust.problem(info) { throw .untrusted("a symbolic link to \(target), whose folder is \(why)") }
         do throws(ReadFailure) {
-            return try read(file, in: folder, limit: limit, followLinks: false, trust: trust)
+            return try read(file, in: folder.rawValue, limit: limit, followLinks: false, trust: trust)
         } catch {
             switch error {
             case .untrusted(let why): throw .untrusted("a symbolic link to \(target), \(why)")

@@ -10,6 +10,11 @@
 #include <stddef.h>
 #include <malloc.h>  /* malloc_trim: memory of large answers given back (ChannelShared) */
 
+/// O_PATH, which fcntl.h declares only under _GNU_SOURCE: a descriptor that names a file,
+/// folder or symbolic link without opening it for reading, to walk a path one component at
+/// a time (`TrustedPath`) and to fstat or readlinkat what it names.
+extern const int zaoan_o_path;
+
 /// The pid, uid and gid of the process on the other end of a Unix socket (SO_PEERCRED).
 /// Returns 0, or -1 with errno set.
 int zaoan_peer_credentials(int fd, pid_t *pid, uid_t *uid, gid_t *gid);
