@@ -52,14 +52,17 @@ public struct CalendarSource: Sendable {
         let parent: Descriptor
         do throws(TrustedPath.Failure) { parent = try TrustedPath.openFolder(parentPath, trust: trust) } catch { return failed(error, trust: trust) }
         if let refused = refusal(of: parent.rawValue, named: parentPath, trust: trust) { return .loaded(CalendarSet(documents: [], problems: [refused])) }
-        switch read(name, in: parent.rawValue, source: path, trust: trust, named: true) {
+        var places: [String] = []
+        var set: CalendarSet
+        switch read(name, in: parent.rawValue, source: path, trust: trust, named: true, places: &places) {
         case .document(let document, let calendarName):
-            var set = CalendarSet(documents: [document], problems: document.skipped)
+            set = CalendarSet(documents: [document], problems: document.skipped)
             set.name = calendarName
-            return .loaded(set)
-        case .problem(let problem): return .loaded(CalendarSet(documents: [], problems: [problem]))
-        case .unchanged: return .loaded(CalendarSet(documents: [], problems: []))
+        case .problem(let problem): set = CalendarSet(documents: [], problems: [problem])
+        case .unchanged: set = CalendarSet(documents: [], problems: [])
         }
+        set.watchPlaces = places
+        return .loaded(set)
     }
 
     /// What a walk that did not reach the calendar means: nothing there yet (waiting), or a
@@ -109,7 +112,7 @@ public struct CalendarSource: Sendable {
                 set.problems.append(problem("more than \(CalendarLimits.eventsPerSource) events; the files from \(SafeName.short(name)) on are not read"))
                 break
             }
-            switch read(name, in: directory, source: source, trust: trust) {
+            switch read(name, in: directory, source: source, trust: trust, places: &set.watchPlaces) {
             case .document(let document, _):
                 events += document.events.count
                 set.documents.append(document)
@@ -153,23 +156,57 @@ public struct CalendarSource: Sendable {
 
     /// Reads one file, unless the caller says it has it as it is now. The identity is taken
     /// first, so a change while it is read makes it differ the next time.
-    /// - Parameter named: look for the calendar's `X-WR-CALNAME` too (a configured file).
-    private func read(_ name: String, in directory: Int32, source: String, trust: FileTrust, named: Bool = false) -> FileOutcome {
-        let identity = FileIdentity(name, in: directory)
-        if let identity, let events = CalendarProgress.unchangedFile?(source, identity) { return .unchanged(events: events) }
+    /// - Parameters:
+    ///   - named: look for the calendar's `X-WR-CALNAME` too (a configured file).
+    ///   - places: gets where the file can change without an event in its folder
+    ///     (`watchPlaces`), when it is kept (read, refused for its text, or unchanged).
+    private func read(_ name: String, in directory: Int32, source: String, trust: FileTrust, named: Bool = false,
+                      places: inout [String]) -> FileOutcome {
+        guard let taken = FileIdentity.taken(name, in: directory) else {
+            return outcome(parse(name, in: directory, source: source, trust: trust, named: named))
+        }
+        let identity = taken.identity
+        if let events = CalendarProgress.unchangedFile?(source, identity) {
+            places += Self.watchPlaces(name, in: directory, source: source, entry: taken.entry, target: taken.target)
+            return .unchanged(events: events)
+        }
         let outcome = parse(name, in: directory, source: source, trust: trust, named: named)
-        if let identity {
-            switch outcome {
-            case .success(let read): CalendarProgress.fileRead?(source, identity, read.document.events.count)
-            // What it holds was refused (not iCalendar, too many lines): as lasting as a document.
-            case .failure(let problem) where problem.fromContent: CalendarProgress.fileRead?(source, identity, 0)
-            case .failure: break
-            }
-        }
         switch outcome {
-        case .success(let read): return .document(read.document, name: read.name)
-        case .failure(let problem): return .problem(problem.problem)
+        case .success(let read): CalendarProgress.fileRead?(source, identity, read.document.events.count)
+        // What it holds was refused (not iCalendar, too many lines): as lasting as a document.
+        case .failure(let problem) where problem.fromContent: CalendarProgress.fileRead?(source, identity, 0)
+        case .failure: return self.outcome(outcome)
         }
+        places += Self.watchPlaces(name, in: directory, source: source, entry: taken.entry, target: taken.target)
+        return self.outcome(outcome)
+    }
+
+    private func outcome(_ parsed: Result<(document: CalendarDocument, name: String?), ReadProblem>) -> FileOutcome {
+        switch parsed {
+        case .success(let read): .document(read.document, name: read.name)
+        case .failure(let problem): .problem(problem.problem)
+        }
+    }
+
+    /// Where `name` can change without an event in the folder it is read from, so that the
+    /// service watches there too: a symbolic link's target's folder (an edit of the target,
+    /// or a rename over it), and a file with other hard links itself (a write through
+    /// another name is told only to a watch on the file, or on that name's folder).
+    /// - Parameters:
+    ///   - entry: `name` itself; `target`: what it leads to (`FileIdentity.taken`).
+    static func watchPlaces(_ name: String, in directory: Int32, source: String, entry: stat, target: stat) -> [String] {
+        var places: [String] = []
+        var file = source
+        if (entry.st_mode & S_IFMT) == S_IFLNK {
+            let destination: String
+            do throws(SystemError) { destination = try Posix.readLink(name, in: directory) } catch { return [] }  // gone since: the next reading sees it
+            let (folder, leaf) = Posix.splitPath(destination)
+            let absolute = destination.hasPrefix("/") ? folder : Posix.splitPath(source).folder + "/" + folder
+            places.append(absolute)
+            file = absolute + "/" + leaf
+        }
+        if (target.st_mode & S_IFMT) == S_IFREG && target.st_nlink > 1 { places.append(file) }
+        return places
     }
 
     private struct ReadProblem: Error {
@@ -218,6 +255,9 @@ public struct CalendarSet {
     /// `X-WR-CALNAME`, shown safe and bounded; nil without one, and for a file that was not
     /// read because it had not changed (the caller keeps what it had).
     public internal(set) var name: String?
+    /// Where its files can change without an event in their folder (`watchPlaces`): the
+    /// folders its links lead to, and its files with other hard links.
+    public internal(set) var watchPlaces: [String] = []
 
     init(documents: [CalendarDocument], problems: [CalendarProblem]) {
         self.documents = documents

@@ -4,9 +4,13 @@ import ZaoanSystem
 /// What each calendar file gave at its last reading, kept by the calendar reader's thread so
 /// that a reading parses only the files that changed: an edit in a folder of 5,000 events,
 /// or beside a file whose rules cost the reader its whole budget, costs one file. A file
-/// counts as unchanged while its identity (`FileIdentity`: inode, size, times, a link's
-/// target) is as it was just before it was read; the reader process compares, so a file
-/// is never trusted for longer than it stays the same. Everything is read again when the
+/// counts as unchanged while its identity (`FileIdentity`: inode, size, times to the
+/// nanosecond, a link's target) is as it was just before it was read; the reader process
+/// compares, so a file is never trusted for longer than it stays the same. An identity taken
+/// within a second of the file's last change proves nothing (a file system with whole-second
+/// times, or the kernel's clock tick, gives a rewrite of the same size the same times:
+/// `FileIdentity.mayHideChanges`): such a file is kept for this reading and read again at
+/// the next. Everything is read again when the
 /// calendars, the zone or the window (hourly) change, or after a reading that failed.
 /// A configured file's own name (`X-WR-CALNAME`) is kept with it; a folder's `displayname`
 /// is read at every reading.
@@ -17,6 +21,9 @@ struct CalendarCache {
         let occurrences: [CalendarOccurrence]
         let problems: [String]
         let name: String?
+        /// Its identity proves it unchanged (`FileIdentity.mayHideChanges`); else it is read
+        /// again at the next reading.
+        let settled: Bool
     }
 
     private struct Key: Equatable {
@@ -28,15 +35,20 @@ struct CalendarCache {
 
     private var entries: [String: Entry] = [:]
     private var key: Key?
+    /// Wall-clock seconds from before the reading being prepared took any identity.
+    private var readingSince: Int64 = 0
 
     /// Tells the job which files it need not read.
-    mutating func prepare(_ job: inout ReaderJob) {
+    /// - Parameter now: the wall clock's seconds now, before the reader looks at any file.
+    mutating func prepare(_ job: inout ReaderJob, now: Int64) {
         let wanted = Key(zone: job.zone, from: job.now, seconds: job.windowSeconds, calendars: job.calendars)
         if wanted != key {
             entries = [:]
             key = wanted
         }
-        job.knownFiles = entries.sorted { $0.key < $1.key }.map { .init(path: $0.key, identity: $0.value.identity, events: $0.value.events) }
+        readingSince = now
+        job.knownFiles = entries.filter(\.value.settled).sorted { $0.key < $1.key }
+            .map { .init(path: $0.key, identity: $0.value.identity, events: $0.value.events) }
     }
 
     /// Keeps what the reading read, drops what it no longer found, and gives the whole
@@ -56,7 +68,8 @@ struct CalendarCache {
         }
         for (path, file) in result.readFiles {
             next[path] = Entry(identity: file.identity, events: file.events, occurrences: occurrences[path] ?? [],
-                               problems: problems[path]?.map(\.text) ?? [], name: result.names[path])
+                               problems: problems[path]?.map(\.text) ?? [], name: result.names[path],
+                               settled: !file.identity.mayHideChanges(after: readingSince))
         }
         entries = next
         for (path, entry) in next where merged.names[path] == nil {

@@ -11,7 +11,8 @@ import ZaoanCore
 /// shows within about a second without a restart. Each configured path is watched through
 /// its folder (a file's parent), so a file replaced by rename is still seen; a path that
 /// does not exist yet is waited for, through its parent, or once a minute while even the
-/// parent is missing. The window moves on once an hour.
+/// parent is missing. The folders links lead to, and hard-linked files, are watched too
+/// (`CalendarWatches`). The window moves on once an hour.
 ///
 /// Reading and expanding happen in a reader process (`ReaderProcess`), supervised from a
 /// thread of its own (`BackgroundWorker`): libical may spend seconds on one rule and a file
@@ -26,7 +27,7 @@ import ZaoanCore
 final class CalendarFeed: EventHandler {
     private let loop: EventLoop
     private let inotify: Int32
-    private var watched: [Int32: String] = [:]
+    private var watches: CalendarWatches
     private var paths: [String] = []
     /// The config's `name` of each calendar that has one, by path.
     private var configuredNames: [String: String] = [:]
@@ -53,8 +54,8 @@ final class CalendarFeed: EventHandler {
     var sourcesReading: Int { reader.isBusy ? paths.count : 0 }
     /// When the first change of the burst being waited out came (monotonic seconds).
     private var burstStartedAt: Double?
-    /// Paths whose folder could not be watched (not there yet): looked for every minute.
-    private var unwatched = 0
+    /// Places past `CalendarWatches.maxPlaces` are logged once, when there first are any.
+    private var placesOverflowLogged = false
     private let clock: TimeSource
     /// How long to wait after a change before reading (a sync writes many files), and at
     /// most after the first change of a burst (a file replaced thousands of times a second
@@ -68,6 +69,7 @@ final class CalendarFeed: EventHandler {
         self.onChange = onChange
         inotify = inotify_init1(Int32(IN_NONBLOCK | IN_CLOEXEC))
         guard inotify >= 0 else { throw SystemError(errno: errno, "watching calendar files (inotify_init1)") }
+        watches = CalendarWatches(inotify: inotify)
         try loop.register(inotify, events: EventLoop.readable, handler: self)
         debounce = try MonotonicTimer(loop: loop) { [unowned self] in self.read() }
         slide = try MonotonicTimer(loop: loop) { [unowned self] in self.read() }
@@ -75,10 +77,11 @@ final class CalendarFeed: EventHandler {
         // only the reader's thread touches them.
         nonisolated(unsafe) var culprits = Set<ReaderProcess.Culprit>()
         nonisolated(unsafe) var cache = CalendarCache()
-        reader = try BackgroundWorker(loop: loop, purpose: "reading calendars", perform: { [stopping] job in
+        reader = try BackgroundWorker(loop: loop, purpose: "reading calendars", perform: { [stopping, clock] job in
             var job = job
-            cache.prepare(&job)
-            return cache.merge(ReaderProcess.run(job, stop: stopping, culprits: &culprits))
+            let now = Int64(clock.unixSeconds)
+            cache.prepare(&job, now: now)
+            return cache.merge(ReaderProcess.run(job, stop: stopping, culprits: &culprits, now: now))
         }) { [unowned self] reading in
             self.apply(reading)
         }
@@ -124,7 +127,7 @@ final class CalendarFeed: EventHandler {
     /// configured window from now.
     private func read() {
         burstStartedAt = nil
-        rewatch()
+        watches.watch(folders: paths)
         let now = Int64(clock.unixSeconds)
         var job = ReaderJob(zone: zoneName, now: now - Self.intoTheHour(now))
         job.windowSeconds = windowSeconds.addingClamped(3600)
@@ -169,6 +172,7 @@ final class CalendarFeed: EventHandler {
             reading.events.filter { window.shows(start: $0.start, end: $0.end) }
         } ?? []
         let nameOfPath = Dictionary(zip(paths, names)) { first, _ in first }
+        watch(reading)
         let owners = CalendarPaths(paths)
         onChange(shown.map { occurrence in
             Self.room(occurrence, calendar: owners.calendar(of: occurrence.source).flatMap { nameOfPath[$0] })
@@ -178,29 +182,22 @@ final class CalendarFeed: EventHandler {
         } else {
             // The window moves on at every hour; a path whose folder is missing too is looked
             // for every minute (one whose folder exists is watched through it).
+            let unwatched = watches.unwatchedFolders + watches.unwatchedPlaces
             slide.arm(after: unwatched > 0 ? 60 : Double(3600 - Self.intoTheHour(now)) + 0.5, repeating: false)
         }
     }
 
-    /// Watches each path's folder (the path itself if it is one, else its parent): a folder
-    /// already watched keeps its watch (inotify_add_watch returns the same one), one no
-    /// longer wanted (paths changed, a folder replaced) loses it.
-    private func rewatch() {
-        let mask = UInt32(IN_CREATE | IN_DELETE | IN_MODIFY | IN_CLOSE_WRITE | IN_MOVED_TO | IN_MOVED_FROM
-                          | IN_DELETE_SELF | IN_MOVE_SELF | IN_ATTRIB | IN_ONLYDIR)
-        var wanted: [Int32: String] = [:]
-        unwatched = 0
-        for path in paths {
-            var info = stat()
-            let isFolder = stat(path, &info) == 0 && (info.st_mode & S_IFMT) == S_IFDIR
-            let folder = isFolder ? path : (path as NSString).deletingLastPathComponent
-            let descriptor = inotify_add_watch(inotify, folder, mask)
-            if descriptor >= 0 { wanted[descriptor] = folder } else { unwatched += 1 }
+    /// Watches where the reading found its files can change unseen by their folders' watches
+    /// (links' targets, hard-linked files); a reading that did not finish keeps the last ones.
+    private func watch(_ reading: ReaderResult) {
+        guard reading.finished else { return }
+        watches.watch(places: reading.watchPlaces, beyond: reading.watchPlacesNotKept)
+        let over = reading.watchPlaces.count + reading.watchPlacesNotKept - CalendarWatches.maxPlaces
+        if over > 0, !placesOverflowLogged {
+            Log.warning("calendar: links and hard links lead to \(over) more folders and files than the \(CalendarWatches.maxPlaces) watched beside the calendars' own; a change there shows within a minute")
         }
-        for descriptor in watched.keys where wanted[descriptor] == nil { inotify_rm_watch(inotify, descriptor) }
-        watched = wanted
+        placesOverflowLogged = over > 0
     }
-
 
     /// An occurrence as the Responder's rooms are: title (or the file's name), start, end,
     /// description, location and the calendar's name; the ID names its source and UID.

@@ -80,6 +80,7 @@ public enum ReaderChild {
                     let expansion = set.occurrences(in: window, defaultZone: zone)
                     output.line(["L"])
                     if let name = set.name { output.line(["N", path, name]) }
+                    for place in Set(set.watchPlaces).sorted() { output.line(["I", place]) }
                     for problem in set.problems + expansion.problems { output.line(["Q", problem.source, problem.description]) }
                     for event in expansion.occurrences {
                         output.line(["E", event.uid, event.source, String(event.start), String(event.end), event.isAllDay ? "1" : "0",

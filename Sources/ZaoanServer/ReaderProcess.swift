@@ -42,32 +42,38 @@ enum ReaderProcess {
         case room(String)
     }
 
-    /// A file left out after it ran past a limit, with what it was then (a file that
-    /// changes is read again).
+    /// A file left out after it ran past a limit, with what it was then (`FileIdentity`:
+    /// a file that changes is read again, and so is one whose identity cannot prove it did
+    /// not, `FileIdentity.mayHideChanges`).
     struct Culprit: Hashable, Sendable {
         let path: String
-        let identity: [Int64]
+        let identity: FileIdentity
+        /// Wall-clock seconds from before the identity was taken.
+        let since: Int64
 
-        init?(path: String) {
-            var info = stat()
-            guard stat(path, &info) == 0 else { return nil }
+        init?(path: String, since: Int64) {
+            guard let identity = FileIdentity(path, in: AT_FDCWD) else { return nil }
             self.path = path
-            identity = [Int64(info.st_dev), Int64(info.st_ino), Int64(info.st_size), Int64(info.st_mtim.tv_sec), Int64(info.st_mtim.tv_nsec)]
+            self.identity = identity
+            self.since = since
         }
 
-        var isUnchanged: Bool { Culprit(path: path) == self }
+        var isUnchanged: Bool {
+            !identity.mayHideChanges(after: since) && FileIdentity(path, in: AT_FDCWD) == identity
+        }
     }
 
     /// The job's result, with a problem for each step left out (rooms alone: no file to
     /// remember).
     static func run(_ job: ReaderJob, stop: StopFlag, within seconds: Double = Limits.wallSeconds) -> ReaderResult {
         var culprits = Set<Culprit>()
-        return run(job, stop: stop, culprits: &culprits, within: seconds)
+        return run(job, stop: stop, culprits: &culprits, now: 0, within: seconds)  // kept by no one: any time does
     }
 
     /// The same, leaving out the files of `culprits` that have not changed since; the files
-    /// that run past a limit now join them.
-    static func run(_ job: ReaderJob, stop: StopFlag, culprits: inout Set<Culprit>, within seconds: Double = Limits.wallSeconds) -> ReaderResult {
+    /// that run past a limit now join them, as they are after `now` (wall-clock seconds).
+    static func run(_ job: ReaderJob, stop: StopFlag, culprits: inout Set<Culprit>, now: Int64,
+                    within seconds: Double = Limits.wallSeconds) -> ReaderResult {
         var job = job
         culprits = culprits.filter(\.isUnchanged)
         job.skippedFiles = culprits.map(\.path).sorted()
@@ -86,7 +92,7 @@ enum ReaderProcess {
                 case .file(let path), .series(let path, _):
                     let uid: String? = if case .series(_, let uid) = step { uid } else { nil }
                     problems.append(CalendarProblem(source: path, uid: uid, message: "\(why); the file is left out until it changes").description)
-                    if let culprit = Culprit(path: path) { culprits.insert(culprit) }
+                    if let culprit = Culprit(path: path, since: now) { culprits.insert(culprit) }
                     job.skippedFiles.append(path)
                 case .room(let id):
                     let rule = job.rooms.first { $0.id == id }.map { RequestParser.shorten($0.series.rule) } ?? "?"
@@ -217,6 +223,8 @@ enum ReaderProcess {
             case "W": result.waiting += 1; text(1).map { result.keep(problem: $0) }
             case "L": result.loaded += 1
             case "N" where fields.count == 3: result.names[fields[1]] = fields[2]
+            case "I" where fields.count == 2:
+                if result.watchPlaces.count < ReaderResult.keptWatchPlaces { result.watchPlaces.insert(fields[1]) } else { result.watchPlacesNotKept += 1 }
             case "P": text(1).map { result.keep(problem: $0) }
             case "Q" where fields.count == 3:
                 if result.problemCount < ReaderResult.keptProblems {

@@ -16,7 +16,8 @@ import ZaoanCore
 /// — `F file`, `S file uid`, `R room-id` — then `Y file` (kept as the service has it),
 /// `G file identity events` (read as it was at `identity`), `W reason` (a source waiting),
 /// `L` (one loaded), `N calendar name` (the name a configured calendar gives itself:
-/// a folder's `displayname`, a file's `X-WR-CALNAME`), `P problem`, `Q source problem` (a file's or a folder's), `E uid source start end all-day title location description url
+/// a folder's `displayname`, a file's `X-WR-CALNAME`), `I place` (a folder or file to watch
+/// besides the calendar's own: `CalendarSource.watchPlaces`), `P problem`, `Q source problem` (a file's or a folder's), `E uid source start end all-day title location description url
 /// status` (an occurrence; all-day `1` or `0`, an absent text empty), `O room-id start end` (a room's occurrence), `X room-id reason` (a room refused),
 /// and `D` when everything was read.
 struct ReaderJob: Sendable, Equatable {
@@ -110,6 +111,11 @@ struct ReaderResult: Sendable, Equatable {
     var unchangedFiles: [String] = []
     /// Problems of a file or folder, by its path (`problems` holds the others).
     var sourceProblems: [SourceProblem] = []
+    /// Where files of the calendars can change without an event in their folders
+    /// (`CalendarSource.watchPlaces`), at most `keptWatchPlaces`; more are counted.
+    var watchPlaces: Set<String> = []
+    var watchPlacesNotKept = 0
+    static let keptWatchPlaces = 1_024
     /// The names configured calendars give themselves (`CalendarName`), by the calendar's
     /// path: a folder's read at every reading, a file's when it was read.
     var names: [String: String] = [:]

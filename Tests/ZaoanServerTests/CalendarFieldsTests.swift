@@ -78,7 +78,8 @@ struct CalendarFieldsTests {
         #expect((json["text"] as? String)?.contains("\thome\tDinner") == true, "\(json)")
 
         // A new displayname shows at the next reading; the single file, unchanged, keeps the
-        // name read from it (the reading parses no file: nothing .ics changed).
+        // name read from it (the reading parses no file: nothing .ics changed since they settled).
+        _ = try CalendarFeedTests.settle(service, files: 4, nudging: work)
         try CalendarFeedTests.replace(work + "/displayname", with: "Work Crew")
         let renamed = try service.ask("schedule", within: 10) { $0.contains("\tWork Crew\t") }
         #expect(sources(renamed) == ["Tea": "live", "Standup": "Work Crew", "Dinner": "home", "Holiday": "Public holidays, DE", "Yoga": "Gym"], "\(renamed)")
