@@ -63,6 +63,19 @@ extension Responder {
         return "{" + fields.map { SafeText.jsonString($0.0) + ":" + SafeText.jsonString($0.1) }.joined(separator: ",") + "}"
     }
 
+    /// How far back `watch events since=TIME` replays: TIME read as `ago` reads it, no
+    /// later than now and no earlier than `replaySeconds` ago (an older TIME replays that).
+    public func replayStart(since text: String, now: Date) throws(ProtocolError) -> Int {
+        let date = try TimeExpression.parse(text, now: now, zone: settings.zone, lean: .past)
+        let nowSeconds = Int(clampingSeconds: now.timeIntervalSince1970)
+        let since = Int(clampingSeconds: date.timeIntervalSince1970.rounded(.down))
+        return min(nowSeconds, max(nowSeconds - Self.replaySeconds, since))
+    }
+
+    /// The longest replay of `watch events since=`: a day, as far back as the rotation keeps
+    /// what has ended.
+    public static let replaySeconds = 86_400
+
     /// The lines of one firing (`EventFiring`): the moments shown in full, then one
     /// `{"phase":"more","of":PHASE,"count":N,"at","text"}` line per phase left over, as one
     /// reply that every subscriber shares.

@@ -142,6 +142,8 @@ extension Request {
     @inlinable public static var liveList: Request { .plain(.liveList) }
     /// `watch events`: one JSON line per phase change of a room or calendar event.
     @inlinable public static var watchEvents: Request { .plain(.watchEvents) }
+    /// The longest TIME of `watch events since=TIME`.
+    public static let maxSinceBytes = 64
     public static func greeting(city: String?) -> Request { .text(.greeting, city) }
     public static func time(pattern: String?) -> Request { .text(.time, pattern) }
     /// `time U年MMMd calendar=chinese`: an LDML pattern in the Chinese lunisolar calendar.

@@ -93,7 +93,7 @@ public enum RequestKind: UInt8, CaseIterable, Hashable, Sendable {
                               help: .line("send REQUEST's answer now and whenever it changes"))
         case .watchEvents:
             // A stream of moments, not a state: nothing on subscribing, nothing to cache.
-            RequestDescriptor(self, "watch events", watchable: false, changes: .everyRequest,
+            RequestDescriptor(self, "watch events", "[since=TIME]", reads: .words(ReadArguments.watchEvents), watchable: false, changes: .everyRequest,
                               help: .line("a JSON line the second a room or event is soon, live or ended"))
         case .format:
             RequestDescriptor(self, "--format", "FMT REQUEST", reads: .words(ReadArguments.format), shape: .option, watchable: true, changes: .byArguments,

@@ -191,18 +191,33 @@ enum ReadArguments {
         guard let first = arguments.first else {
             throw ProtocolError(.badArgument, "watch needs a request, e.g. watch countdown or watch time HH:mm:ss")
         }
-        if arguments.count == 2, arguments[1].lowercased() == "events", first.lowercased().hasPrefix("--format=") {
+        if arguments.count >= 2, arguments[1].lowercased() == "events", first.lowercased().hasPrefix("--format=") {
             // `watch events` is JSON lines already: --format=json is allowed, no other.
             guard first.lowercased() == "--format=json" else {
                 throw ProtocolError(.badArgument, "watch events streams JSON lines only; leave out \(RequestParser.shorten(first))")
             }
-            return .watchEvents
+            return try eventStream(since: Array(arguments.dropFirst(2)))
         }
         let inner = try RequestParser.request(command: first.lowercased(), arguments: Array(arguments.dropFirst()))
         guard inner.isWatchable else {
             throw ProtocolError(.notWatchable, "'\(RequestParser.shorten(first))' cannot be watched; watch greeting, time, countdown, ticker, stats, live list ...")
         }
         return .watch(inner)
+    }
+
+    /// `watch events [since=TIME]`.
+    static func watchEvents(_ words: RequestWords) throws(ProtocolError) -> Request {
+        try eventStream(since: words.words)
+    }
+
+    /// The words after `watch events`: nothing, or `since=TIME`, the moments after TIME
+    /// replayed first (the `at` of the last line a subscriber read, when it comes back).
+    private static func eventStream(since words: [String]) throws(ProtocolError) -> Request {
+        guard let word = words.first else { return .watchEvents }
+        guard words.count == 1, word.lowercased().hasPrefix("since="), word.utf8.count > 6, word.utf8.count <= 6 + Request.maxSinceBytes else {
+            throw ProtocolError(.badArgument, "watch events takes since=TIME only (the at of the last line read, e.g. since=2026-12-01T08:00:00+08:00)")
+        }
+        return .text(.watchEvents, String(word.dropFirst(6)))
     }
 
     /// `--format=FMT REQUEST...`; `--format=json watch X` means `watch --format=json X`.

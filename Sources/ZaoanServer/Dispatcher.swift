@@ -15,8 +15,9 @@ final class Dispatcher {
         case enterSession
         /// `watch REQUEST`: the session registers the watch and sends its first answer.
         case watch(Request)
-        /// `watch events`: the session follows the event stream; nothing is sent now.
-        case follow
+        /// `watch events [since=TIME]`: the session follows the event stream; nothing is sent
+        /// now but the moments after TIME it missed.
+        case follow(since: String?)
         /// A room change the peer may make: answered by the group commit once saved.
         case enqueueChange(Request)
     }
@@ -64,7 +65,9 @@ final class Dispatcher {
         case .readsOnly:
             switch parsed.kind {
             case .watch: if case .watch(let inner) = parsed.request { return .watch(inner) }
-            case .watchEvents: return .follow
+            case .watchEvents:
+                if case .text(_, let since) = parsed.request { return .follow(since: since) }
+                return .follow(since: nil)
             default: break
             }
             return .reply(responder.answer(parsed, now: clock.wall, counters: statistics()))

@@ -23,9 +23,16 @@ final class EventStream {
 
     var count: Int { subscribers.count }
 
-    func add(_ connection: Channel) {
+    /// - Parameter replayingAfter: the moments after this second that the stream has sent
+    ///   already (up to `sentThrough`; later ones come with everybody's) are sent first, as
+    ///   one firing (`EventFiring`): what a subscriber that was cut, or restarted, missed.
+    func add(_ connection: Channel, replayingAfter since: Int? = nil) {
         if subscribers.isEmpty { sentThrough = clock.unixSeconds }
         subscribers[ObjectIdentifier(connection)] = connection
+        if let since, since < sentThrough {
+            let missed = EventFiring(responder.transitions(after: since, through: sentThrough))
+            if !missed.shown.isEmpty { connection.sendFrame(responder.eventReply(missed), keepAll: true) }
+        }
         arm()
     }
 

@@ -165,9 +165,16 @@ final class Session: ChannelHandler {
         case .enterSession:
             become(.session)
             channel.send(.ok)
-        case .follow:
-            // A stream of moments: nothing is sent now.
-            dispatcher.events.add(channel)
+        case .follow(let since):
+            // A stream of moments: nothing is sent now but what a returning subscriber missed.
+            let replayAfter: Int?
+            do {
+                replayAfter = try since.map { text throws(ProtocolError) in try dispatcher.responder.replayStart(since: text, now: clock.wall) }
+            } catch {
+                channel.send(.error(error))
+                return true
+            }
+            dispatcher.events.add(channel, replayingAfter: replayAfter)
             become(.followingEvents(mode))
             dispatcher.statusChanged()
         case .watch(let inner):

@@ -47,15 +47,19 @@ struct WatchCommand {
         }
         // `watch events` is a stream of moments: the service sends nothing until one comes,
         // so only connecting and sending are held to --timeout.
-        let eventStream = (try? RequestParser.parse("watch " + options.requestLine)) == .watchEvents  // a line that does not parse gets the service's error
+        let eventStream = (try? RequestParser.parse("watch " + options.requestLine))?.kind == .watchEvents  // a line that does not parse gets the service's error
         let format = options.format ?? .plain
         let instance = options.words.first?.lowercased() ?? "zaoan"
         var backoff = Backoff(limit: options.retryAfter)
         var outageReported = false
         let clicked = Clicked()
         let inbox = eventStream ? nil : openInbox()
+        // The moment of the last event line printed: a stream that comes back after it was
+        // cut (a slow reader, a restart) asks for what it missed since then.
+        var lastMoment: String?
         var requestLine: String {
-            "watch " + options.requestLine(for: clicked.block?.requestLine ?? options.wordsLine)
+            if let lastMoment { return "watch " + options.requestLine(for: "events since=" + lastMoment) }
+            return "watch " + options.requestLine(for: clicked.block?.requestLine ?? options.wordsLine)
         }
 
         /// Takes the clicks waiting; returns whether the request changed.
@@ -143,6 +147,7 @@ struct WatchCommand {
                     firstAnswerBy = nil
                     outageReported = false
                     backoff.reset()
+                    if eventStream, let moment = Self.moment(of: line) { lastMoment = moment }
                     StandardOutput.write(output(line, format: format, instance: instance) + "\n")
                 }
             }
@@ -152,6 +157,19 @@ struct WatchCommand {
                          + "If it does not come back, start it with `zaoan serve`, or as a user service with `systemctl --user enable --now zaoan.socket`.")
             pause(backoff.delay())
         }
+    }
+
+    /// The `at` of an event line (`"at":"2026-12-01T08:00:00+08:00"`), if it has one that
+    /// reads as a time: what the next connection asks `since=` for.
+    static func moment(of line: String) -> String? {
+        let bytes = Array(line.utf8)
+        let key = Array(#""at":""#.utf8)
+        guard let start = bytes.indices.first(where: { bytes[$0...].starts(with: key) }).map({ $0 + key.count }),
+              let end = bytes[start...].firstIndex(of: UInt8(ascii: "\"")) else { return nil }
+        let value = bytes[start..<end]
+        let allowed = Set("0123456789TZ:+-.".utf8)
+        guard (1...Request.maxSinceBytes).contains(value.count), value.allSatisfy(allowed.contains) else { return nil }
+        return String(decoding: value, as: UTF8.self)
     }
 
     // MARK: - Clicks

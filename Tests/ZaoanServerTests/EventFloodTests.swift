@@ -68,3 +68,63 @@ struct EventFloodTests {
         #expect(try service.ask("ping") == "pong\n")
     }
 }
+
+/// How a subscriber learns what it missed: `watch events since=TIME` replays the moments
+/// after TIME, and `zaoan watch events` asks for them when it comes back.
+@Suite("watch events: what a subscriber missed")
+struct EventReplayTests {
+    private static func object(_ line: String) -> [String: Any]? {
+        (try? JSONSerialization.jsonObject(with: Data(line.utf8))) as? [String: Any]
+    }
+
+    @Test("since=TIME replays the moments after TIME at once; a bad TIME is refused")
+    func replayedOnSubscribing() throws {
+        let service = try TestService.start(arguments: ["--language", "en", "--timezone", "UTC"], config: #"{"soon_threshold": 2}"#)
+        defer { try? service.stop() }
+        let first = try RawClient(path: service.socketPath, timeout: 20)
+        try first.send("watch events\n")
+        #expect(try service.ask("live add quick +4s Quick end=+30m") == "ok\n")
+        let soon = try #require(Self.object(try first.readLine()), "a soon line")
+        let live = try #require(Self.object(try first.readLine()), "a live line")
+        #expect(soon["phase"] as? String == "soon" && live["phase"] as? String == "live")
+        let soonAt = try #require(soon["at"] as? String)
+        // A subscriber that read nothing since before the soon moment gets both, at once.
+        let late = try RawClient(path: service.socketPath, timeout: 5)
+        try late.send("watch events since=\(soonAt.replacingOccurrences(of: "+00:00", with: "Z").dropLast(3))00Z\n")
+        let replayed = [try late.readLine(timeout: 5), try late.readLine(timeout: 5)].compactMap(Self.object)
+        #expect(replayed.map { $0["phase"] as? String } == ["soon", "live"], "\(replayed)")
+        #expect(replayed.allSatisfy { $0["id"] as? String == "quick" })
+        // One whose last line was the soon one gets the live one only.
+        let next = try RawClient(path: service.socketPath, timeout: 5)
+        try next.send("watch --format=json events since=\(soonAt)\n")
+        #expect((try next.readLine(timeout: 5)).contains(#""phase":"live""#))
+        #expect(throws: (any Error).self, "nothing more until the next moment") { _ = try next.readLine(timeout: 1) }
+        for bad in ["since=", "since=yesterday-ish", "now", "since=1 since=2"] {
+            let answer = try service.ask("watch events \(bad)")
+            #expect(answer.hasPrefix("ERR bad-argument"), "\(bad): \(answer)")
+        }
+    }
+
+    @Test("zaoan watch events that lost the service asks for what it missed when it comes back: the moment that passed while it was away is not lost")
+    func clientCatchesUp() throws {
+        let world = try LiveWorld(config: #"{"soon_threshold": 3}"#, arguments: ["--timezone", "UTC", "--language", "en"])
+        let first = try world.start()
+        let watch = try RunningZaoan(["watch", "--socket", world.socketPath, "--retry-after", "200ms", "events"],
+                                     environment: first.environment, scratch: world.directory)
+        defer { _ = watch.terminate() }
+        #expect(eventually(timeout: 10) { (try? first.ask("stats"))?.contains("connections_open: 2") == true }, "the client subscribed")
+        #expect(try first.ask("live add gap +5s Gap end=+1h") == "ok\n")
+        let soon = watch.line(within: 10) { $0.contains(#""phase":"soon""#) }
+        #expect(soon != nil, "\(watch.lines); \(watch.errorText)")
+        // The service goes away before the live moment and comes back after it.
+        try first.stop()
+        #expect(watch.line(within: 5) { $0.hasPrefix("zaoan:") } != nil, "\(watch.lines)")
+        let start = try #require(soon.flatMap(Self.object)?["start"] as? String, "the room's start in the soon line")
+        let startDate = try #require(ISO8601DateFormatter().date(from: start), "\(start)")
+        #expect(eventually(timeout: 10) { Date() > startDate.addingTimeInterval(1) })
+        let second = try world.start()
+        defer { try? second.stop() }
+        let live = watch.line(within: 10) { $0.contains(#""phase":"live""#) }
+        #expect(live?.contains(#""id":"gap""#) == true, "the live moment passed while the service was away: \(watch.lines); \(watch.errorText)")
+    }
+}
