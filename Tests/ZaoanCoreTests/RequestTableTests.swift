@@ -28,7 +28,7 @@ import Testing
         schedule [HOURS] [calendar=NAME]   what comes next: start, end, source and title per line
         url countdown [ID] | ticker [SKIP] | status
         watch REQUEST           send REQUEST's answer now and whenever it changes
-        watch events            a JSON line the second a room or event is soon, live or ended
+        watch events [since=TIME]   a JSON line the second a room or event is soon, live or ended
         --format=FMT REQUEST    plain text, json (waybar), i3bar, or text for tmux or polybar
         blocks REQUEST ; ...    several requests as one i3bar line (with --format=i3bar)
 
