@@ -330,11 +330,11 @@ public struct OutputLimits: Sendable, Equatable {
     /// The defaults: the largest answer (`live list` of `Settings.maxRoomsCeiling` rooms with
     /// the longest titles, about 9 MiB) fits under `hard`.
     public static let standard = OutputLimits(soft: 1 << 20, softSeconds: 10, hard: 16 << 20)
-    /// Unread answers all connections of one account (uid) may hold together: twice what
-    /// one connection may. Past it the connection whose answer crossed it is closed, so an
-    /// account that opens every slot it may and reads nothing holds 32 MiB by default, not
-    /// `max_connections_per_user` times 16.
-    public var perAccount: Int { hard.multipliedReportingOverflow(by: 2).overflow ? Int.max : hard * 2 }
+    /// Unread answers all connections of one account (uid) may hold together: what one
+    /// connection may. Past it the connection whose answer crossed it is closed, so an
+    /// account that opens every slot it may and reads nothing holds 16 MiB by default, not
+    /// `max_connections_per_user` times 16 (2 GiB).
+    public var perAccount: Int { hard }
 
     /// Bounds of `output_hard_limit`.
     public static let smallest = 2 * highWater

@@ -288,6 +288,9 @@ final class Channel: EventHandler {
             afterLines()
         } else {
             readInput()
+            // Nothing to read yet (EAGAIN) leaves the interest as the pause set it, without
+            // reading: ask for the client's next bytes again.
+            flush()
         }
     }
 

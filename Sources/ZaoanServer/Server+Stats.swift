@@ -54,7 +54,7 @@ extension Server {
             what = "had more than \(shared.outputLimits.hard) bytes of answers unread (output_hard_limit)"
         case .outputAccountLimit:
             counters.closedOutputLimit += 1
-            what = "took its account's unread answers, over all its connections, past \(shared.outputLimits.perAccount) bytes (twice output_hard_limit); read the answers, or open fewer connections"
+            what = "took its account's unread answers, over all its connections, past \(shared.outputLimits.perAccount) bytes (output_hard_limit holds for an account's connections together too); read the answers, or open fewer connections"
         case .outputSoftLimit:
             counters.closedSlowReader += 1
             what = "kept more than \(shared.outputLimits.soft) bytes of answers unread for \(shared.outputLimits.softSeconds) s (output_soft_limit)"

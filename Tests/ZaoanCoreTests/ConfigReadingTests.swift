@@ -156,4 +156,28 @@ import Testing
         #expect(resolved.problems[0].position == nil)
         #expect(resolved.settings.zone.identifier == "Asia/Shanghai")
     }
+
+    @Test("a file of 30,000 unknown keys: the first 64 get a did-you-mean, the rest name the manual page; 30,000 cities are all read, in the file's order")
+    func largeFilesBounded() throws {
+        // 8,000 different mixes of capitals of a known key, each with a suggestion to work out,
+        // then keys near none.
+        let letters = Array("soon_threshold")
+        let places = letters.indices.filter { letters[$0].isLetter }
+        let near = (1...8_000).map { number in  // 0 would be the key itself
+            var spelled = letters
+            for (bit, place) in places.enumerated() where number >> bit & 1 == 1 { spelled[place] = Character(spelled[place].uppercased()) }
+            return String(spelled)
+        }
+        let keys = (near + (0..<22_000).map { "zz_\($0)" }).map { #""\#($0)": 1"# }.joined(separator: ", ")
+        let reading = read("{" + keys + "}")
+        #expect(reading.problems.count == 30_000)
+        let hinted = reading.problems.filter { $0.problem.contains("did you mean") }
+        #expect(hinted.count == ConfigFile.keysSpelled, "\(hinted.count) suggestions worked out")
+        #expect(reading.problems[7_999].problem == "unknown key; zaoan.conf(5) lists the keys", "\(reading.problems[7_999])")
+
+        let cities = (0..<30_000).map { #""City\#($0)": "Asia/Tokyo""# }.joined(separator: ", ")
+        let (settings, problems) = try resolved(#"{"cities": {"# + cities + ", \"\": \"Asia/Tokyo\"}}")
+        #expect(settings.cities["City29999"]?.identifier == "Asia/Tokyo")
+        #expect(problems.count == 1 && problems[0].problem.contains("non-empty"), "\(problems.prefix(3))")
+    }
 }
