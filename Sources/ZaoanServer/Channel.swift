@@ -145,7 +145,9 @@ final class Channel: EventHandler {
         case .value:
             inputEnded = true
         case .wouldBlock:
-            return
+            // Nothing yet (a connection resumed after its turn, whose last line may have
+            // been answered in the turn that paused it): decide and ask again, as after a read.
+            break
         case nil:
             close()
             return
@@ -288,9 +290,6 @@ final class Channel: EventHandler {
             afterLines()
         } else {
             readInput()
-            // Nothing to read yet (EAGAIN) leaves the interest as the pause set it, without
-            // reading: ask for the client's next bytes again.
-            flush()
         }
     }
 
