@@ -106,6 +106,11 @@ public final class Responder {
     }
     private var lastRendered: LastRendered?
     private static let renderedLimit = 256
+    /// The bytes `rendered` may hold: 125 distinct `schedule` answers of 0.9 MB each were
+    /// kept until the 256th, 250 MB. Past it the cache starts again; a larger answer is not
+    /// kept (a `live list` of 10,000 rooms is made from rows that are, `rowCache`).
+    private static let renderedByteLimit = 4 << 20
+    private var renderedBytes = 0
     /// The blocks of `blocks` lines, by place and request, with the period they were made in:
     /// a greeting beside a seconds clock is encoded once a minute, not every second.
     private var renderedBlocks: [BlockKey: (valid: Range<Int>, block: String)] = [:]
@@ -157,6 +162,7 @@ public final class Responder {
     /// Settings or rooms changed: nothing rendered before is right any more.
     func forgetRendered() {
         rendered.removeAll(keepingCapacity: true)
+        renderedBytes = 0
         renderedBlocks.removeAll(keepingCapacity: true)
         lastRendered = nil
         listRows = nil
@@ -198,8 +204,16 @@ public final class Responder {
         }
         let valid = validity(inner, at: instant, seconds: seconds)
         let reply = render(inner, format: format, now: now, counters: counters())
-        if rendered.count >= Self.renderedLimit { rendered.removeAll(keepingCapacity: true) }
-        rendered[request] = (valid, reply)
+        let size = reply.bytes.count
+        if let stale = rendered[request] { renderedBytes -= stale.reply.bytes.count }
+        if rendered.count >= Self.renderedLimit || renderedBytes + size > Self.renderedByteLimit {
+            rendered.removeAll(keepingCapacity: true)
+            renderedBytes = 0
+        }
+        if size <= Self.renderedByteLimit {
+            rendered[request] = (valid, reply)
+            renderedBytes += size
+        }
         lastRendered = LastRendered(request, parsed, valid, reply)
         return reply
     }

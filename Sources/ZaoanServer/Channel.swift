@@ -377,12 +377,18 @@ final class Channel: EventHandler {
         account = shared.accounts.join(uid)
     }
 
-    /// Brings the account's count up to date with `output`.
+    /// Brings the account's count up to date with `output`: what it keeps alive, a large
+    /// answer being written counted whole.
     private func settleAccount() {
         guard let account else { return }
-        account.unread += output.count - accounted
-        accounted = output.count
+        let retained = output.retained
+        account.unread += retained - accounted
+        accounted = retained
     }
+
+    /// Waiting for a later loop turn (`TurnBudget`): its line has arrived or may have; it is
+    /// the service that is behind, so no time limit on the client runs.
+    var waitsForTurn: Bool { pausedForTurn }
 
     /// The end of the turn: releases the descriptor, the bar's pipe and a passed descriptor.
     func release() {

@@ -42,6 +42,13 @@ struct OutputQueue {
 
     var isEmpty: Bool { count == 0 }
 
+    /// Bytes the queue keeps alive: what waits, and the written part of a large answer being
+    /// written, which is kept whole until its last byte is (what an account is charged).
+    var retained: Int {
+        guard head < pieces.count, case .shared(_, let offset) = pieces[head] else { return count }
+        return count + offset
+    }
+
     mutating func append(_ bytes: [UInt8]) {
         guard !bytes.isEmpty else { return }
         if bytes.count >= Self.blockSize {

@@ -12,8 +12,8 @@ extension Session {
             if now - channel.lastOutputProgress >= timeouts.stuckClient { channel.close(for: .stuck) }
         } else if let since = channel.partialLineSince, now - since >= timeouts.partialLine {
             channel.close(for: .partialLine)
-        } else if isWatching {
-            return  // a watcher waits for the server, not the other way round
+        } else if isWatching || channel.waitsForTurn {
+            return  // a watcher, or a line waiting for its turn, waits for the server, not the other way round
         } else if mode == .session {
             if now - lastActivity >= timeouts.idle { channel.close() }
         } else if now - acceptedAt >= timeouts.firstLine {
