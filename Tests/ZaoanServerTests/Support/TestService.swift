@@ -32,7 +32,8 @@ final class TestService: @unchecked Sendable {
         /// in the zone of `TZ`, and keeps running.
         var fakeTime: String?
         /// Run zaoan under this command, e.g. `["strace", "-f", "-o", LOG]`: the wrapper
-        /// starts zaoan as its child (like faketime), so signals go to the child.
+        /// starts zaoan as its child (like faketime), or becomes it (`sh -c '… exec "$@"' sh`),
+        /// and signals go to zaoan.
         var wrapper: [String]?
         /// Variables added to (or replacing) the test environment.
         var environment: [String: String] = [:]
@@ -58,21 +59,26 @@ final class TestService: @unchecked Sendable {
     var configPath: String { environment["XDG_CONFIG_HOME"]! + "/zaoan/config.json" }
     var runtimeDirectory: String { environment["XDG_RUNTIME_DIR"]! }
     /// The pid of zaoan itself: `process`, or under faketime, the wrapper's child running
-    /// zaoan (not the `date` the wrapper runs first to read the time); -1 if none shows up.
+    /// zaoan (not the `date` the wrapper runs first to read the time), or the wrapper once
+    /// it has exec'd zaoan; -1 if none shows up.
     var pid: pid_t {
         guard wrapped else { return process.processIdentifier }
         if let cachedServicePID { return cachedServicePID }
         let wrapper = process.processIdentifier
         var child: pid_t = -1
+        let runsZaoan = { (candidate: pid_t) -> Bool in
+            let command = FileManager.default.contents(atPath: "/proc/\(candidate)/cmdline") ?? Data()
+            return String(decoding: command.prefix(while: { $0 != 0 }), as: UTF8.self) == Locations.zaoan
+        }
         _ = eventually(timeout: 5) {
+            if runsZaoan(wrapper) {
+                child = wrapper
+                return true
+            }
             let children = (try? String(contentsOfFile: "/proc/\(wrapper)/task/\(wrapper)/children", encoding: .utf8)) ?? ""
-            for candidate in children.split(separator: " ").compactMap({ pid_t($0) }) {
-                let command = FileManager.default.contents(atPath: "/proc/\(candidate)/cmdline") ?? Data()
-                let argv0 = String(decoding: command.prefix(while: { $0 != 0 }), as: UTF8.self)
-                if argv0 == Locations.zaoan {
-                    child = candidate
-                    return true
-                }
+            for candidate in children.split(separator: " ").compactMap({ pid_t($0) }) where runsZaoan(candidate) {
+                child = candidate
+                return true
             }
             return !process.isRunning
         }
