@@ -26,7 +26,7 @@ struct ClientFootprintTests {
     }
 
     /// A field of /proc/PID/status in KiB (`VmHWM`: the peak resident set), or -1.
-    private static func statusKiB(_ pid: pid_t, _ field: String) -> Int {
+    static func statusKiB(_ pid: pid_t, _ field: String) -> Int {
         let status = (try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8)) ?? ""
         guard let line = status.split(separator: "\n").first(where: { $0.hasPrefix(field + ":") }) else { return -1 }
         return Int(line.dropFirst(field.count + 1).split(whereSeparator: { $0 == " " || $0 == "\t" }).first ?? "") ?? -1

@@ -73,9 +73,9 @@ struct LoopCostTests {
 /// Large answers: bounded in lines, and in the memory one account's unread answers hold.
 @Suite("large answers")
 struct LargeAnswerTests {
-    /// A calendar of `count` events, one every ten minutes from an hour from now, each with a
-    /// title of 250 bytes.
-    static func manyEvents(_ count: Int) -> String {
+    /// A calendar of `count` events, one every `spacing` seconds (ten minutes) from an hour
+    /// from now, each with a title of 250 bytes.
+    static func manyEvents(_ count: Int, spacing: Double = 600) -> String {
         let formatter = DateFormatter()
         formatter.locale = Locale(identifier: "en_US_POSIX")
         formatter.timeZone = TimeZone(identifier: "UTC")
@@ -83,7 +83,7 @@ struct LargeAnswerTests {
         let first = Date().addingTimeInterval(3600)
         var lines = ["BEGIN:VCALENDAR", "VERSION:2.0", "PRODID:-//zaoan tests//EN"]
         for index in 0..<count {
-            let start = first.addingTimeInterval(Double(index) * 600)
+            let start = first.addingTimeInterval(Double(index) * spacing)
             let title = "Event \(index) " + String(repeating: "x", count: 240)
             lines += ["BEGIN:VEVENT", "UID:many-\(index)", "DTSTAMP:20261201T000000Z", "DTSTART:\(formatter.string(from: start))",
                       "DTEND:\(formatter.string(from: start.addingTimeInterval(300)))", "SUMMARY:\(title)", "END:VEVENT"]
