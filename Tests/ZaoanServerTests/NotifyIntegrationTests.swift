@@ -33,19 +33,30 @@ struct NotifyIntegrationTests {
         }
     }
 
-    /// Runs the notifier against `service` on a desktop whose dunst has `markup`, adds a room
-    /// with `title` and `description` (soon_threshold 2 s), and returns what dunst received.
-    static func notifications(service: TestService, markup: String, title: String, description: String) throws -> (Room, [NotificationDesktop.Received]) {
+    /// A desktop whose dunst has `markup`, and the shipped notifier on it against `service`,
+    /// once it has subscribed (the service counts a second connection).
+    static func notifierRunning(for service: TestService, markup: String) throws -> (NotificationDesktop, StreamingProcess) {
         let desktop = try NotificationDesktop(in: service.directory, environment: service.environment, markup: markup)
-        defer { desktop.stop() }
         var environment = desktop.environment
         environment["ZAOAN"] = Locations.zaoan
         environment["ZAOAN_SOCKET"] = service.socketPath
         let notifier = try StreamingProcess([Self.notifier], environment: environment, stderrPath: service.directory.file("notifier.log"))
-        defer { notifier.stop() }
-        // The notifier has subscribed once the service counts a stream reader.
-        let subscribed = Date().addingTimeInterval(20)
-        while !(try service.ask("stats")).contains("connections_open: 2"), Date() < subscribed { Thread.sleep(forTimeInterval: 0.1) }
+        guard eventually(timeout: 20, { (try? service.ask("stats"))?.contains("connections_open: 2") == true }) else {
+            notifier.stop()
+            desktop.stop()
+            throw TestFailure("the notifier did not subscribe within 20 s; its log: \(notifier.errorText)")
+        }
+        return (desktop, notifier)
+    }
+
+    /// Runs the notifier against `service` on a desktop whose dunst has `markup`, adds a room
+    /// with `title` and `description` (soon_threshold 2 s), and returns what dunst received.
+    static func notifications(service: TestService, markup: String, title: String, description: String) throws -> (Room, [NotificationDesktop.Received]) {
+        let (desktop, notifier) = try Self.notifierRunning(for: service, markup: markup)
+        defer {
+            notifier.stop()
+            desktop.stop()
+        }
 
         let room = Room()
         let added = try service.ask("live add quick \(Room.iso(room.start)) \(Hostile.quoted(title)) end=\(Room.iso(room.end)) \(Hostile.quoted("desc=" + description))")
@@ -106,14 +117,11 @@ struct NotifyIntegrationTests {
                                             config: #"{"soon_threshold": 3, "calendars": ["\#(calendar)"]}"#)
         defer { try? service.stop() }
         try service.waitUntilCalendarsRead()
-        let desktop = try NotificationDesktop(in: service.directory, environment: service.environment, markup: "no")
-        defer { desktop.stop() }
-        var environment = desktop.environment
-        environment["ZAOAN"] = Locations.zaoan
-        environment["ZAOAN_SOCKET"] = service.socketPath
-        let notifier = try StreamingProcess([Self.notifier], environment: environment, stderrPath: service.directory.file("notifier.log"))
-        defer { notifier.stop() }
-        #expect(eventually(timeout: 20) { (try? service.ask("stats"))?.contains("connections_open: 2") == true }, "the notifier subscribed")
+        let (desktop, notifier) = try Self.notifierRunning(for: service, markup: "no")
+        defer {
+            notifier.stop()
+            desktop.stop()
+        }
         #expect(try service.ask("live add mine @\(start) Mine end=+1h") == "ok\n")
         try #require(Double(start - 3) > Date().timeIntervalSince1970 + 0.5, "set up too slowly to see the soon moment")
         // soon and live: 8 in full and one counting the rest, each.
