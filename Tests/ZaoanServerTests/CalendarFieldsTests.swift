@@ -30,7 +30,7 @@ struct CalendarFieldsTests {
     }
 
     /// `schedule`'s rows as title → source column, each row checked to have four fields.
-    private func sources(_ schedule: String) -> [String: String] {
+    static func sources(_ schedule: String) -> [String: String] {
         var found: [String: String] = [:]
         for line in schedule.split(separator: "\n") {
             let fields = line.split(separator: "\t", omittingEmptySubsequences: false).map(String.init)
@@ -64,13 +64,13 @@ struct CalendarFieldsTests {
         let service = try start(#"{"calendars": ["\#(work)", "\#(home)", "\#(holidays)", {"path": "\#(gym)", "name": "Gym"}]}"#)
         defer { try? service.stop() }
         #expect(try service.ask("live add tea +20m Tea") == "ok\n")
-        let all = sources(try service.ask("schedule"))
+        let all = Self.sources(try service.ask("schedule"))
         #expect(all == ["Tea": "live", "Standup": "Work Team", "Dinner": "home", "Holiday": "Public holidays, DE", "Yoga": "Gym"],
                 "displayname, the folder's name, X-WR-CALNAME (folded, escaped), the config's name over the displayname: \(all)")
 
-        #expect(sources(try service.ask(#"schedule 24 calendar="work team""#)) == ["Standup": "Work Team"], "any case, quoted for its space")
-        #expect(sources(try service.ask("schedule calendar=Gym")) == ["Yoga": "Gym"], "without HOURS; no rooms")
-        #expect(sources(try service.ask("schedule 1 calendar=Gym")).isEmpty, "within HOURS still")
+        #expect(Self.sources(try service.ask(#"schedule 24 calendar="work team""#)) == ["Standup": "Work Team"], "any case, quoted for its space")
+        #expect(Self.sources(try service.ask("schedule calendar=Gym")) == ["Yoga": "Gym"], "without HOURS; no rooms")
+        #expect(Self.sources(try service.ask("schedule 1 calendar=Gym")).isEmpty, "within HOURS still")
         let unknown = try service.ask("schedule 24 calendar=Nope")
         #expect(unknown.hasPrefix("ERR not-found no calendar 'Nope'; the calendars are: Work Team, home, Public holidays, DE, Gym"), "\(unknown)")
         #expect(try service.ask("schedule 24 calendar=").hasPrefix("ERR bad-argument"))
@@ -82,13 +82,13 @@ struct CalendarFieldsTests {
         _ = try CalendarFeedTests.settle(service, files: 4, nudging: work)
         try CalendarFeedTests.replace(work + "/displayname", with: "Work Crew")
         let renamed = try service.ask("schedule", within: 10) { $0.contains("\tWork Crew\t") }
-        #expect(sources(renamed) == ["Tea": "live", "Standup": "Work Crew", "Dinner": "home", "Holiday": "Public holidays, DE", "Yoga": "Gym"], "\(renamed)")
+        #expect(Self.sources(renamed) == ["Tea": "live", "Standup": "Work Crew", "Dinner": "home", "Holiday": "Public holidays, DE", "Yoga": "Gym"], "\(renamed)")
         #expect(try service.ask("stats").contains("calendar_files: 0 parsed, 4 unchanged"))
-        #expect(sources(try service.ask("schedule 24 calendar=work crew")) == ["Standup": "Work Crew"])
+        #expect(Self.sources(try service.ask("schedule 24 calendar=work crew")) == ["Standup": "Work Crew"])
         #expect(try service.ask("schedule 24 calendar=Work Team").hasPrefix("ERR not-found no calendar 'Work Team'"))
         try FileManager.default.removeItem(atPath: work + "/displayname")
         let folderName = try service.ask("schedule", within: 10) { $0.contains("\twork\t") }
-        #expect(sources(folderName)["Standup"] == "work", "no displayname: the folder's name: \(folderName)")
+        #expect(Self.sources(folderName)["Standup"] == "work", "no displayname: the folder's name: \(folderName)")
     }
 
     /// Markup, controls, bidi overrides, tabs and line breaks in every field, and the
@@ -184,7 +184,7 @@ struct CalendarFieldsTests {
         let service = try start(#"{"calendars": [\#(list)]}"#)
         defer { try? service.stop() }
         #expect(Date().timeIntervalSince(started) < 30, "the FIFO blocked nothing")
-        let shown = sources(try service.ask("schedule"))
+        let shown = Self.sources(try service.ask("schedule"))
         #expect(shown["Event fifo"] == "fifo" && shown["Event shadow"] == "shadow" && shown["Event huge"] == "huge" && shown["Event plain"] == "Plain", "\(shown)")
         let cut = try #require(shown["Event marks"])
         #expect(cut.unicodeScalars.starts(with: "M\u{0301}\u{0301}".unicodeScalars) && cut.hasSuffix("…") && cut.utf8.count <= 128,

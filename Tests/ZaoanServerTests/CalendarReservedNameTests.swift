@@ -9,16 +9,7 @@ import Testing
 /// says so.
 @Suite("calendars: zaoan's own source names are reserved")
 struct CalendarReservedNameTests {
-    /// `schedule`'s rows as title → source column.
-    private func sources(_ schedule: String) -> [String: String] {
-        var found: [String: String] = [:]
-        for line in schedule.split(separator: "\n") {
-            let fields = line.split(separator: "\t", omittingEmptySubsequences: false).map(String.init)
-            #expect(fields.count == 4, "a row of four fields: \(line.debugDescription)")
-            if fields.count == 4 { found[fields[3]] = fields[2] }
-        }
-        return found
-    }
+    private func sources(_ schedule: String) -> [String: String] { CalendarFieldsTests.sources(schedule) }
 
     @Test("a calendar called live, Festival or LIVE with a Hangul filler is shown with a suffix; calendar=live and calendar=festival find no calendar")
     func reservedNames() throws {
