@@ -104,19 +104,26 @@ final class Channel: EventHandler {
 
     func handle(events: UInt32) {
         if events & (EventLoop.readable | EventLoop.hangup) != 0 && takingLines { readIfAffordable() }
-        if isOpen && events & (EventLoop.writable | EventLoop.hangup) != 0 { flush() }
+        if isOpen && events & (EventLoop.writable | EventLoop.hangup) != 0 {
+            // Writing may take the lines that waited for the client to read: the account's time.
+            shared.turn.begin(accountID)
+            flush()
+            shared.turn.end()
+        }
     }
 
     /// Reads now, or, once the turn's loop time is spent (`TurnBudget`), in a later turn:
     /// what is read is answered at once, so reading is where a turn's cost is decided.
     func readIfAffordable() {
-        if shared.turn.isSpent {
+        if shared.turn.isSpent(accountID) {
             pausedForTurn = true
             shared.turn.wait(self)
             flush()  // no readable interest while it waits
             return
         }
+        shared.turn.begin(accountID)
         readInput()
+        shared.turn.end()
     }
 
     /// Reads once, at most `Limits.readChunk` bytes (level-triggered: the loop calls again
@@ -273,7 +280,7 @@ final class Channel: EventHandler {
     /// After an answer: once the turn's loop time is spent, the next lines wait for the next
     /// turn (`TurnBudget`). Returns whether the lines stop here.
     func pauseForTurn() -> Bool {
-        guard shared.turn.isSpent else { return false }
+        guard shared.turn.isSpent(accountID) else { return false }
         pausedForTurn = true
         shared.turn.wait(self)
         return true
@@ -385,6 +392,10 @@ final class Channel: EventHandler {
         account.unread += retained - accounted
         accounted = retained
     }
+
+    /// The account (uid) this connection's time and unread answers are counted to; -1 when
+    /// the kernel did not say.
+    var accountID: Int64 { account?.uid ?? -1 }
 
     /// Waiting for a later loop turn (`TurnBudget`): its line has arrived or may have; it is
     /// the service that is behind, so no time limit on the client runs.

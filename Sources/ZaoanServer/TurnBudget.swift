@@ -1,26 +1,36 @@
 import ZaoanCore
 
-/// How much loop time one turn spends answering, whatever the requests cost: the fairness
-/// Redis gets by counting bytes, counted here in time, because a request's cost is not its
-/// size (a `time` pattern in the Chinese calendar, a `schedule` over a large calendar, a
-/// watched clock in a new zone each cost far more than their bytes).
+/// How much loop time each account's requests may take in one turn, whatever they cost:
+/// the fairness Redis gets by counting bytes, counted here in time and per account (uid),
+/// because a request's cost is not its size (a `time` pattern in the Chinese calendar, a
+/// `schedule` over a large calendar, a watched clock in a new zone each cost far more than
+/// their bytes), and because what one account asks must not hold up another's.
 ///
-/// Once the turn's `seconds` are spent, a connection with lines to answer or bytes to read
-/// stops (`Channel.pauseForTurn`) and waits here, in its account's queue. At the end of the
-/// turn the waiting connections take their lines on a budget of their own, one connection
-/// of each account in turn (round robin over accounts, each account's oldest first), at
-/// least one connection a turn: an account that pipelines costly requests on a hundred
-/// connections holds up another account's one `ping` by about one of its requests, not a
-/// hundred. Watch renderings of a tick obey it too (`WatchHub`): what a tick cannot render
-/// within the budget is rendered in the next turns.
+/// A turn has two parts: the events epoll returned, then the connections that waited. In
+/// each part an account may spend `seconds` reading and answering (measured on the
+/// monotonic clock around each read and after each answer). Once its time is spent, a
+/// connection of that account with bytes to read or lines to answer waits here, in its
+/// account's queue (`Channel.pauseForTurn`). At the end of the turn the waiting
+/// connections are served, account after account, each account's oldest first, each
+/// account again up to `seconds` (at least one connection each). An account that pipelines
+/// costly requests on a hundred connections so holds up another account's `ping` by about
+/// `seconds` and one of its requests, never by all of them. Watch renderings of a tick are
+/// counted as an account of their own (`watches`): what a tick cannot render within its
+/// time is rendered in the next turns.
 final class TurnBudget {
-    /// Loop time for one turn's events, and again for the connections that waited.
+    /// Loop time an account may take in each part of a turn.
     static let seconds = 0.004
+    /// The account a tick's watch renderings are counted as.
+    static let watches: Int64 = -2
 
     private let clock: LoopClock
-    /// When the part of the turn being counted began (monotonic seconds).
-    private var since: Double
-    /// Connections waiting for a later turn, by account (uid), each queue oldest first.
+    /// When the part being counted began (monotonic seconds): a new turn's clock starts the
+    /// next part.
+    private var partStart: Double
+    /// Loop time each account has spent in this part, and the account being counted now.
+    private var spent: [Int64: Double] = [:]
+    private var current: (account: Int64, since: Double)?
+    /// Connections waiting for a later part, by account, each queue oldest first.
     private var waiting: [Int64: [Channel]] = [:]
     /// Accounts with connections waiting, in the order they are served.
     private var order: [Int64] = []
@@ -29,17 +39,40 @@ final class TurnBudget {
 
     init(clock: LoopClock) {
         self.clock = clock
-        since = clock.monotonic
+        partStart = clock.monotonic
     }
 
-    /// Whether this part of the turn has spent its budget (reads the monotonic clock).
-    var isSpent: Bool {
-        Posix.monotonicSeconds() - max(since, clock.monotonic) >= Self.seconds
+    /// A new turn starts a new part: what accounts spent in the last one no longer counts.
+    private func startPartIfNewTurn() {
+        if clock.monotonic > partStart {
+            partStart = clock.monotonic
+            spent.removeAll(keepingCapacity: true)
+        }
+    }
+
+    /// `account`'s reading and answering begins; `end` ends it.
+    func begin(_ account: Int64) {
+        startPartIfNewTurn()
+        current = (account, Posix.monotonicSeconds())
+    }
+
+    func end() {
+        guard let (account, since) = current else { return }
+        spent[account, default: 0] += Posix.monotonicSeconds() - since
+        current = nil
+    }
+
+    /// Whether `account` has spent its time in this part (reads the monotonic clock).
+    func isSpent(_ account: Int64) -> Bool {
+        startPartIfNewTurn()
+        var total = spent[account] ?? 0
+        if let (running, since) = current, running == account { total += Posix.monotonicSeconds() - since }
+        return total >= Self.seconds
     }
 
     func wait(_ channel: Channel) {
-        let account = channel.account?.uid ?? -1
-        if waiting[account] == nil { order.append(account) }
+        let account = channel.accountID
+        if waiting[account] == nil, !order.contains(account) { order.append(account) }
         waiting[account, default: []].append(channel)
         held += 1
     }
@@ -47,25 +80,34 @@ final class TurnBudget {
     /// Watch renderings of a tick were left for the next turn.
     func renderingsHeld() { held += 1 }
 
-    /// The end of a turn: the connections that waited take their lines on a budget of their
-    /// own, one of each account in turn, until it is spent (at least one connection).
-    /// Returns whether some still wait.
+    /// The end of a turn: the connections that waited take their lines, account after
+    /// account, each account up to `seconds` (at least one connection). Returns whether some
+    /// still wait.
     func resumeWaiting() -> Bool {
         guard !order.isEmpty else { return false }
-        since = Posix.monotonicSeconds()
-        var first = true
-        while let account = order.first, first || !isSpent {
-            first = false
-            order.removeFirst()
-            guard var queue = waiting.removeValue(forKey: account), !queue.isEmpty else { continue }
-            let channel = queue.removeFirst()
-            if !queue.isEmpty {
-                // The account's next connection waits behind the other accounts'.
-                waiting[account] = queue
-                order.append(account)
+        partStart = Posix.monotonicSeconds()
+        spent.removeAll(keepingCapacity: true)
+        let accounts = order
+        order.removeAll(keepingCapacity: true)
+        var stillWaiting: [Int64] = []
+        for account in accounts {
+            guard var queue = waiting.removeValue(forKey: account) else { continue }
+            var first = true
+            while !queue.isEmpty, first || !isSpent(account) {
+                first = false
+                let channel = queue.removeFirst()
+                begin(account)
+                channel.resumeAfterTurn()  // may wait again: behind the account's others
+                end()
             }
-            channel.resumeAfterTurn()  // may wait again, at the end of its account's queue
+            if let again = waiting.removeValue(forKey: account) { queue += again }
+            if !queue.isEmpty {
+                waiting[account] = queue
+                stillWaiting.append(account)
+            }
         }
+        // Accounts served this turn keep their place; any that came to wait meanwhile follow.
+        order = stillWaiting + order.filter { !stillWaiting.contains($0) && waiting[$0] != nil }
         return !order.isEmpty
     }
 }

@@ -234,6 +234,9 @@ final class WatchHub {
     /// next turn. One account's distinct requests are at most `distinctPerAccount`; the
     /// budget bounds what all of them together hold up the loop in one turn.
     func renderDue() -> Bool {
+        guard !unrendered.isEmpty else { return false }
+        budget.begin(TurnBudget.watches)
+        defer { budget.end() }
         while let request = unrendered.popLast() {
             guard let group = groups[request] else { continue }  // nobody watches it any more
             let reply = render(request)
@@ -241,7 +244,7 @@ final class WatchHub {
                 groups[request]?.last = reply
                 deliveries.append((request, reply, group.watchers))
             }
-            if budget.isSpent { break }
+            if budget.isSpent(TurnBudget.watches) { break }
         }
         if unrendered.isEmpty { return false }
         budget.renderingsHeld()
