@@ -16,11 +16,15 @@ def run_worker(role, cfg_path):
     import json
     from zaoan_soak.calendar_writer import run_calendar
     from zaoan_soak.clients import run_owner
-    from zaoan_soak.hostile import run_hostile
+    from zaoan_soak.hostile import run_hostile, run_phase_attack, run_reload
     from zaoan_soak.probe import run_probe
     with open(cfg_path) as f:
         cfg = json.load(f)
-    {"owner": run_owner, "hostile": run_hostile, "probe": run_probe, "calendar": run_calendar}[role](cfg)
+    roles = {"owner": run_owner, "hostile": run_hostile, "probe": run_probe, "calendar": run_calendar,
+             "reload": run_reload}
+    for attack in ("render", "events", "unread"):
+        roles["hostile-" + attack] = lambda c, a=attack: run_phase_attack(c, a)
+    roles[role](cfg)
     return 0
 
 

@@ -7,6 +7,7 @@ import random
 import resource
 import signal
 import socket
+import threading
 import time
 
 from .common import *  # noqa: F401,F403
@@ -32,6 +33,80 @@ def vevent(uid, start, *rest):
     return ["UID:" + uid, "DTSTAMP:20261201T000000Z", "DTSTART" + start] + list(rest)
 
 
+def utc_stamp(t):
+    return time.strftime("%Y%m%dT%H%M%SZ", time.gmtime(t))
+
+
+LINK_NAMES = ["zero.ics", "random.ics", "fifo.ics", "loop-a.ics", "loop-b.ics", "dir.ics", "self.ics", "theirs.ics",
+              "proc.ics", "kmsg.ics"]
+HOSTILE_FILES = ["costly.ics", "rules.ics", "huge.ics", "marks.ics", "storm.ics"] + LINK_NAMES
+
+
+class PhaseFiles(threading.Thread):
+    """The calendar side of two phases of issue 29 (a thread of the writer, on its own clock):
+    events:  events.ics, EVENTS (3,000) events that all start EVENTS_LEAD (15) s ahead and last
+             10 s, rewritten with a new start every EVENTS_EVERY (30) s: two firings of 3,000
+             moments each (live, ended) per round for the `watch events` subscribers;
+    unread:  many.ics, 10,000 events one a second from 3 minutes on (all inside the 48-hour
+             window, after any moment the phase sees), each with a 250-byte title: the first
+             2,000 fill the 2,000 lines a `schedule H` answer lists (~650 KB; the honest event,
+             30 minutes ahead, is among them). Both files are removed when their phase ends."""
+
+    def __init__(self, writer):
+        super().__init__(daemon=True)
+        self.wr = writer
+        cfg = writer.cfg
+        self.phases = {p["name"]: p for p in cfg.get("phases", [])}
+        self.t0 = cfg["t0"]
+        self.n_events = cfg.get("events", 3000)
+        self.every = cfg.get("events_every", 30.0)
+        self.lead = cfg.get("events_lead", 15.0)
+        self.stats = {"events_rounds": 0, "events_bytes": 0, "many_written": 0, "many_bytes": 0, "removed": 0}
+
+    def run(self):
+        ev, un = self.phases.get("events"), self.phases.get("unread")
+        next_round = 0.0
+        many_done = False
+        while self.wr.running:
+            t = time.time() - self.t0
+            if ev and ev["start"] <= t < ev["end"] - 1 and t >= next_round:
+                self.events()
+                next_round = t + self.every
+            if ev and t >= ev["end"] - 1:
+                self.remove("events.ics")
+            if un and un["start"] <= t < un["end"] - 1 and not many_done:
+                self.many()
+                many_done = True
+            if un and t >= un["end"] - 1:
+                self.remove("many.ics")
+            time.sleep(0.2)
+        self.remove("events.ics")
+        self.remove("many.ics")
+
+    def events(self):
+        start = time.time() + self.lead
+        data = ics([vevent("fan-%d" % i, ":" + utc_stamp(start), "DURATION:PT10S", "SUMMARY:fan-out %d" % i)
+                    for i in range(self.n_events)])
+        self.wr.replace("events.ics", data)
+        self.stats["events_rounds"] += 1
+        self.stats["events_bytes"] = len(data)
+
+    def many(self):
+        first = time.time() + 180
+        data = ics([vevent("many-%d" % i, ":" + utc_stamp(first + i), "DTEND:" + utc_stamp(first + i + 300),
+                           "SUMMARY:Event %d %s" % (i, "x" * 240)) for i in range(10000)])
+        self.wr.replace("many.ics", data)
+        self.stats["many_written"] += 1
+        self.stats["many_bytes"] = len(data)
+
+    def remove(self, name):
+        try:
+            os.unlink(self.wr.path(name))
+            self.stats["removed"] += 1
+        except FileNotFoundError:
+            pass
+
+
 class CalendarWriter:
     def __init__(self, cfg):
         self.cfg = cfg
@@ -44,6 +119,9 @@ class CalendarWriter:
         self.seq = 0
         self.t0 = cfg["t0"]
         self.next_edit = monotonic() + 2
+        self.classic_end = cfg.get("classic_end")   # t_rel: the hostile files stop then, and go
+        self.cleaned = False
+        self.phase_files = PhaseFiles(self)
 
     def path(self, name):
         return os.path.join(self.folder, name)
@@ -132,6 +210,17 @@ class CalendarWriter:
                 except FileNotFoundError:
                     pass
 
+    def cleanup(self):
+        """The classic phase is over: the hostile files and links go, the honest file stays."""
+        names = HOSTILE_FILES + [n for n in os.listdir(self.folder) if n.startswith("chain-") or n.endswith(".part")]
+        for name in names:
+            try:
+                os.unlink(self.path(name))
+                self.counts["cleaned-up"] += 1
+            except FileNotFoundError:
+                pass
+        self.cleaned = True
+
     # -- the honest file and its edit latency --
     def edit(self):
         self.seq += 1
@@ -155,7 +244,7 @@ class CalendarWriter:
 
     def snapshot(self, final=False):
         data = {"role": "calendar", "final": final, "counts": dict(self.counts), "missed": self.missed,
-                "edit_s": summarize(self.latencies),
+                "edit_s": summarize(self.latencies), "phase_files": self.phase_files.stats,
                 "cpu": sum(resource.getrusage(resource.RUSAGE_SELF)[:2])}
         path = os.path.join(self.cfg["out"], "calendar.json")
         with open(path + ".tmp", "w") as f:
@@ -170,16 +259,24 @@ class CalendarWriter:
         attacks = [self.costly, self.never, self.huge, self.marks, self.storm, self.links]
         last_snapshot = monotonic()
         ppid = os.getppid()
+        self.phase_files.start()
         while self.running and os.getppid() == ppid:
+            classic = self.classic_end is None or time.time() - self.t0 < self.classic_end
+            if not classic and not self.cleaned:
+                self.cleanup()
             if monotonic() >= self.next_edit:
                 self.edit()
                 self.next_edit = monotonic() + random.uniform(5, 15)
-            else:
+            elif classic:
                 random.choice(attacks)()
                 time.sleep(random.uniform(0.2, 2.0))
+            else:
+                time.sleep(0.2)
             if monotonic() - last_snapshot > 5:
                 self.snapshot()
                 last_snapshot = monotonic()
+        self.running = False
+        self.phase_files.join(5)
         self.snapshot(final=True)
 
 

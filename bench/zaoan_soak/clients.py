@@ -2,6 +2,7 @@
 workers, slow readers and a writer."""
 
 import random
+import time
 
 from .common import *  # noqa: F401,F403
 from .loop import *  # noqa: F401,F403
@@ -64,6 +65,7 @@ def session_requests(rooms):
 class Session(LineClient):
     kind = "session"
     retry_after = (0.1, 0.5)
+    STALL_S = 10.0
 
     def begin(self):
         self.quitting = False
@@ -81,6 +83,15 @@ class Session(LineClient):
 
     def batch(self, gen):
         if gen != self.gen or self.closed or self.quitting or self.w.stopping or self.busy:
+            return
+        if self.expect and monotonic() - self.expect[0][2] > self.STALL_S:
+            # No answer for STALL_S while the service answers others: stalled. Counted (and
+            # when), then replaced, as a client with a timeout would.
+            self.w.count(self.kind, "stalled")
+            stalls = self.w.extra.setdefault("session_stalls_t", [])
+            if len(stalls) < 1000:
+                stalls.append(round(time.time() - self.w.t0 - self.STALL_S, 1))
+            self.reconnect_after(random.uniform(0.05, 0.5))
             return
         if monotonic() > self.end_at:
             self.quitting = True
@@ -271,6 +282,7 @@ class Writer(LineClient):
         super().__init__(w)
         self.ids = ids
         self.present = set()
+        self.inflight = set()    # sent, never answered (the connection closed): unknown
         self.batch_size = batch
         self.pause = pause
 
@@ -302,14 +314,26 @@ class Writer(LineClient):
             self.w.lists["writer ms"].append((monotonic() - t_sent) * 1000)
             if label == "live add" and code is None:
                 self.present.add(extra)
+                self.inflight.discard(extra)
             elif label == "live rm" and code in (None, "not-found"):
                 self.present.discard(extra)
+                self.inflight.discard(extra)
             if not self.expect:
                 self.loop.later(self.pause, self.batch, self.gen)
 
     def on_eof(self):
+        self.inflight.update(e[3] for e in self.expect if e[0] in ("live add", "live rm"))
         self.count_close("closed-by-service")
         self.reconnect_after(1.0)
+
+    def finish(self):
+        """What the writer knows at the end: the rooms whose `live add` was acknowledged and not
+        removed since, and those whose last change was sent but not answered (either way)."""
+        self.inflight.update(e[3] for e in self.expect if e[0] in ("live add", "live rm"))
+        self.w.extra["writer_present"] = sorted(x.decode() for x in self.present - self.inflight)
+        self.w.extra["writer_unknown"] = sorted(x.decode() for x in self.inflight)
+        self.w.extra["writer_ids"] = [x.decode() for x in self.ids]
+        self.close()
 
 
 def run_owner(cfg):
@@ -332,5 +356,5 @@ def run_owner(cfg):
     for s in starts:
         w.loop.later(random.uniform(0, 3.0), s)
     if "handover" in cfg["attacks"]:
-        PipeFiller(w).start()
+        PipeFiller(w, until=cfg.get("classic_end")).start()
     w.run()

@@ -21,20 +21,24 @@ from .loop import *  # noqa: F401,F403
 class PipeFiller(threading.Thread):
     KEYS = ("rounds", "handed-over", "answer", "closed", "refused", "errors", "filled-bytes")
 
-    def __init__(self, w):
+    def __init__(self, w, until=None):
         super().__init__(daemon=True)
         self.w = w
+        self.until = until    # seconds from t0 (the end of the classic phase), or None: to the end
         self.stats = dict.fromkeys(self.KEYS, 0)   # fixed keys: the snapshot may read it meanwhile
         w.extra["handover"] = self.stats
 
     def run(self):
-        while not self.w.stopping and self.w.loop.running:
+        while not self.w.stopping and self.w.loop.running and not self.over():
             self.stats["rounds"] += 1
             try:
                 self.round()
             except OSError:
                 self.stats["errors"] += 1
                 time.sleep(0.5)
+
+    def over(self):
+        return self.until is not None and time.time() - self.w.t0 >= self.until
 
     def round(self):
         read_end, write_end = os.pipe()
@@ -70,7 +74,7 @@ class PipeFiller(threading.Thread):
                 pass
             os.set_blocking(write_end, True)     # on a shared description, the service's write would block
             until = monotonic() + random.uniform(3, 10)
-            while monotonic() < until and not self.w.stopping and self.w.loop.running:
+            while monotonic() < until and not self.w.stopping and self.w.loop.running and not self.over():
                 time.sleep(0.2)
         finally:
             sock.close()

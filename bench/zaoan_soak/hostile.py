@@ -1,8 +1,13 @@
 """The hostile clients (uid 65534): every attack at once, each in a loop."""
 
+import collections
+import json
 import os
 import random
+import resource
+import signal
 import socket
+import time
 
 from .common import *  # noqa: F401,F403
 from .loop import *  # noqa: F401,F403
@@ -318,7 +323,361 @@ class Churn:
         pass
 
 
-ATTACKS = ["hold", "drip", "slow", "flood", "toolong", "badutf8", "random", "mega", "churn", "handover"]
+# ------------------------------------------------------------------------------------------
+# The attacks of issue 29, each run alone in a phase of its own (a process started at the
+# phase's start and stopped at its end; see orchestrate.plan_phases), beside the owner's load
+# and the probe.
+# ------------------------------------------------------------------------------------------
+
+RENDER_ZONES = ["Asia/Shanghai", "Europe/Berlin", "America/New_York", "Asia/Tokyo", "Australia/Lord_Howe",
+                "Asia/Kathmandu", "America/St_Johns", "Pacific/Chatham"]
+# Costly to render: month and day names, zone names, the Chinese calendar, strftime; each with
+# seconds, so a watch of it is rendered every second.
+RENDER_PATTERNS = ["EEEE d MMMM y G HH:mm:ss", "yyyy-MM-dd HH:mm:ss zzzz", "QQQQ w 'week' Y HH:mm:ss",
+                   "h:mm:ss a zzzz", "LLLL ccc HH:mm:ss VVVV", "U r MMMd HH:mm:ss calendar=chinese",
+                   "%A %d %B %Y %H:%M:%S %Z", "%c %Z"]
+WATCH_LIMIT_TEXT = b"different requests already"   # in ERR busy: the account's 32 distinct watches
+
+
+def costly_time(index, literal):
+    """`time PATTERN 'LITERAL' @ZONE`: a distinct request (and formatter) for each literal."""
+    pattern = RENDER_PATTERNS[index % len(RENDER_PATTERNS)]
+    zone = RENDER_ZONES[(index // len(RENDER_PATTERNS)) % len(RENDER_ZONES)]
+    return ("time %s '%s' @%s" % (pattern, literal, zone)).encode()
+
+
+class RenderWatcher(LineClient):
+    """One of 128 watches of distinct costly `time` patterns from one account: past 32 the
+    service answers ERR busy (the account's distinct watches); each refusal is counted and
+    tried again 1-2 s later."""
+    kind = "render-watch"
+    retry_after = (1.0, 2.0)
+
+    def __init__(self, w, index, pool):
+        super().__init__(w)
+        self.req = b"watch " + costly_time(index, "w%d" % index)
+        self.pool = pool
+
+    def begin(self):
+        self.updates = 0
+        self.watching = True
+        self.send(self.req + b"\n")
+
+    def on_update(self, line):
+        code = self.w.answer(self.kind, "watch time", line)
+        if code == "busy":
+            self.busy = True
+            self.w.count(self.kind, "refused-32-distinct" if WATCH_LIMIT_TEXT in line else "busy-other")
+            if WATCH_LIMIT_TEXT in line and "refusal_text" not in self.w.extra:
+                self.w.extra["refusal_text"] = line.decode("utf-8", "replace")[:200]
+            return
+        if code is not None:
+            return
+        if self.updates == 0:
+            self.w.count(self.kind, "accepted")
+            self.pool["watching"] += 1
+            self.pool["peak"] = max(self.pool["peak"], self.pool["watching"])
+        self.updates += 1
+
+    def drop(self):
+        if self.updates:
+            self.pool["watching"] -= 1
+            self.updates = 0
+
+    def on_eof(self):
+        if not self.busy:
+            self.w.count(self.kind, "closed-by-service")
+        self.drop()
+        self.reconnect_after(random.uniform(*self.retry_after))
+
+    def finish(self):
+        self.drop()
+        self.close()
+
+
+class RenderPipeliner(LineClient):
+    """A session pipelining distinct costly `time PATTERN 'N' @ZONE` (a new literal each, so
+    nothing is cached), `depth` outstanding, as fast as the answers come; at most `limit`."""
+    kind = "render-pipeline"
+    retry_after = (0.2, 0.5)
+
+    def __init__(self, w, session_index, depth, limit):
+        super().__init__(w)
+        self.s = session_index
+        self.depth = depth
+        self.limit = limit
+        self.n = 0
+
+    def begin(self):
+        self.request(b"session", "session")
+        self.more(self.depth)
+
+    def more(self, k):
+        lines = []
+        for _ in range(k):
+            if self.n >= self.limit:
+                break
+            self.n += 1
+            lines.append(costly_time(self.n + self.s, "p%d-%d" % (self.s, self.n)))
+            self.expect.append(("time", False, monotonic(), None))
+        if lines:
+            self.send(b"\n".join(lines) + b"\n")
+
+    def on_data(self, data):
+        before = len(self.expect)
+        super().on_data(data)
+        if not self.closed and not self.busy and not self.write_dead and not self.w.stopping:
+            done = before - len(self.expect)
+            if done > 0:
+                self.more(done)
+
+    def on_answer(self, label, line, t_sent, extra):
+        code = self.w.answer(self.kind, label, line)
+        if code == "busy":
+            self.busy = True
+            self.expect.clear()
+        elif label == "time" and code is None:
+            self.w.lists["pipelined answer ms"].append((monotonic() - t_sent) * 1000)
+
+    def on_eof(self):
+        self.count_close("closed-by-service")
+        self.reconnect_after(random.uniform(*self.retry_after))
+
+
+class EventSubscriber(Conn):
+    """`watch events`, never read. When the service closes it (output limits), the first bytes
+    left unread tell a refusal (ERR busy) from a close; either way it subscribes again."""
+    kind = "events-subscriber"
+    read_on_events = False
+    retry_after = (0.5, 1.5)
+
+    def begin(self):
+        self.send(b"watch events\n")
+
+    def on_hangup(self):
+        try:
+            head = self.sock.recv(256)
+        except OSError:
+            head = b""
+        if head.startswith(b"ERR busy"):
+            self.w.answer(self.kind, "watch events", head.split(b"\n", 1)[0])
+        else:
+            self.w.count(self.kind, "closed-by-service")
+            self.w.lists["events-subscriber lifetime s"].append(monotonic() - self.t_connect)
+        self.reconnect_after(random.uniform(*self.retry_after))
+
+
+class EventReader(LineClient):
+    """One `watch events` subscriber that reads: checks each firing's shape (at most 8 moments
+    in full, then one `more` line per phase counting the rest). A firing = the lines of one `at`."""
+    kind = "events-reader"
+    retry_after = (0.5, 1.0)
+
+    def __init__(self, w):
+        super().__init__(w)
+        self.firings = {}   # at -> {"full": n, "more": n lines, "count": moments counted in more lines}
+        w.extra["events_reader"] = {}
+
+    def begin(self):
+        self.watching = True
+        self.send(b"watch events\n")
+
+    def on_update(self, line):
+        if line.startswith(b"ERR "):
+            self.w.answer(self.kind, "watch events", line)
+            return
+        try:
+            d = json.loads(line)
+        except ValueError:
+            self.w.count(self.kind, "not-json")
+            return
+        f = self.firings.setdefault(str(d.get("at")), {"full": 0, "more": 0, "count": 0})
+        if d.get("phase") == "more":
+            f["more"] += 1
+            f["count"] += int(d.get("count", 0))
+        else:
+            f["full"] += 1
+        self.w.answers[self.kind + "|line"] += 1
+        while len(self.firings) > 200:
+            self.firings.pop(next(iter(self.firings)))
+        fs = list(self.firings.values())
+        self.w.extra["events_reader"] = {
+            "firings": len(fs), "max_full": max(x["full"] for x in fs),
+            "max_more_lines": max(x["more"] for x in fs),
+            "moments_max": max(x["full"] + x["count"] for x in fs),
+            "big_firings": sum(1 for x in fs if x["full"] + x["count"] >= self.w.cfg.get("events", 3000))}
+
+    def on_eof(self):
+        self.count_close("closed-by-service")
+        self.reconnect_after(random.uniform(*self.retry_after))
+
+
+class UnreadSchedule(Conn):
+    """`schedule H` over a 10,000-event calendar (one distinct H per connection), never read.
+    The service keeps what the kernel does not take, up to its limits (the account's unread
+    answers over all its connections); a close is counted, and it asks again."""
+    kind = "unread-schedule"
+    read_on_events = False
+    retry_after = (0.5, 1.5)
+
+    def __init__(self, w, hours):
+        super().__init__(w)
+        self.hours = hours
+
+    def begin(self):
+        self.send(b"schedule %d\n" % self.hours)
+
+    def on_hangup(self):
+        try:
+            head = self.sock.recv(256)
+        except OSError:
+            head = b""
+        if head.startswith(b"ERR "):
+            self.w.answer(self.kind, "schedule", head.split(b"\n", 1)[0])
+        else:
+            self.w.count(self.kind, "closed-by-service")
+            self.w.lists["unread-schedule lifetime s"].append(monotonic() - self.t_connect)
+        self.reconnect_after(random.uniform(*self.retry_after))
+
+
+class ReloadStorm:
+    """The owner's `reload` of a 1 MiB config, every `every` seconds, alternately one of 30,000
+    cities (a good config: taken) and one of 36,000 unknown keys (refused, bad-config); the good
+    config restored and reloaded after each. Blocking, in a process of its own (uid 0: reload is
+    the owner's); at most `limit` rounds."""
+
+    def __init__(self, cfg):
+        self.cfg = cfg
+        self.path = cfg["config_path"]
+        with open(self.path, "rb") as f:
+            self.good = f.read()
+        base = json.loads(self.good)
+        self.bad = {"cities": self.sized(base, "cities", cfg.get("reload_cities", 30000)),
+                    "unknown-keys": self.sized(base, "unknown", cfg.get("reload_keys", 36000))}
+        self.session = BlockingSession(cfg["socket"], timeout=10)
+        self.counts = collections.Counter()
+        self.ms = collections.defaultdict(list)
+        self.running = True
+
+    @staticmethod
+    def sized(base, kind, n, target=1_040_000):
+        """A config of `base` plus n cities or n unknown keys, padded to just under 1 MiB."""
+        def build(pad):
+            d = dict(base)
+            if kind == "cities":
+                d["cities"] = {"c%05d%s" % (i, "x" * pad): RENDER_ZONES[i % len(RENDER_ZONES)] for i in range(n)}
+            else:
+                for i in range(n):
+                    d["k%05d%s" % (i, "x" * pad)] = i
+            return json.dumps(d, separators=(",", ":"), ensure_ascii=False).encode()
+        data = build(0)
+        pad = max(0, (target - len(data)) // n)
+        data = build(pad)
+        while len(data) > (1 << 20) and pad > 0:
+            pad -= 1
+            data = build(pad)
+        return data
+
+    def write(self, data):
+        tmp = self.path + ".soak-part"
+        with open(tmp, "wb") as f:
+            f.write(data)
+        os.chmod(tmp, 0o644)
+        os.replace(tmp, self.path)
+
+    def reload(self, label):
+        t = time.perf_counter()
+        try:
+            self.session.send(b"reload")
+            line = self.session.readline()
+        except socket.timeout:
+            self.counts[label + "|no-answer-in-10-s"] += 1
+            self.session.close()
+            return
+        except OSError as e:
+            self.counts[label + "|failed-" + type(e).__name__] += 1
+            self.session.close()
+            return
+        self.ms[label].append((time.perf_counter() - t) * 1000)
+        code = "ok" if line == b"ok" else line[4:].split(b" ", 1)[0].decode("ascii", "replace") if line.startswith(b"ERR ") else "other"
+        self.counts[label + "|" + code] += 1
+        if code not in ("ok", "bad-config") and not hasattr(self, "first_other"):
+            self.first_other = line[:200].decode("utf-8", "replace")
+
+    def run(self, every, limit):
+        kinds = list(self.bad)
+        rounds = 0
+        ppid = os.getppid()
+        try:
+            while self.running and rounds < limit and os.getppid() == ppid:
+                kind = kinds[rounds % len(kinds)]
+                rounds += 1
+                self.write(self.bad[kind])
+                self.reload(kind)
+                self.write(self.good)
+                self.reload("restore")
+                self.snapshot()
+                until = monotonic() + every
+                while self.running and monotonic() < until:
+                    time.sleep(0.1)
+        finally:
+            self.write(self.good)
+            if rounds:
+                self.reload("restore")
+            self.counts["rounds"] = rounds
+            self.snapshot(final=True)
+
+    def snapshot(self, final=False):
+        data = {"role": "reload", "final": final, "counts": dict(self.counts),
+                "ms": {k: summarize(v) for k, v in self.ms.items()},
+                "sizes": {k: len(v) for k, v in self.bad.items()},
+                "first_other": getattr(self, "first_other", None),
+                "cpu": sum(resource.getrusage(resource.RUSAGE_SELF)[:2])}
+        path = os.path.join(self.cfg["out"], "reload.json")
+        with open(path + ".tmp", "w") as f:
+            json.dump(data, f)
+        os.replace(path + ".tmp", path)
+
+
+CLASSIC_ATTACKS = ["hold", "drip", "slow", "flood", "toolong", "badutf8", "random", "mega", "churn", "handover"]
+PHASE_ATTACKS = ["render", "events", "unread", "reload"]   # issue 29: each alone, in this order
+ATTACKS = CLASSIC_ATTACKS + PHASE_ATTACKS
+PHASE_ROLES = {"render": "hostile-render", "events": "hostile-events", "unread": "hostile-unread", "reload": "reload"}
+
+
+def run_phase_attack(cfg, attack):
+    """The hostile's process for one phase (uid 65534): render, events or unread."""
+    w = Worker(cfg, PHASE_ROLES[attack])
+    if attack == "render":
+        pool = {"watching": 0, "peak": 0}
+        for i in range(cfg.get("render_watches", 128)):
+            w.loop.later(i * 0.01, RenderWatcher(w, i, pool).start)
+        for s in range(cfg.get("render_sessions", 8)):
+            w.loop.later(0.5 + s * 0.05, RenderPipeliner(w, s, 32, cfg.get("render_limit", 2_000_000)).start)
+
+        def report_watching():
+            w.extra["watching_now"] = pool["watching"]
+            w.extra["watching_peak"] = pool["peak"]
+            w.loop.later(1.0, report_watching)
+        w.loop.later(1.0, report_watching)
+    elif attack == "events":
+        for i in range(cfg.get("events_subscribers", 120)):
+            w.loop.later(i * 0.01, EventSubscriber(w).start)
+        w.loop.later(0.1, EventReader(w).start)
+    elif attack == "unread":
+        for i in range(cfg.get("unread_conns", 125)):
+            w.loop.later(i * 0.02, UnreadSchedule(w, 744 - i).start)
+    w.run()
+
+
+def run_reload(cfg):
+    storm = ReloadStorm(cfg)
+
+    def stop(signum, frame):
+        storm.running = False
+    signal.signal(signal.SIGTERM, stop)
+    signal.signal(signal.SIGINT, stop)
+    storm.run(cfg.get("reload_every", 3.0), cfg.get("reload_limit", 10_000))
 
 
 def run_hostile(cfg):

@@ -14,7 +14,7 @@ import time
 
 from .common import *  # noqa: F401,F403
 from .calendar_writer import ics, vevent
-from .hostile import ATTACKS
+from .hostile import ATTACKS, CLASSIC_ATTACKS, PHASE_ATTACKS, PHASE_ROLES
 from .report import *  # noqa: F401,F403
 from .service import *  # noqa: F401,F403
 
@@ -36,6 +36,8 @@ class Settings:
         self.keep = env_int("KEEP", 0) != 0
         self.progress_every = env_float("PROGRESS", 10)
         self.attacks = [a.strip() for a in os.environ.get("ATTACKS", ",".join(ATTACKS)).split(",") if a.strip()]
+        self.memory_max_mb = env_int("MEMORY_MAX", 256)
+        self.rss_goal_mb = env_float("RSS_GOAL_MB", 64)
 
     def problem(self):
         """Why the soak cannot run as asked (printed, exit 2), or None."""
@@ -48,6 +50,28 @@ class Settings:
         if self.hostile and not shutil.which("setpriv"):
             return "setpriv (util-linux) is missing"
         return None
+
+
+def plan_phases(s, notes):
+    """The run's phases, back to back over DURATION in equal parts: "classic" (the owner's load
+    with the hostile's classic attacks and the calendar writer's hostile files, all at once, as
+    before), then each attack of issue 29 alone (render, events, unread, reload) beside the
+    owner's load, the honest calendar edits and the probe. A phase attack needs the hostile
+    (uid 65534; reload: the owner) and events and unread the calendar folder."""
+    new = [a for a in PHASE_ATTACKS if a in s.attacks]
+    if new and not s.hostile:
+        notes.append("HOSTILE=0: the phase attacks (%s) are left out" % ",".join(new))
+        new = []
+    if not s.calendars:
+        for a in ("events", "unread"):
+            if a in new:
+                new.remove(a)
+                notes.append("CALENDARS=0: the %s attack needs the calendar folder; left out" % a)
+    classic = [a for a in s.attacks if a in CLASSIC_ATTACKS]
+    names = (["classic"] if classic or not new else []) + new
+    part = s.duration / len(names)
+    return [{"name": n, "start": i * part, "end": (i + 1) * part, "role": PHASE_ROLES.get(n, "hostile")}
+            for i, n in enumerate(names)]
 
 
 def find_binary():
@@ -166,22 +190,36 @@ class Soak:
         self.result = {"service_died": None}
         self.interrupted = {"flag": False}
         self.crashed = {}
+        self.retired = set()      # phase workers stopped on purpose at their phase's end
+        self.phases = plan_phases(settings, self.notes)
+        self.phase_log = []       # what each phase left: its peak RSS, rooms, OOM kills
+        self.phase_index = -1
+        self.cgroup = MemoryCgroup(settings.memory_max_mb, "%s-%d" % (self.stamp, os.getpid()))
+        if not self.cgroup.path:
+            print("bench/soak: no memory limit for the service: %s" % self.cgroup.reason, flush=True)
 
     def run(self):
         print("bench/soak: temp dir %s, binary %s, %g s" % (self.w.tmp, self.binary, self.s.duration), flush=True)
-        self.start_service()
-        problem = self.connect_stats()
-        if problem:
-            return self.fail_early(problem)
-        os.chmod(self.w.sock_path, 0o666)
-        self.version = self.stats_conn.ask(b"version")
-        self.added, self.add_seconds = pre_add_rooms(self.w.sock_path, self.s.rooms, self.notes)
-        self.take_baseline()
-        self.start_workers()
-        self.sample_under_load()
-        self.stop_clients()
-        self.wait_until_idle()
-        self.stop_service()
+        print("bench/soak: phases %s; memory limit: %s" % (", ".join("%s %.0f-%.0f s" % (p["name"], p["start"], p["end"])
+                                                                   for p in self.phases), self.cgroup.describe()), flush=True)
+        try:
+            self.start_service()
+            problem = self.connect_stats()
+            if problem:
+                return self.fail_early(problem)
+            os.chmod(self.w.sock_path, 0o666)
+            self.version = self.stats_conn.ask(b"version")
+            self.added, self.add_seconds = pre_add_rooms(self.w.sock_path, self.s.rooms, self.notes)
+            self.take_baseline()
+            self.start_workers()
+            self.sample_under_load()
+            self.stop_clients()
+            self.wait_until_idle()
+            self.stop_service()
+        finally:
+            why = self.cgroup.remove()
+            if why:
+                self.notes.append(why)
         report, status = build_report(self.context())
         self.write_report(report)
         return status
@@ -194,11 +232,19 @@ class Soak:
             self.notes.append("could not enlarge the log pipe to 1 MiB; the service may have waited on its log")
         # Own process group (Ctrl-C reaches only the soak, which then stops everything in
         # order), and SIGTERM if the soak itself dies.
+        cgroup = self.cgroup
+
+        def in_child():
+            die_with_parent()
+            cgroup.join(os.getpid())     # before exec: the reader it forks at start is inside too
         self.service = subprocess.Popen([self.binary, "serve", "--socket", self.w.sock_path, "--config", self.w.cfg_path],
                                         env=self.w.env, stdin=subprocess.DEVNULL, stdout=log_w, stderr=log_w,
                                         close_fds=True, cwd=self.w.tmp, start_new_session=True,
-                                        preexec_fn=die_with_parent)
+                                        preexec_fn=in_child)
         CHILDREN.append(self.service)
+        if cgroup.path and not cgroup.holds(self.service.pid):
+            joined = cgroup.join(self.service.pid)
+            self.notes.append("the service joined its cgroup only after exec%s" % ("" if joined else ": it could not"))
         os.close(log_w)
         self.log_reader = LogReader(log_r, self.w.log_path)
         self.log_reader.start()
@@ -222,6 +268,7 @@ class Soak:
                 service.kill()
         self.log_reader.join(5)
         print("service log:\n" + "\n".join(self.log_reader.info["other"][-20:]), file=sys.stderr)
+        self.cgroup.remove()
         if not self.s.keep:
             shutil.rmtree(self.w.tmp, ignore_errors=True)
         return 2
@@ -250,6 +297,11 @@ class Soak:
         while monotonic() < wait_until and not calendars_idle(self.stats_conn.stats()[0]):
             time.sleep(0.1)
         self.base_stats, self.base_lines, _ = self.stats_conn.stats()
+        self.expected_rooms = {"r%d" % i for i in range(1, self.s.rooms + 1)}
+        seen = self.stats_conn.room_ids()
+        if seen is not None and not self.expected_rooms <= seen:
+            self.notes.append("%d pre-added rooms missing from `live list` before the load" % len(self.expected_rooms - seen))
+            self.expected_rooms &= seen   # judge only what was acknowledged and is there
         pid = self.service.pid
         self.rss_start = proc_rss_kb(pid)
         self.fds_start = proc_fds(pid)
@@ -267,14 +319,65 @@ class Soak:
                          "writer_pause": env_float("WRITER_PAUSE", 0.5),
                          "live_list": env_float("LIVE_LIST", 0.02),
                          "attacks": s.attacks,
-                         "hostile_hold": env_int("HOSTILE_HOLD", 0)}
+                         "hostile_hold": env_int("HOSTILE_HOLD", 0),
+                         "phases": [{"name": p["name"], "start": p["start"], "end": p["end"]} for p in self.phases],
+                         "classic_end": self.phases[0]["end"] if self.phases[0]["name"] == "classic" else 0.0,
+                         "config_path": self.w.cfg_path,
+                         "render_watches": env_int("RENDER_WATCHES", 128),
+                         "render_sessions": env_int("RENDER_SESSIONS", 8),
+                         "events": env_int("EVENTS", 3000),
+                         "events_every": env_float("EVENTS_EVERY", 30),
+                         "events_lead": env_float("EVENTS_LEAD", 15),
+                         "events_subscribers": env_int("EVENTS_SUBSCRIBERS", 120),
+                         "unread_conns": env_int("UNREAD_CONNS", 125),
+                         "reload_every": env_float("RELOAD_EVERY", 3),
+                         "reload_cities": env_int("RELOAD_CITIES", 30000),
+                         "reload_keys": env_int("RELOAD_KEYS", 36000)}
         self.start_worker("probe", self.w.out_owner)
         time.sleep(0.3)
         self.start_worker("owner", self.w.out_owner)
-        if s.hostile:
-            self.start_worker("hostile", self.w.out_hostile, as_nobody=True)
         if s.calendars:
             self.start_worker("calendar", self.w.out_owner)
+        self.enter_phase(0, 0.0)
+
+    def enter_phase(self, index, t_rel):
+        """Ends the phase before (its attacker stopped, its peak RSS, rooms and OOM kills noted),
+        then starts phase `index`'s attacker with the peak RSS counted afresh."""
+        if self.phase_index >= 0:
+            self.end_phase(t_rel)
+        self.phase_index = index
+        phase = self.phases[index]
+        phase["started"] = t_rel
+        reset_peak_rss(self.service.pid)
+        if phase["name"] == "classic" and not self.s.hostile:
+            return
+        role = phase["role"]
+        out = self.w.out_owner if role == "reload" else self.w.out_hostile
+        self.start_worker(role, out, as_nobody=(role != "reload"))
+
+    def end_phase(self, t_rel):
+        phase = self.phases[self.phase_index]
+        role = phase["role"]
+        p = self.workers.get(role)
+        if p is not None and role not in self.retired:
+            if p.poll() is None:
+                p.send_signal(signal.SIGTERM)
+                try:
+                    p.wait(20)
+                except subprocess.TimeoutExpired:
+                    self.notes.append("%s client did not stop within 20 s at its phase's end; killed" % role)
+                    p.kill()
+                    p.wait()
+            if p.returncode not in (0, None) and role not in self.crashed:
+                self.crashed[role] = p.returncode
+            self.retired.add(role)
+        seen = self.stats_conn.room_ids() if self.service.poll() is None else None
+        self.phase_log.append({
+            "name": phase["name"], "ended": t_rel, "hwm_kb": proc_status_kb(self.service.pid, "VmHWM"),
+            "rooms_seen": None if seen is None else len(self.expected_rooms & seen),
+            "rooms_missing": None if seen is None else sorted(self.expected_rooms - seen)[:10],
+            "rooms_missing_n": None if seen is None else len(self.expected_rooms - seen),
+            "oom_kills": self.cgroup.oom_kills(), "died": self.service.poll() is not None})
 
     def start_worker(self, role, out_dir, as_nobody=False):
         tmp = self.w.tmp
@@ -301,9 +404,13 @@ class Soak:
         next_progress = self.s.progress_every
         end_at = monotonic() + self.s.duration - (time.time() - self.t0)   # the minutes count from t0
         rss_limit_kb = env_int("RSS_LIMIT_MB", mem_total_kb() // 4 // 1024) * 1024
+        self.cg_samples = []   # (t_rel, bytes charged to the cgroup)
+        self.anon_samples = []  # (t_rel, RssAnon kB): the service's own memory, without mapped files
         while monotonic() < end_at and not self.interrupted["flag"]:
             tick_start = monotonic()
             t_rel = time.time() - self.t0
+            if self.phase_index + 1 < len(self.phases) and t_rel >= self.phases[self.phase_index + 1]["start"]:
+                self.enter_phase(self.phase_index + 1, t_rel)
             if self.service.poll() is not None:
                 self.result["service_died"] = "zaoan serve exited with status %s at %.0f s" % (self.service.returncode, t_rel)
                 break
@@ -312,9 +419,11 @@ class Soak:
                 break
             if t_rel >= next_progress:
                 next_progress += self.s.progress_every
-                print(progress_line(t_rel, rss, fds, st, self.w.out_owner, self.w.out_hostile), flush=True)
+                print(progress_line(t_rel, rss, fds, st, self.w.out_owner, self.w.out_hostile,
+                                    self.phases[self.phase_index]["name"]), flush=True)
             time.sleep(max(0.0, 1.0 - (monotonic() - tick_start)))
         self.load_seconds = time.time() - self.t0
+        self.end_phase(self.load_seconds)
         if self.interrupted["flag"]:
             self.notes.append("interrupted after %.0f s" % self.load_seconds)
 
@@ -325,8 +434,14 @@ class Soak:
         if st is None:
             self.stats_errors[raw[:80]] += 1
         self.samples.append((t_rel, rss, fds, st, ms))
+        self.anon_samples.append((t_rel, proc_status_kb(self.service.pid, "RssAnon")))
+        if self.cgroup.path:
+            if self.cgroup.keep(self.service.pid) and self.cgroup.moved_out <= 5:
+                self.notes.append("the service was found outside its memory cgroup at %.0f s (moved by another "
+                                  "process); put back" % t_rel)
+            self.cg_samples.append((t_rel, self.cgroup.usage()))
         for role, p in self.workers.items():
-            if p.poll() is not None and role not in self.crashed:
+            if p.poll() is not None and role not in self.crashed and role not in self.retired:
                 self.crashed[role] = p.returncode
         return rss, fds, st
 
@@ -388,6 +503,7 @@ class Soak:
             st, raw, _ = self.stats_conn.stats()
             if st is not None:
                 self.final_stats, self.final_lines = st, raw
+        self.rooms_end = self.stats_conn.room_ids() if service.poll() is None else None
         self.stats_conn.close()
 
     def stop_service(self):
@@ -408,15 +524,21 @@ class Soak:
                 service.wait()
         self.exit_status = service.returncode
         self.log_reader.join(10)
+        self.rooms_on_disk = state_file_ids(self.w.env["XDG_STATE_HOME"])
+        self.oom_kills = self.cgroup.oom_kills()
+        self.cgroup_peak = self.cgroup.peak() if self.cgroup.path else None
 
     def client_results(self):
         w, s = self.w, self.s
         data = {
             "owner": read_json(os.path.join(w.out_owner, "owner.json")),
             "probe": read_json(os.path.join(w.out_owner, "probe.json")),
-            "hostile": read_json(os.path.join(w.out_hostile, "hostile.json")) if s.hostile else None,
+            "hostile": read_json(os.path.join(w.out_hostile, "hostile.json")) if "hostile" in self.workers else None,
             "calendar": read_json(os.path.join(w.out_owner, "calendar.json")) if s.calendars else None,
         }
+        for role in ("hostile-render", "hostile-events", "hostile-unread", "reload"):
+            if role in self.workers:
+                data[role] = read_json(os.path.join(w.out_owner if role == "reload" else w.out_hostile, role + ".json"))
         worker_err = {}
         for role in self.workers:
             try:
@@ -446,7 +568,12 @@ class Soak:
             cpu_service_total=s.cpu_service_end, tmp=s.w.tmp, keep=s.s.keep, cfg=s.base_cfg,
             cpu_self=self_cpu_s(),
             cpu_machine=(None if s.busy_start is None or s.busy_load is None else s.busy_load - s.busy_start),
-            cpu_self_load=s.self_load - s.self_start)
+            cpu_self_load=s.self_load - s.self_start,
+            phases=s.phases, phase_log=s.phase_log, cgroup=s.cgroup.describe(), cgroup_on=bool(s.cgroup.path),
+            cg_samples=getattr(s, "cg_samples", []), anon_samples=getattr(s, "anon_samples", []), cgroup_peak=getattr(s, "cgroup_peak", None),
+            oom_kills=getattr(s, "oom_kills", None), rss_goal_kb=int(s.s.rss_goal_mb * 1024),
+            expected_rooms=s.expected_rooms, rooms_end=getattr(s, "rooms_end", None),
+            rooms_on_disk=getattr(s, "rooms_on_disk", None))
 
     def write_report(self, report):
         """To bench/out/soak-DATE.txt (or /tmp), then to stdout; the temp dir removed unless KEEP."""

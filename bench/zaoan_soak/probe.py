@@ -22,10 +22,25 @@ class ProbeSession(Conn):
         self.sent = collections.deque()
         self.buf = b""
 
+    STALL_S = 5.0   # no answer to the oldest ping for this long: a stalled connection
+
     def begin(self):
         self.ready = False
         self.buf = b""
         self.send(b"session\n")
+        self.loop.later(1.0, self.check_stall, self.gen)
+
+    def check_stall(self, gen):
+        """A session whose oldest ping has gone unanswered for STALL_S seconds while the
+        service answers others is stalled: counted (with when), and replaced by a new one."""
+        if gen != self.gen or self.closed or self.w.stopping:
+            return
+        if self.sent and time.perf_counter() - self.sent[0][0] > self.STALL_S:
+            self.rec.stall(self.sent[0][1], len(self.sent))
+            self.sent.clear()
+            self.reconnect_after(0.0)
+            return
+        self.loop.later(1.0, self.check_stall, self.gen)
 
     def on_data(self, data):
         buf = self.buf + data
@@ -131,6 +146,11 @@ class Recorder:
         self.refused_t = array.array("d")
         self.refused = self.errors = self.timeouts = self.lost = 0
         self.disconnects = self.unanswered_at_end = 0
+        self.stalls = []    # (t_rel of the oldest unanswered ping, pings unanswered) per stall
+
+    def stall(self, t_rel, unanswered):
+        self.stalls.append((round(t_rel, 1), unanswered))
+        self.lost += unanswered
 
     def refuse(self, t_rel):
         self.refused += 1
@@ -143,7 +163,8 @@ class Recorder:
     def counters(self):
         return {"refused": self.refused, "errors": self.errors, "timeouts": self.timeouts,
                 "lost": self.lost, "disconnects": self.disconnects,
-                "unanswered_at_end": self.unanswered_at_end}
+                "unanswered_at_end": self.unanswered_at_end, "stalls": self.stalls[:50],
+                "stall_count": len(self.stalls)}
 
     def recent(self, t_now, seconds):
         """Summary of the last `seconds`: cheap (walks back from the end), so the probe's
@@ -153,7 +174,7 @@ class Recorder:
             i -= 1
         return dict(self.counters(), recent=summarize(self.ms[i:].tolist()))
 
-    def summary(self, t_now, seconds, minute_of):
+    def summary(self, t_now, seconds, minute_of, phases=()):
         by_minute = collections.defaultdict(list)
         for t, ms in zip(self.t, self.ms):
             by_minute[minute_of(t)].append(ms)
@@ -162,6 +183,12 @@ class Recorder:
         refused = collections.Counter(minute_of(t) for t in self.refused_t)
         out["minutes"] = {str(m): dict(summarize(by_minute.get(m, [])), refused=refused.get(m, 0))
                           for m in sorted(set(by_minute) | set(refused))}
+        out["phases"] = {}
+        for ph in phases:
+            ms = [v for t, v in zip(self.t, self.ms) if ph["start"] <= t < ph["end"]]
+            out["phases"][ph["name"]] = dict(summarize(ms), refused=sum(
+                1 for t in self.refused_t if ph["start"] <= t < ph["end"]), stalls=sum(
+                1 for t, _ in self.stalls if ph["start"] <= t < ph["end"]))
         return out
 
 
@@ -194,7 +221,7 @@ def run_probe(cfg):
     def snapshot(final=False):
         t_now = time.time() - w.t0
         for name, rec in (("oneshot", one), ("session", sess)):
-            w.extra[name] = rec.summary(t_now, 10, w.minute_of) if final else rec.recent(t_now, 10)
+            w.extra[name] = rec.summary(t_now, 10, w.minute_of, cfg.get("phases", ())) if final else rec.recent(t_now, 10)
         orig_snapshot(final)
     w.snapshot = snapshot
     w.run()

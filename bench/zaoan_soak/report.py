@@ -21,7 +21,7 @@ def fmt_mb(kb):
     return "-" if kb is None else "%.1f MB" % (kb / 1024.0)
 
 
-def progress_line(t_rel, rss, fds, st, out_owner, out_hostile):
+def progress_line(t_rel, rss, fds, st, out_owner, out_hostile, phase="-"):
     owner = read_json(os.path.join(out_owner, "owner.json")) or {}
     probe = read_json(os.path.join(out_owner, "probe.json")) or {}
     hostile = read_json(os.path.join(out_hostile, "hostile.json")) or {}
@@ -31,11 +31,12 @@ def progress_line(t_rel, rss, fds, st, out_owner, out_hostile):
         r = pe.get(k, {}).get("recent", {})
         return "%s/%s" % (fmt_ms(r.get("p99")), fmt_ms(r.get("max"))) if r.get("n") else "-"
     busy_owner = sum(v for k, v in owner.get("errors", {}).items() if k.endswith("|busy"))
-    return ("[%5.0fs] service: conns %s watches %s rss %s fds %s | owner open %d busy %d | "
+    return ("[%5.0fs] %s | service: conns %s watches %s rss %s fds %s | owner open %d busy %d | "
             "hostile held %s | probe p99/max 10 s: one-shot %s session %s ms" % (
-                t_rel, st.get("connections_open", "?") if st else "?",
+                t_rel, phase, st.get("connections_open", "?") if st else "?",
                 st.get("watches", "?") if st else "?", fmt_mb(rss), fds, open_owner, busy_owner,
-                hostile.get("extra", {}).get("held_now", "-"), recent("oneshot"), recent("session")))
+                hostile.get("extra", {}).get("held_now", "-") if phase == "classic" else "-", recent("oneshot"),
+                recent("session")))
 
 
 def by_kind(counter):
@@ -55,6 +56,7 @@ def build_report(c):
     checks, status, peak = verdict(c, probe, owner)
     L = header_lines(c, owner, status, checks)
     L += probe_lines(probe)
+    L += phase_lines(c, probe)
     L += minute_lines(c, probe, owner, hostile)
     L += service_lines(c, peak)
     L += client_lines(c, probe)
@@ -72,6 +74,9 @@ def verdict(c, probe, owner):
         probe_checks(probe.get(name, {}), label, checks)
     idle_checks(c, checks)
     memory_checks(c, checks)
+    phase_checks(c, probe, checks)
+    stall_checks(c, probe, owner, checks)
+    room_checks(c, owner, checks)
     calendar_checks(c, checks)
     for role, code in c["crashed"].items():
         checks.append(("FAIL", "the %s client process exited with status %s (a soak bug; see below)" % (role, code)))
@@ -116,6 +121,9 @@ def probe_checks(p, label, checks):
     if bad:  # the goal holds throughout: in every minute, not only overall
         checks.append(("FAIL", "probe %s p99 >= %g ms in minute(s) %s" % (
             label, P99_GOAL_MS, ", ".join(str(int(m) + 1) for m in sorted(bad, key=int)))))
+    if p.get("stall_count"):
+        checks.append(("note", "probe %s stalled %d times: no answer for 5 s, then a new connection (first at %s s)" % (
+            label, p["stall_count"], p["stalls"][0][0])))
     if p.get("refused") or p.get("timeouts") or p.get("errors") or p.get("lost"):
         tried = p.get("overall", {}).get("n", 0) + p.get("refused", 0) + p.get("timeouts", 0) + p.get("errors", 0)
         checks.append(("note", "probe %s: of %d tries %d refused (service full), %d timeouts, %d errors; %d lost" % (
@@ -146,11 +154,117 @@ def memory_checks(c, checks):
     # minutes 2-3 (judged from 5 minutes of load on).
     warm = [s[1] for s in c["samples"] if s[1] is not None and 60 <= s[0] < 180]
     late = [s[1] for s in c["samples"] if s[1] is not None and s[0] >= c["load_seconds"] - 120]
-    if c["load_seconds"] >= 300 and warm and late:
+    if c["load_seconds"] >= 300 and warm and late and len(c["phases"]) == 1:
         grew = max(late) - max(warm)
         verdict = "ok" if max(late) <= max(warm) * 1.10 + 4096 else "FAIL"
         checks.append((verdict, "RSS %s at most in minutes 2-3, %s at most in the last two minutes (%+.1f MB)" % (
             fmt_mb(max(warm)), fmt_mb(max(late)), grew / 1024.0)))
+
+
+# ---- the phases: each attack of issue 29 beside the probe ----
+
+MAX_GOAL_MS = 100.0
+PHASE_KEYS = ("requests", "closed_output_limit", "closed_slow_reader", "closed_partial_line", "connections_refused",
+              "held_for_next_turn", "formatter_cache_misses", "log_lines_dropped")
+
+
+def phase_view(c, probe, ph):
+    """What one phase measured: probe, RSS, cgroup, stats deltas, rooms, and whether its goal held."""
+    start, end = ph["start"], ph["end"]
+    log = next((x for x in c["phase_log"] if x["name"] == ph["name"]), None)
+    ss = [x for x in c["samples"] if start <= x[0] < end]
+    rss = [x[1] for x in ss if x[1] is not None]
+    rss_max = max(rss + ([log["hwm_kb"]] if log and log.get("hwm_kb") else []), default=None)
+    cg = [b for t, b in c["cg_samples"] if start <= t < end and b is not None]
+    anon = [b for t, b in c["anon_samples"] if start <= t < end and b is not None]
+    before = [x[3] for x in c["samples"] if x[0] < start and x[3]]
+    during = [x[3] for x in ss if x[3]]
+    first = before[-1] if before else (c["base_stats"] or {})
+    last = during[-1] if during else None
+    delta = {}
+    for k in PHASE_KEYS:
+        a, b = first.get(k), (last or {}).get(k)
+        delta[k] = (b - a) if isinstance(a, int) and isinstance(b, int) else None
+    stalls = [t for t in ((c["data"].get("owner") or {}).get("extra") or {}).get("session_stalls_t", [])
+              if start <= t < end]
+    v = {"name": ph["name"], "start": start, "end": end, "ran": log is not None, "rss_max": rss_max,
+         "owner_stalls": len(stalls), "anon_max": max(anon) if anon else None,
+         "cg_max": max(cg) if cg else None, "delta": delta, "log": log or {},
+         "probe": {n: probe.get(n, {}).get("phases", {}).get(ph["name"], {}) for n in ("oneshot", "session")}}
+    why = []
+    if not v["ran"]:
+        why.append("did not run (the soak stopped before it)")
+    for n, label in (("oneshot", "one-shot"), ("session", "session")):
+        pr = v["probe"][n]
+        if not pr.get("n"):
+            why.append("probe %s: no answers" % label)
+            continue
+        if pr["p99"] >= P99_GOAL_MS:
+            why.append("probe %s p99 %.2f ms" % (label, pr["p99"]))
+        if pr["max"] >= MAX_GOAL_MS:
+            why.append("probe %s max %.2f ms" % (label, pr["max"]))
+        if pr.get("stalls"):
+            why.append("probe %s stalled %d times (no answer for 5 s; reconnected)" % (label, pr["stalls"]))
+    if rss_max is not None and rss_max > c["rss_goal_kb"]:
+        why.append("RSS %s > %s" % (fmt_mb(rss_max), fmt_mb(c["rss_goal_kb"])))
+    if log and log.get("died"):
+        why.append("the service died")
+    if log and log.get("rooms_missing_n"):
+        why.append("%d acknowledged rooms missing (%s)" % (log["rooms_missing_n"], ", ".join(log["rooms_missing"])))
+    if log and log.get("rooms_seen") is None and not log.get("died"):
+        why.append("`live list` could not be asked at the phase's end")
+    v["why"] = why
+    return v
+
+
+def phase_checks(c, probe, checks):
+    if c["oom_kills"]:
+        checks.append(("FAIL", "the kernel's OOM killer ended %d process(es) in the service's cgroup (%s)" % (
+            c["oom_kills"], c["cgroup"])))
+    for ph in c["phases"]:
+        v = phase_view(c, probe, ph)
+        if v["why"]:
+            checks.append(("FAIL", "goal under %s did not hold: %s" % (ph["name"], "; ".join(v["why"]))))
+        else:
+            p1, p2 = v["probe"]["oneshot"], v["probe"]["session"]
+            checks.append(("ok", "goal under %s held: probe p99/max %.2f/%.2f (one-shot), %.2f/%.2f ms (session); "
+                           "RSS max %s; not killed; %d rooms kept" % (
+                               ph["name"], p1["p99"], p1["max"], p2["p99"], p2["max"], fmt_mb(v["rss_max"]),
+                               v["log"].get("rooms_seen") or 0)))
+
+
+def stall_checks(c, probe, owner, checks):
+    """A connection the service stops reading while lines wait on it, for good: the probe's
+    session (no pong for 5 s) and the owner's sessions (no answer for 10 s), each replaced."""
+    n_owner = (owner.get("counts") or {}).get("session|stalled", 0)
+    n_probe = sum((probe.get(n) or {}).get("stall_count", 0) for n in ("oneshot", "session"))
+    if n_owner or n_probe:
+        first = ((owner.get("extra") or {}).get("session_stalls_t") or [None])[0]
+        checks.append(("FAIL", "connections stalled (lines sent, no answer while others were answered): the probe's "
+                       "session %d times, the owner's sessions %d times%s" % (
+                           n_probe, n_owner, "" if first is None else " (the first at %.0f s)" % first)))
+
+
+def room_checks(c, owner, checks):
+    """No acknowledged room lost: the pre-added rooms, and the writer's rooms as it last knew
+    them, in `live list` at the end and in the state file after SIGTERM."""
+    extra = owner.get("extra") or {}
+    present = set(extra.get("writer_present") or [])
+    unknown = set(extra.get("writer_unknown") or [])
+    absent = set(extra.get("writer_ids") or []) - present - unknown
+    for label, ids in (("`live list` at the end", c["rooms_end"]), ("the state file after SIGTERM", c["rooms_on_disk"])):
+        if ids is None:
+            if not c["service_died"]:
+                checks.append(("FAIL", "%s could not be read" % label))
+            continue
+        lost = (c["expected_rooms"] | present) - ids
+        back = absent & ids
+        if lost or back:
+            checks.append(("FAIL", "%s: %d acknowledged rooms missing (%s), %d acknowledged removals undone (%s)" % (
+                label, len(lost), ", ".join(sorted(lost)[:8]), len(back), ", ".join(sorted(back)[:8]))))
+        else:
+            checks.append(("ok", "%s: every acknowledged room there (%d pre-added, %d of the writer's), none it removed" % (
+                label, len(c["expected_rooms"]), len(present))))
 
 
 def calendar_checks(c, checks):
@@ -173,12 +287,15 @@ def cpu_checks(c, checks):
     c["other_cpu"] = None
     if c["cpu_machine"] is not None and c["cpu_service"] is not None:
         ours = c["cpu_service"] + c["cpu_self_load"] + sum(
-            (data.get(r) or {}).get("cpu", 0) for r in ("owner", "hostile", "probe", "calendar"))
+            (data.get(r) or {}).get("cpu", 0) for r in CLIENT_ROLES)
         c["other_cpu"] = max(0.0, c["cpu_machine"] - ours)
         share = c["other_cpu"] / max(1, c["load_seconds"])
         if share > 0.25:
             checks.append(("note", "other processes used %.0f%% of a CPU during the load (builds, tests?): "
                            "the latencies above are suspect" % (100 * share)))
+
+
+CLIENT_ROLES = ("owner", "hostile", "probe", "calendar", "hostile-render", "hostile-events", "hostile-unread", "reload")
 
 
 # ---- the sections ----
@@ -203,6 +320,8 @@ def header_lines(c, owner, status, checks):
         ",".join(c["cfg"]["attacks"]), c["cfg"]["hostile_hold"] or "as many as it can"))
         if c["hostile"] else "off (HOSTILE=0)"))
     add("          probe (uid 0): one-shot ping every 100 ms, session ping every 10 ms")
+    add("phases    %s" % ", ".join("%s %.0f-%.0f s" % (p["name"], p["start"], p["end"]) for p in c["phases"]))
+    add("memory    %s" % c["cgroup"])
     add("")
     add("VERDICT: %s" % ("PASS" if status == 0 else "FAIL"))
     for kind, text in checks:
@@ -291,6 +410,11 @@ def service_lines(c, peak):
     add("Service")
     add("  RSS       start %s   peak %s (at %s s)   end %s" % (
         fmt_mb(c["rss_start"]), fmt_mb(peak[0]), "-" if peak[1] is None else "%.0f" % peak[1], fmt_mb(c["rss_end"])))
+    if c["cgroup_on"]:
+        add("  memory    %s: peak charged %s, OOM kills %s" % (
+            c["cgroup"], "-" if c["cgroup_peak"] is None else "%.1f MB" % (c["cgroup_peak"] / 1e6), c["oom_kills"]))
+    else:
+        add("  memory    no cgroup: %s" % c["cgroup"])
     fds_peak = max((s[2] for s in c["samples"] if s[2] is not None), default=None)
     add("  fds       start %s   peak %s   end %s" % (c["fds_start"], fds_peak, c["fds_end"]))
     conns_peak = max(((s[3] or {}).get("connections_open", 0) for s in c["samples"]), default=0)
@@ -318,7 +442,7 @@ def cpu_lines(c):
     data = c["data"]
     if c["cpu_service"] is not None:
         parts.append("service %.1f s (%.0f%% of one CPU)" % (c["cpu_service"], 100 * c["cpu_service"] / max(1, c["load_seconds"])))
-    for role in ("owner", "hostile", "probe", "calendar"):
+    for role in CLIENT_ROLES:
         d = data.get(role)
         if d:
             parts.append("%s %.1f s (%.0f%%)" % (role, d["cpu"], 100 * d["cpu"] / max(1, c["load_seconds"])))
@@ -348,7 +472,7 @@ def log_lines(c):
 def client_lines(c, probe):
     data = c["data"]
     L = ["All clients"]
-    for role in ("owner", "hostile", "probe"):
+    for role in ("owner", "hostile", "hostile-render", "hostile-events", "hostile-unread", "probe"):
         d = data.get(role)
         if not d:
             continue
@@ -363,9 +487,12 @@ def client_lines(c, probe):
             role, answered, ", ".join("%s %d" % kv for kv in errs.most_common()) or "none",
             errs.get("busy", 0), failed))
     L.append("")
-    for role, title in (("owner", "Owner clients (uid 0)"), ("hostile", "Hostile clients (uid 65534)"),
+    for role, title in (("owner", "Owner clients (uid 0)"), ("hostile", "Hostile clients (uid 65534), classic phase"),
+                        ("hostile-render", "Hostile clients (uid 65534), render phase"),
+                        ("hostile-events", "Hostile clients (uid 65534), events phase"),
+                        ("hostile-unread", "Hostile clients (uid 65534), unread phase"),
                         ("probe", "Probe clients (uid 0; errors only, latencies above)")):
-        if role == "hostile" and not c["hostile"]:
+        if role != "owner" and role != "probe" and role not in data:
             continue
         L += role_lines(role, title, data.get(role))
     return L
@@ -386,6 +513,9 @@ def role_lines(role, title, d):
         L += owner_extra_lines(extra, lists)
     if role == "hostile":
         L += hostile_extra_lines(extra, lists)
+    for name, s in sorted(lists.items()):
+        if role != "hostile" and role != "owner" and s.get("n"):
+            L.append("  %s: n %d, p50 %.2f, p99 %.2f, max %.2f" % (name, s["n"], s["p50"], s["p99"], s["max"]))
     L.append("")
     return L
 
@@ -435,6 +565,106 @@ def hostile_extra_lines(extra, lists):
     return L
 
 
+def phase_lines(c, probe):
+    """One line per phase (each attack of issue 29 alone beside the probe), then what each
+    attack did and what the service counted meanwhile."""
+    L = ["Attacks one at a time (goal: probe p99 < %g ms and max < %g ms, service RSS <= %s, never killed, "
+         "no acknowledged room lost)" % (P99_GOAL_MS, MAX_GOAL_MS, fmt_mb(c["rss_goal_kb"]))]
+    row = "  %-8s %-9s %-22s %-22s %8s %6s %7s %4s %9s  %s"
+    L.append(row % ("phase", "window s", "one-shot p50/p99/max", "session p50/p99/max", "RSS max", "anon", "cgroup",
+                    "died", "rooms", "goal"))
+    views = [phase_view(c, probe, ph) for ph in c["phases"]]
+    for v in views:
+        def pm(n):
+            s = v["probe"][n]
+            return "%s/%s/%s" % (fmt_ms(s.get("p50")), fmt_ms(s.get("p99")), fmt_ms(s.get("max"))) if s.get("n") else "-"
+        log = v["log"]
+        L.append(row % (v["name"], "%.0f-%.0f" % (v["start"], v["end"]), pm("oneshot"), pm("session"),
+                        "%.1f MB" % (v["rss_max"] / 1024.0) if v["rss_max"] else "-",
+                        "%.1f" % (v["anon_max"] / 1024.0) if v["anon_max"] else "-",
+                        "%.0f MB" % (v["cg_max"] / 1e6) if v["cg_max"] else "-",
+                        "-" if not log else ("yes" if log.get("died") else "no"),
+                        "-" if log.get("rooms_seen") is None else "%d/%d" % (log["rooms_seen"], len(c["expected_rooms"])),
+                        "held" if not v["why"] else "NOT HELD: " + "; ".join(v["why"])))
+    L.append("  (RSS max: the most of the once-a-second VmRSS samples and the phase's own VmHWM, reset at its start;"
+             " anon: the most RssAnon sampled, MB, the service's own memory without mapped files;"
+             " cgroup: the most charged to the service's memory cgroup, MB, its reader and page cache included)")
+    data = c["data"]
+    for v in views:
+        d = v["delta"]
+        service = "service: closed_output_limit +%s, closed_slow_reader +%s, refused (busy) +%s, held_for_next_turn +%s, " \
+                  "formatter misses +%s, requests +%s; owner sessions stalled %d, probe session stalled %s" % (
+                      d["closed_output_limit"], d["closed_slow_reader"], d["connections_refused"],
+                      d["held_for_next_turn"], d["formatter_cache_misses"], d["requests"], v["owner_stalls"],
+                      v["probe"]["session"].get("stalls", 0))
+        L.append("  %-8s %s" % (v["name"], attack_summary(v["name"], data, c)))
+        L.append("  %-8s %s" % ("", service))
+    L.append("")
+    return L
+
+
+def attack_summary(name, data, c):
+    def counts(d):
+        return collections.Counter(d.get("counts") or {}) if d else collections.Counter()
+
+    def errors(d):
+        return collections.Counter(d.get("errors") or {}) if d else collections.Counter()
+    if name == "classic":
+        h = data.get("hostile") or {}
+        busy = sum(v for k, v in errors(h).items() if k.endswith("|busy"))
+        return "the hostile's classic attacks (%s) at once: %s busy refusals, peak %s held" % (
+            ",".join(a for a in c["cfg"]["attacks"] if a not in ("render", "events", "unread", "reload")) or "none",
+            busy, (h.get("extra") or {}).get("held_peak", "-"))
+    if name == "render":
+        d = data.get("hostile-render") or {}
+        k, e, x = counts(d), errors(d), d.get("extra") or {}
+        pipelined = (d.get("answers") or {}).get("render-pipeline|time", 0)
+        return ("%d watches of distinct costly `time` patterns: %d accepted (at most %s watching at once), %d refused "
+                "(ERR busy: 32 distinct watches), %d other busy; 8 sessions pipelining distinct costly `time`: %d "
+                "answered (%.0f/s), %d errors, %d closed by the service" % (
+                    c["cfg"]["render_watches"], k["render-watch|accepted"], x.get("watching_peak", "-"),
+                    k["render-watch|refused-32-distinct"], k["render-watch|busy-other"], pipelined,
+                    pipelined / max(1.0, sum(p["end"] - p["start"] for p in c["phases"] if p["name"] == "render")),
+                    sum(v for kk, v in e.items() if kk.startswith("render-pipeline|")),
+                    k["render-pipeline|closed-by-service"]))
+    if name == "events":
+        d = data.get("hostile-events") or {}
+        k, e, x = counts(d), errors(d), (d.get("extra") or {}).get("events_reader") or {}
+        files = ((data.get("calendar") or {}).get("phase_files") or {})
+        return ("%d `watch events` subscribers never reading: %d connections, %d closed by the service, %d refused; "
+                "events.ics of %d events rewritten %d times; the reading subscriber saw %s firings (%s of the file's "
+                "events, %s moments each at most), at most %s moments in full and %s `more` lines in one" % (
+                    c["cfg"]["events_subscribers"], k["events-subscriber|connections"],
+                    k["events-subscriber|closed-by-service"],
+                    sum(v for kk, v in e.items() if kk.startswith("events-subscriber|")), c["cfg"]["events"],
+                    files.get("events_rounds", 0), x.get("firings", 0), x.get("big_firings", 0),
+                    x.get("moments_max", "-"), x.get("max_full", "-"), x.get("max_more_lines", "-")))
+    if name == "unread":
+        d = data.get("hostile-unread") or {}
+        k, e = counts(d), errors(d)
+        life = (d.get("lists") or {}).get("unread-schedule lifetime s") or {}
+        return ("%d connections `schedule 744`..`schedule %d` over 10,000 events, never read: %d connects, %d closed by "
+                "the service (lifetime p50 %s s, max %s s), %d refused (%s)" % (
+                    c["cfg"]["unread_conns"], 744 - c["cfg"]["unread_conns"] + 1, k["unread-schedule|connections"],
+                    k["unread-schedule|closed-by-service"], fmt_ms(life.get("p50")), fmt_ms(life.get("max")),
+                    sum(e.values()), ", ".join("%s %d" % (kk.partition("|")[2], v) for kk, v in e.items()) or "-"))
+    if name == "reload":
+        d = data.get("reload") or {}
+        k, ms = counts(d), d.get("ms") or {}
+        sizes = d.get("sizes") or {}
+
+        def part(label):
+            m = ms.get(label) or {}
+            codes = ", ".join("%s %d" % (kk.partition("|")[2], v) for kk, v in sorted(k.items()) if kk.startswith(label + "|"))
+            return "%s: %s (answer ms p50 %s, max %s)" % (label, codes or "-", fmt_ms(m.get("p50")), fmt_ms(m.get("max")))
+        return ("%d rounds of the owner's `reload` of a ~1 MiB config (cities %s bytes, unknown keys %s bytes), the good "
+                "one restored after each: %s; %s; %s%s" % (
+                    k["rounds"], sizes.get("cities", "-"), sizes.get("unknown-keys", "-"), part("cities"),
+                    part("unknown-keys"), part("restore"),
+                    "" if not d.get("first_other") else "; first other answer: " + d["first_other"]))
+    return "-"
+
+
 def closing_lines(c):
     """The calendar writer, the hand-over attackers, the client processes' stderr."""
     L = []
@@ -444,6 +674,11 @@ def closing_lines(c):
         add("Calendar writer (uid 0, the calendar folder's owner)")
         cal = data.get("calendar") or {}
         add("  wrote    %s" % (", ".join("%s %d" % kv for kv in sorted((cal.get("counts") or {}).items())) or "nothing"))
+        pf = cal.get("phase_files") or {}
+        if pf.get("events_rounds") or pf.get("many_written"):
+            add("  phase files: events.ics written %d times (%d bytes), many.ics %d times (%d bytes), %d removed" % (
+                pf.get("events_rounds", 0), pf.get("events_bytes", 0), pf.get("many_written", 0),
+                pf.get("many_bytes", 0), pf.get("removed", 0)))
         e = cal.get("edit_s", {})
         if e.get("n"):
             add("  honest edits shown in `schedule`: n %d, p50 %.2f s, p99 %.2f s, max %.2f s; missed %d" % (

@@ -55,6 +55,234 @@ class StatsConn(BlockingSession):
         return self.readline().decode("utf-8", "replace")
 
 
+    def room_ids(self):
+        """The IDs `live list` shows (a set), or None if it could not be asked."""
+        try:
+            if self.sock is None:
+                self.connect()
+            self.send(b"live list")
+            answer = self.read_answer()
+        except (OSError, socket.timeout):
+            self.close()
+            return None
+        if answer and answer[0].startswith(b"ERR "):
+            return None
+        return {line.split(b"\t", 1)[0].decode("utf-8", "replace") for line in answer if line}
+
+
+def state_file_ids(state_home):
+    """The room IDs in the service's state file (XDG_STATE_HOME/zaoan/state.json), or None."""
+    try:
+        with open(os.path.join(state_home, "zaoan", "state.json")) as f:
+            return {r.get("id") for r in json.load(f).get("rooms", [])}
+    except (OSError, ValueError, AttributeError):
+        return None
+
+
+def proc_status_kb(pid, key):
+    """A `key:  N kB` line of /proc/PID/status (VmRSS, VmHWM), or None."""
+    try:
+        with open("/proc/%d/status" % pid) as f:
+            for line in f:
+                if line.startswith(key + ":"):
+                    return int(line.split()[1])
+    except (OSError, ValueError, IndexError):
+        return None
+    return None
+
+
+def reset_peak_rss(pid):
+    """Starts VmHWM afresh from the current RSS (clear_refs 5), so a phase's peak is its own;
+    False where it cannot (not root)."""
+    try:
+        with open("/proc/%d/clear_refs" % pid, "w") as f:
+            f.write("5")
+        return True
+    except OSError:
+        return False
+
+
+class MemoryCgroup:
+    """A cgroup of the soak's own that holds the service (and its calendar reader) under a real
+    memory limit: cgroup v2 where the memory controller is there (a new group at the root of
+    the hierarchy, memory.max), else cgroup v1's memory controller (a child of the soak's own
+    group, memory.limit_in_bytes). `reason` says why there is none. The service's pid is
+    written to cgroup.procs before it execs (so its reader, forked at start, is inside too)."""
+
+    def __init__(self, limit_mb, tag):
+        self.limit = limit_mb << 20
+        self.tag = tag
+        self.path = self.version = self.reason = None
+        self.peak_seen = 0
+        self.removed = False
+        self.moved_out = 0
+        if limit_mb <= 0:
+            self.reason = "MEMORY_MAX=0"
+            return
+        why = []
+        for create in (self.try_v2, self.try_v1):
+            r = create()
+            if r is None:
+                return
+            why.append(r)
+        self.reason = "; ".join(why)
+
+    @staticmethod
+    def mounts(fstype):
+        out = []
+        try:
+            with open("/proc/self/mounts") as f:
+                for line in f:
+                    parts = line.split()
+                    if len(parts) >= 4 and parts[2] == fstype:
+                        out.append((parts[1], parts[3].split(",")))
+        except OSError:
+            pass
+        return out
+
+    def make(self, parent, limit_file):
+        path = os.path.join(parent, "zaoan-soak-%s" % self.tag)
+        try:
+            os.mkdir(path)
+        except OSError as e:
+            return "cannot create %s (%s)" % (path, e.strerror)
+        try:
+            with open(os.path.join(path, limit_file), "w") as f:
+                f.write(str(self.limit))
+        except OSError as e:
+            os.rmdir(path)
+            return "cannot write %s/%s (%s)" % (path, limit_file, e.strerror)
+        self.path = path
+        return None
+
+    def try_v2(self):
+        found = self.mounts("cgroup2")
+        if not found:
+            return "no cgroup v2 mounted"
+        for mount, _ in found:
+            try:
+                with open(os.path.join(mount, "cgroup.controllers")) as f:
+                    controllers = f.read().split()
+            except OSError:
+                continue
+            if "memory" not in controllers:
+                continue
+            r = self.make(mount, "memory.max")
+            if r is None:
+                self.version = 2
+                return None
+            return "cgroup v2: " + r
+        return "cgroup v2 (%s) has no memory controller" % ", ".join(m for m, _ in found)
+
+    def try_v1(self):
+        found = [m for m, opts in self.mounts("cgroup") if "memory" in opts]
+        if not found:
+            return "no cgroup v1 memory controller"
+        own = "/"
+        try:
+            with open("/proc/self/cgroup") as f:
+                for line in f:
+                    parts = line.rstrip("\n").split(":", 2)
+                    if len(parts) == 3 and "memory" in parts[1].split(","):
+                        own = parts[2]
+        except OSError:
+            pass
+        parent = os.path.join(found[0], own.lstrip("/"))
+        r = self.make(parent, "memory.limit_in_bytes")
+        if r is None:
+            self.version = 1
+            try:   # a pid put back after something moved it out brings its charges along
+                with open(os.path.join(self.path, "memory.move_charge_at_immigrate"), "w") as f:
+                    f.write("3")
+            except OSError:
+                pass
+            return None
+        return "cgroup v1: " + r
+
+    def describe(self):
+        if not self.path:
+            return "none (%s)" % self.reason
+        return "cgroup v%d %s, %s = %d MiB" % (self.version, self.path, "memory.max" if self.version == 2
+                                                else "memory.limit_in_bytes", self.limit >> 20)
+
+    def join(self, pid):
+        """Puts pid in the group (in the child before exec, or after the fact)."""
+        if not self.path:
+            return False
+        try:
+            with open(os.path.join(self.path, "cgroup.procs"), "w") as f:
+                f.write(str(pid))
+            return True
+        except OSError:
+            return False
+
+    def keep(self, pid):
+        """Puts pid back if something moved it out of the group (systemd realizing its
+        init.scope does, on cgroup v1); True if it had to."""
+        if not self.path or self.holds(pid):
+            return False
+        self.moved_out += 1
+        self.join(pid)
+        return True
+
+    def holds(self, pid):
+        try:
+            with open("/proc/%d/cgroup" % pid) as f:
+                text = f.read()
+        except OSError:
+            return False
+        return ("/zaoan-soak-%s\n" % self.tag) in text
+
+    def read(self, name):
+        try:
+            with open(os.path.join(self.path, name)) as f:
+                return f.read()
+        except (OSError, TypeError):
+            return None
+
+    def usage(self):
+        """Bytes charged to the group now (the service, its reader, their page cache)."""
+        text = self.read("memory.current" if self.version == 2 else "memory.usage_in_bytes")
+        try:
+            value = int(text)
+        except (TypeError, ValueError):
+            return None
+        self.peak_seen = max(self.peak_seen, value)
+        return value
+
+    def peak(self):
+        text = self.read("memory.peak" if self.version == 2 else "memory.max_usage_in_bytes")
+        try:
+            return max(int(text), self.peak_seen)
+        except (TypeError, ValueError):
+            return self.peak_seen or None
+
+    def oom_kills(self):
+        """Processes the kernel's OOM killer ended in the group (None if it does not say)."""
+        text = self.read("memory.events" if self.version == 2 else "memory.oom_control")
+        for line in (text or "").splitlines():
+            parts = line.split()
+            if len(parts) == 2 and parts[0] == "oom_kill":
+                return int(parts[1])
+        return None
+
+    def remove(self):
+        """Removes the group once it is empty; why not, or None."""
+        if not self.path or self.removed:
+            return None
+        deadline = monotonic() + 10
+        while monotonic() < deadline:
+            if not (self.read("cgroup.procs") or "").strip():
+                break
+            time.sleep(0.2)
+        try:
+            os.rmdir(self.path)
+            self.removed = True
+            return None
+        except OSError as e:
+            return "could not remove %s: %s" % (self.path, e.strerror)
+
+
 def calendars_idle(st):
     """No calendar reading running (stats: `calendars: N read, M waiting, K reading`)."""
     if not st:
