@@ -367,7 +367,7 @@ class RenderWatcher(LineClient):
         code = self.w.answer(self.kind, "watch time", line)
         if code == "busy":
             self.busy = True
-            self.w.count(self.kind, "refused-32-distinct" if WATCH_LIMIT_TEXT in line else "busy-other")
+            self.w.count(self.kind, "busy-32-distinct" if WATCH_LIMIT_TEXT in line else "busy-other")
             if WATCH_LIMIT_TEXT in line and "refusal_text" not in self.w.extra:
                 self.w.extra["refusal_text"] = line.decode("utf-8", "replace")[:200]
             return

@@ -623,7 +623,7 @@ def attack_summary(name, data, c):
                 "(ERR busy: 32 distinct watches), %d other busy; 8 sessions pipelining distinct costly `time`: %d "
                 "answered (%.0f/s), %d errors, %d closed by the service" % (
                     c["cfg"]["render_watches"], k["render-watch|accepted"], x.get("watching_peak", "-"),
-                    k["render-watch|refused-32-distinct"], k["render-watch|busy-other"], pipelined,
+                    k["render-watch|busy-32-distinct"], k["render-watch|busy-other"], pipelined,
                     pipelined / max(1.0, sum(p["end"] - p["start"] for p in c["phases"] if p["name"] == "render")),
                     sum(v for kk, v in e.items() if kk.startswith("render-pipeline|")),
                     k["render-pipeline|closed-by-service"]))
