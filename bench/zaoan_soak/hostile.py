@@ -599,7 +599,12 @@ class ReloadStorm:
             self.session.close()
             return
         self.ms[label].append((time.perf_counter() - t) * 1000)
-        code = "ok" if line == b"ok" else line[4:].split(b" ", 1)[0].decode("ascii", "replace") if line.startswith(b"ERR ") else "other"
+        if line == b"ok":
+            code = "ok"
+        elif line.startswith(b"ERR "):
+            code = line[4:].split(b" ", 1)[0].decode("ascii", "replace")
+        else:
+            code = "other"
         self.counts[label + "|" + code] += 1
         if code not in ("ok", "bad-config") and not hasattr(self, "first_other"):
             self.first_other = line[:200].decode("utf-8", "replace")

@@ -436,10 +436,12 @@ class Soak:
         self.samples.append((t_rel, rss, fds, st, ms))
         self.anon_samples.append((t_rel, proc_status_kb(self.service.pid, "RssAnon")))
         if self.cgroup.path:
-            if self.cgroup.keep(self.service.pid) and self.cgroup.moved_out <= 5:
-                self.notes.append("the service was found outside its memory cgroup at %.0f s (moved by another "
-                                  "process); put back" % t_rel)
-            self.cg_samples.append((t_rel, self.cgroup.usage()))
+            if self.cgroup.left(self.service.pid):
+                self.cgroup_left_at = t_rel
+                self.notes.append("the service was moved out of its memory cgroup by another process at %.0f s: "
+                                  "the limit and the cgroup figures hold only until then" % t_rel)
+            if not self.cgroup.moved_out:
+                self.cg_samples.append((t_rel, self.cgroup.usage()))
         for role, p in self.workers.items():
             if p.poll() is not None and role not in self.crashed and role not in self.retired:
                 self.crashed[role] = p.returncode
@@ -570,7 +572,8 @@ class Soak:
             cpu_machine=(None if s.busy_start is None or s.busy_load is None else s.busy_load - s.busy_start),
             cpu_self_load=s.self_load - s.self_start,
             phases=s.phases, phase_log=s.phase_log, cgroup=s.cgroup.describe(), cgroup_on=bool(s.cgroup.path),
-            cg_samples=getattr(s, "cg_samples", []), anon_samples=getattr(s, "anon_samples", []), cgroup_peak=getattr(s, "cgroup_peak", None),
+            cgroup_left_at=getattr(s, "cgroup_left_at", None), cg_samples=getattr(s, "cg_samples", []),
+            anon_samples=getattr(s, "anon_samples", []), cgroup_peak=getattr(s, "cgroup_peak", None),
             oom_kills=getattr(s, "oom_kills", None), rss_goal_kb=int(s.s.rss_goal_mb * 1024),
             expected_rooms=s.expected_rooms, rooms_end=getattr(s, "rooms_end", None),
             rooms_on_disk=getattr(s, "rooms_on_disk", None))

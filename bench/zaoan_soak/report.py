@@ -411,8 +411,10 @@ def service_lines(c, peak):
     add("  RSS       start %s   peak %s (at %s s)   end %s" % (
         fmt_mb(c["rss_start"]), fmt_mb(peak[0]), "-" if peak[1] is None else "%.0f" % peak[1], fmt_mb(c["rss_end"])))
     if c["cgroup_on"]:
-        add("  memory    %s: peak charged %s, OOM kills %s" % (
-            c["cgroup"], "-" if c["cgroup_peak"] is None else "%.1f MB" % (c["cgroup_peak"] / 1e6), c["oom_kills"]))
+        add("  memory    %s: peak charged %s, OOM kills %s%s" % (
+            c["cgroup"], "-" if c["cgroup_peak"] is None else "%.1f MB" % (c["cgroup_peak"] / 1e6), c["oom_kills"],
+            "" if c["cgroup_left_at"] is None else "; moved out of it by another process at %.0f s (figures until then)"
+            % c["cgroup_left_at"]))
     else:
         add("  memory    no cgroup: %s" % c["cgroup"])
     fds_peak = max((s[2] for s in c["samples"] if s[2] is not None), default=None)

@@ -191,11 +191,6 @@ class MemoryCgroup:
         r = self.make(parent, "memory.limit_in_bytes")
         if r is None:
             self.version = 1
-            try:   # a pid put back after something moved it out brings its charges along
-                with open(os.path.join(self.path, "memory.move_charge_at_immigrate"), "w") as f:
-                    f.write("3")
-            except OSError:
-                pass
             return None
         return "cgroup v1: " + r
 
@@ -216,13 +211,12 @@ class MemoryCgroup:
         except OSError:
             return False
 
-    def keep(self, pid):
-        """Puts pid back if something moved it out of the group (systemd realizing its
-        init.scope does, on cgroup v1); True if it had to."""
-        if not self.path or self.holds(pid):
+    def left(self, pid):
+        """Whether pid has been moved out of the group since it was put there (by another
+        process: the soak leaves it where it went, and says so). Counted once."""
+        if not self.path or self.moved_out or self.holds(pid):
             return False
-        self.moved_out += 1
-        self.join(pid)
+        self.moved_out = 1
         return True
 
     def holds(self, pid):
