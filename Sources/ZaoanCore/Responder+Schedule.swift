@@ -56,21 +56,26 @@ extension Responder {
         if let wanted { try checkCalendar(wanted) }
         let horizon = now.addingTimeInterval(Double(hours) * 3600)
         let zone = ZoneInfoStore.shared.zoneInfo(for: settings.zone, at: now)
-        let listed = LiveSchedule.current(in: rotation(at: now), now: now, defaultDuration: settings.liveDefaultDuration)
-            .filter { item in
-                guard item.room.start < horizon else { return false }
-                guard let wanted else { return true }
-                return item.room.calendar.map { CalendarNameRule.matches($0, wanted) } ?? false
+        // One pass over the rotation (in start order), without copying its rooms into
+        // intermediate lists: only the lines shown are written, the rest counted
+        // (10,000 events: 10 ms of CPU a request with the copies, most of it moving rooms).
+        let duration = settings.liveDefaultDuration
+        var lines: [String] = []
+        var more = 0
+        for room in rotation(at: now) where room.start < horizon {
+            if let wanted, !(room.calendar.map { CalendarNameRule.matches($0, wanted) } ?? false) { continue }
+            if RoomPhase(room: room, now: now, defaultDuration: duration).isOver { continue }
+            guard lines.count < Self.scheduleLines else {
+                more += 1
+                continue
             }
-        var lines = listed.prefix(Self.scheduleLines).map { item in
-                let room = item.room
-                let title = room.title.isEmpty ? room.id : room.title
-                let source = room.calendar ?? room.source ?? SourceName.rooms
-                return [isoTime(room.start, in: zone), room.end.map { isoTime($0, in: zone) } ?? "-", Self.withoutTabs(source),
-                        Self.withoutTabs(title)].joined(separator: "\t")
-            }
-        if listed.count > Self.scheduleLines {
-            lines.append("… and \(listed.count - Self.scheduleLines) more within \(hours) hours; ask for fewer hours or one calendar (schedule HOURS calendar=NAME)")
+            let title = room.title.isEmpty ? room.id : room.title
+            let source = room.calendar ?? room.source ?? SourceName.rooms
+            lines.append([isoTime(room.start, in: zone), room.end.map { isoTime($0, in: zone) } ?? "-", Self.withoutTabs(source),
+                          Self.withoutTabs(title)].joined(separator: "\t"))
+        }
+        if more > 0 {
+            lines.append("… and \(more) more within \(hours) hours; ask for fewer hours or one calendar (schedule HOURS calendar=NAME)")
         }
         return lines
     }
