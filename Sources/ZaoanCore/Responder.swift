@@ -29,6 +29,9 @@ public struct ServiceFigures: Sendable, Equatable {
     /// Times a connection's lines or a tick's renderings waited for the next loop turn,
     /// because the turn had spent its loop time (the server's `TurnBudget`).
     public var heldForNextTurn: Int = 0
+    /// Requests refused before rendering because their account held half its bound of
+    /// unread answers (`output_hard_limit`).
+    public var refusedUnreadBacklog: Int = 0
     /// The config's calendars: read, waited for (not there yet), and what could not be read
     /// (a file, an event), the first of them named.
     public var calendarsLoaded: Int = 0
@@ -496,6 +499,7 @@ public final class Responder {
             "closed_partial_line: \(counters.closedPartialLine)",
             "log_lines_dropped: \(counters.logLinesDropped)",
             "held_for_next_turn: \(counters.heldForNextTurn)",
+            "refused_unread_backlog: \(counters.refusedUnreadBacklog)",
             "almanac_years: \(almanac.yearsComputed)",
             "formatter_cache_entries: \(cache.entries)",
             "formatter_cache_capacity: \(formatters.capacity)",

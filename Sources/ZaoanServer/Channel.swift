@@ -94,6 +94,18 @@ final class Channel: EventHandler {
     }
 
     var hasPendingOutput: Bool { !output.isEmpty || bar?.isBehind == true }
+
+    /// The refusal for a request whose answer would be rendered while this connection's
+    /// account holds half its bound of unread answers (`OutputLimits.perAccount`), else nil.
+    /// Refused before any rendering: an account that leaves answers unread on every
+    /// connection it may open makes the loop build nothing more for it, and it holds at most
+    /// half the bound plus one answer, so the bound itself is met by one answer larger than
+    /// half of it only (the connection is then closed, as before).
+    func unreadBacklogRefusal() -> Reply? {
+        guard let account, account.unread >= shared.outputLimits.perAccount / 2 else { return nil }
+        shared.refusedForBacklog += 1
+        return .error(ProtocolError(.busy, "this account (uid \(account.uid)) has \(account.unread) bytes of answers unread on its connections, half of output_hard_limit (\(shared.outputLimits.perAccount)); read them or close those connections, then ask again"))
+    }
     var hasBufferedInput: Bool { framer.hasBufferedInput }
     /// Whether a time limit runs (the sweeper must look at it).
     var needsSweeping: Bool {

@@ -48,6 +48,9 @@ final class ChannelShared {
     let turn: TurnBudget
     /// The unread answers of each account, over its connections.
     var accounts = AccountOutputs()
+    /// Requests refused unrendered for their account's unread answers (`stats`:
+    /// `refused_unread_backlog`).
+    var refusedForBacklog = 0
     /// Unread answers dropped by closes since memory was last given back.
     private var dropped = 0
     /// Given back to the system once this much unread output was dropped: the allocator

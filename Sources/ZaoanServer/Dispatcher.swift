@@ -20,6 +20,8 @@ final class Dispatcher {
         case follow(since: String?)
         /// A room change the peer may make: answered by the group commit once saved.
         case enqueueChange(Request)
+        /// `reload` by a peer that may: answered once the config is read and applied.
+        case reloadSettings
     }
 
     let responder: Responder
@@ -38,8 +40,8 @@ final class Dispatcher {
     private(set) var requests = 0
     /// What `stats` reports, read when it is asked.
     var statistics: () -> ServiceFigures = { ServiceFigures(startedAt: .init(timeIntervalSince1970: 0)) }
-    /// Re-reads the config (`reload`).
-    var reload: () -> Reply = { .ok }
+    /// Re-reads the config off the loop (`reload`), answering the session when it is applied.
+    var reload: (Session) -> Void = { _ in }
     /// Connections, watches or rooms changed: the status line is due.
     var statusChanged: () -> Void = {}
 
@@ -74,7 +76,7 @@ final class Dispatcher {
         case .controlsConnection:
             return parsed.kind == .quit ? .replyAndClose(answer(parsed.request)) : .enterSession
         case .reloadsSettings:
-            return .reply(refusal(of: parsed.request, from: peer) ?? reload())
+            return refusal(of: parsed.request, from: peer).map(Outcome.reply) ?? .reloadSettings
         case .changesRooms:
             return refusal(of: parsed.request, from: peer).map(Outcome.reply) ?? .enqueueChange(parsed.request)
         }

@@ -15,11 +15,11 @@ extension Server {
         calendars?.configure(calendars: settings.calendars, zone: settings.zone.identifier, windowHours: settings.calendarWindowHours)
     }
 
-    /// Re-reads the config; a bad file is rejected and the settings in force are kept.
-    @discardableResult
-    func reload() -> Reply {
-        do {
-            let settings = try options.config.load()
+    /// Puts the settings a reload read in force (`SettingsReloader` read them off the
+    /// loop); a bad file is rejected and the settings in force are kept.
+    func applyReloaded(_ read: Result<Settings, ConfigError>) -> Reply {
+        switch read {
+        case .success(let settings):
             responder.apply(settings)
             rooms.refresh()  // a new zone moves the rooms' wall clock
             almanac.prepareIfUsed(by: responder, now: clock.wall)
@@ -39,7 +39,7 @@ extension Server {
             }
             Log.info("configuration reloaded from \(options.config.path)")
             return .ok
-        } catch {
+        case .failure(let error):
             Log.error("reload rejected, keeping the previous settings: \(error)", event: .configRejected)
             return .error(ProtocolError(.badConfig, "\(error); the previous settings stay in force"))
         }

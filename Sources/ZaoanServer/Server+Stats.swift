@@ -20,6 +20,7 @@ extension Server {
         snapshot.clockChanges = watches.clockChanges
         snapshot.logLinesDropped = Log.droppedLines
         snapshot.heldForNextTurn = shared.turn.held
+        snapshot.refusedUnreadBacklog = shared.refusedForBacklog
         snapshot.configProblems = configProblems.map(\.report)
         if let calendars {
             snapshot.calendarsLoaded = calendars.sourcesLoaded

@@ -71,6 +71,8 @@ public final class Server {
     var refusals: RefusalLog!
     /// The Chinese calendar's years, computed off the loop.
     var almanac: AlmanacPreparer!
+    /// `reload` and SIGHUP: the config read off the loop.
+    var reloader: SettingsReloader!
     var acceptPaused = false
     var idleTimer: MonotonicTimer?
     var watchdogTimer: MonotonicTimer?
@@ -107,7 +109,8 @@ public final class Server {
         self.dispatcher = Dispatcher(responder: responder, clock: clock, loop: loop, watches: watches, events: events,
                                      commit: commit, refusals: refusals, adminGroupID: Dispatcher.groupID(named: settings.adminGroup))
         dispatcher.statistics = { [unowned self] in self.statistics }
-        dispatcher.reload = { [unowned self] in self.reload() }
+        self.reloader = try SettingsReloader(loop: loop, source: options.config) { [unowned self] read in self.applyReloaded(read) }
+        dispatcher.reload = { [unowned self] session in self.reloader.reload(for: .session(session)) }
         dispatcher.statusChanged = { [unowned self] in self.statusChanged() }
         table.closed = { [unowned(unsafe) self] session in self.sessionClosed(session) }  // per close: no reference counting
     }
@@ -157,6 +160,7 @@ public final class Server {
         commit.stop()
         rooms.stop()
         almanac.stop()
+        reloader.stop()
         calendars?.stop()
         refusals.flush(all: true)
         let reason = lifecycle.stopReason
@@ -247,7 +251,7 @@ public final class Server {
     func received(signal: Int32) {
         switch signal {
         case SIGHUP:
-            reload()
+            reloader.reload(for: .signal)
         default:
             beginShutdown(reason: signal == SIGINT ? "SIGINT" : "SIGTERM")
         }

@@ -15,11 +15,14 @@ final class Session: ChannelHandler {
     /// sees the change and its answer comes after the change's.
     enum HeldFrame { case line([UInt8]), tooLong }
 
-    /// Room changes sent to the group commit and not yet all answered.
+    /// Room changes sent to the group commit, or a reload, and not yet all answered.
     struct CommitWait {
         var mode: Mode
         var inFlight: Int
         var held: HeldFrame?
+        /// Room changes that follow join the commit (false while a reload is read: a change
+        /// after it waits, so it is answered after the reload).
+        var takesChanges = true
         /// All answered: the next lines are taken on the next loop turn, so one client gets
         /// at most one commit per turn.
         var answered = false
@@ -105,6 +108,10 @@ final class Session: ChannelHandler {
         peer.map { "client pid \($0.pid) uid \($0.uid)" } ?? "client on fd \(channel.fd)"
     }
 
+    /// Small answers of fixed cost that say what is wrong, answered even to an account that
+    /// left half its bound of answers unread (`Channel.unreadBacklogRefusal`).
+    static let answeredWhateverIsUnread: Set<RequestKind> = [.ping, .version, .stats]
+
     func take(_ frame: LineFramer.Frame, from channel: Channel) -> Bool {
         // An answer past the hard output limit closes the connection in the middle of a read:
         // the lines after it are not answered (nor watched, nor queued as changes).
@@ -112,7 +119,7 @@ final class Session: ChannelHandler {
         if case .awaitingCommit(var wait) = state {
             // More changes join the commit (same peer, same rights); anything else waits until
             // they are answered, so it sees them. A line that does not parse waits too.
-            if case .line(let bytes) = frame, let request = try? dispatcher.parsedLines.request(for: bytes), request.isRoomChange {  // its error is answered in its turn
+            if wait.takesChanges, case .line(let bytes) = frame, let request = try? dispatcher.parsedLines.request(for: bytes), request.isRoomChange {  // its error is answered in its turn
                 dispatcher.countRequest()
                 wait.inFlight += 1
                 state = .awaitingCommit(wait)
@@ -155,6 +162,10 @@ final class Session: ChannelHandler {
         }
         dispatcher.countRequest()
         Log.debug("\(self.who): \(parsed.request.commandWord)")
+        if parsed.kind.effect == .readsOnly, !Self.answeredWhateverIsUnread.contains(parsed.kind), let refusal = channel.unreadBacklogRefusal() {
+            channel.send(refusal)  // nothing rendered: the account has not read what it asked before
+            return true
+        }
         switch dispatcher.dispatch(parsed, from: peer) {
         case .reply(let reply):
             channel.send(reply)
@@ -183,6 +194,10 @@ final class Session: ChannelHandler {
             // Answered by the group commit at the end of this loop turn.
             state = .awaitingCommit(CommitWait(mode: mode, inFlight: 1, held: nil, closeAfter: isClosing))
             dispatcher.commit.enqueue(change, from: self)
+        case .reloadSettings:
+            // Answered once the config is read off the loop and applied (`SettingsReloader`).
+            state = .awaitingCommit(CommitWait(mode: mode, inFlight: 1, held: nil, takesChanges: false, closeAfter: isClosing))
+            dispatcher.reload(self)
         }
         return true
     }
@@ -204,7 +219,7 @@ final class Session: ChannelHandler {
         }
     }
 
-    /// The group commit answered one of this session's changes. When the last is answered,
+    /// The group commit answered one of this session's changes (or the reloader its reload). When the last is answered,
     /// the session asks to be resumed on the next loop turn.
     func changeAnswered(_ reply: Reply) {
         guard channel.isOpen, case .awaitingCommit(var wait) = state else { return }

@@ -114,28 +114,54 @@ struct LargeAnswerTests {
         #expect(day == 138 || day == 139, "24 hours: the events from an hour on, one each ten minutes: \(day)")
     }
 
-    @Test("one account's unread answers over all its connections are bounded: past output_hard_limit the connection that crosses it is closed, and the memory is given back")
-    func unreadPerAccount() throws {
+    /// Asks `request` on a new connection and waits until its answer begins to arrive, or
+    /// the connection is closed: the service has answered it.
+    static func askUnread(_ service: TestService, _ request: String) throws -> RawClient {
+        let client = try RawClient(path: service.socketPath, timeout: 30)
+        try client.send(request + "\n")
+        _ = client.peerState(within: 30)
+        return client
+    }
+
+    @Test("an account that leaves half of output_hard_limit unread gets its next requests refused before anything is rendered; ping, version and stats still answer; the memory goes back")
+    func unreadBacklogRefused() throws {
         let (service, folder) = try Self.service(events: 2_000, config: #", "output_hard_limit": 1048576"#)
         defer { try? service.stop(); folder.remove() }
         let before = Self.residentKiB(service.pid)
-        // Each answer is about 650 KB, a distinct rendering each; the kernel takes about 200 KB
-        // of it, and the service keeps the rest for a client that reads nothing.
+        // Each answer is about 360 KB (2,000 lines, titles cut to 120 characters), a distinct
+        // rendering each, kept for a client that reads nothing: two are taken, then refused.
         var clients: [RawClient] = []
-        for hours in 0..<12 {
-            let client = try RawClient(path: service.socketPath, timeout: 10)
-            try client.send("schedule \(744 - hours)\n")
-            clients.append(client)
+        for hours in 0..<12 { clients.append(try Self.askUnread(service, "schedule \(744 - hours)")) }
+        let refused = clients.suffix(8).map { (try? $0.readToEndText()) ?? "" }
+        for answer in refused {
+            #expect(answer.hasPrefix("ERR busy this account (uid 0) has ") && answer.contains("half of output_hard_limit (1048576); read them"), "\(answer.prefix(300))")
         }
-        #expect(eventually(timeout: 30) { Int((try? Live.stats(service.socketPath))?["closed_output_limit"] ?? "") ?? 0 >= 1 },
-                "no connection passed output_hard_limit (1 MiB) on its own, but together they held more")
-        let log = service.stderrText
-        #expect(log.contains("its account's unread answers, over all its connections, past 1048576 bytes"), "\(log.suffix(2000))")
+        #expect(try ask(service.socketPath, "ping") == "pong\n")
+        let stats = try Live.stats(service.socketPath)
+        #expect(Int(stats["refused_unread_backlog"] ?? "") ?? 0 >= 8, "\(stats)")
         for client in clients { client.close() }
         #expect(eventually(timeout: 10) { (try? Live.stats(service.socketPath)["connections_open"]) == "1" })
+        // Once read, or gone, the account is answered again.
+        #expect(try ask(service.socketPath, "schedule 1", timeout: 30).hasPrefix("ERR") == false)
         // What the unread answers held goes back once their connections are gone.
         #expect(eventually(timeout: 10) { Self.residentKiB(service.pid) < before + 8 * 1024 },
                 "RSS \(before) KiB before, \(Self.residentKiB(service.pid)) KiB after the connections closed")
+    }
+
+    @Test("an answer that takes its account past output_hard_limit (one larger than half of it) closes its connection")
+    func unreadPastTheBound() throws {
+        // 512 KiB: a schedule of 200 hours (about 214 KB) leaves the account under half; one of
+        // 744 hours (2,000 lines, about 358 KB) then crosses it.
+        let (service, folder) = try Self.service(events: 2_000, config: #", "output_hard_limit": 524288"#)
+        defer { try? service.stop(); folder.remove() }
+        let first = try Self.askUnread(service, "schedule 200")
+        let second = try Self.askUnread(service, "schedule 744")
+        #expect(eventually(timeout: 30) { Int((try? Live.stats(service.socketPath))?["closed_output_limit"] ?? "") ?? 0 >= 1 },
+                "no connection passed output_hard_limit (512 KiB) on its own, but together they held more")
+        let log = service.stderrText
+        #expect(log.contains("its account's unread answers, over all its connections, past 524288 bytes"), "\(log.suffix(2000))")
+        first.close()
+        second.close()
     }
 
     static func residentKiB(_ pid: pid_t) -> Int {

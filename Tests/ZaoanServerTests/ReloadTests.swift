@@ -50,4 +50,48 @@ struct ReloadTests {
         #expect(city(of: try service.ask("greeting")) == "东京")
         try service.stop()
     }
+
+    /// ~1 MiB of cities (each one a place to resolve): seconds to read in a debug build.
+    private static let bigConfig = "{\"language\": \"en\", \"city\": \"Paris\", \"cities\": {"
+        + (0..<30_000).map { #""City\#($0)": "Asia/Tokyo""# }.joined(separator: ", ") + "}}"
+
+    @Test("a reload is read off the loop: another client's ping is answered while it is read, and the reload's own answer comes in its place")
+    func readOffTheLoop() throws {
+        let service = try TestService.start(config: #"{"language": "en", "city": "Tokyo"}"#)
+        try Data(Self.bigConfig.utf8).write(to: URL(fileURLWithPath: service.configPath))
+        // Read on the loop (before), the ping waited for the whole read and the reload's answer
+        // was written first, every time. Off the loop, the read outlasts a ping by far; three
+        // tries keep a loaded machine's scheduling from deciding.
+        var pingFirst = false
+        for _ in 0..<3 where !pingFirst {
+            let reloading = try RawClient(path: service.socketPath, timeout: 60)
+            try reloading.send("reload\nping\n")
+            let other = try RawClient(path: service.socketPath, timeout: 60)
+            try other.send("ping\n")
+            #expect(try other.readLine() == "pong")
+            pingFirst = reloading.peerState(within: 0) == .open
+            // The reload's answer, then the ping behind it, in request order.
+            #expect(try reloading.readLine() == "ok")
+            #expect(try reloading.readLine() == "pong")
+        }
+        #expect(pingFirst, "another client's ping waited for the config to be read")
+        #expect(try service.ask("greeting City29999").contains("City29999"), "the cities read off the loop are in force")
+        try service.stop()
+    }
+
+    @Test("a room change sent after a reload in one write waits for the reload and is answered after it")
+    func changeAfterReloadInOrder() throws {
+        let service = try TestService.start(config: #"{"language": "en", "city": "Tokyo"}"#)
+        try Data(Self.bigConfig.utf8).write(to: URL(fileURLWithPath: service.configPath))
+        let client = try RawClient(path: service.socketPath, timeout: 60)
+        // The change is refused (no such room), so its answer cannot pass for the reload's.
+        try client.send("session\nreload\nlive rm nosuch\ngreeting\nquit\n")
+        let lines = try client.readToEndText().split(separator: "\n").map(String.init)
+        #expect(lines.count == 5, "\(lines)")
+        guard lines.count == 5 else { return }
+        #expect(lines[0] == "ok" && lines[1] == "ok", "\(lines)")
+        #expect(lines[2].hasPrefix("ERR not-found"), "\(lines)")
+        #expect(city(of: lines[3]) == "Paris", "\(lines)")
+        try service.stop()
+    }
 }
