@@ -12,6 +12,7 @@ EPOLLERR, EPOLLHUP = select.EPOLLERR, select.EPOLLHUP
 monotonic = time.monotonic
 
 NOBODY = 65534
+PROBE_UID = 65533     # a third account: the goal is a ping from an account that is neither
 CHILDREN = []          # every process the orchestrator started, killed if it fails midway
 MAX_CONNECTIONS = 2048
 MAX_ROOMS = 1100

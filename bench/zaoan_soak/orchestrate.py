@@ -126,6 +126,11 @@ class World:
         os.mkdir(self.out_hostile, 0o700)
         if settings.hostile:
             os.chown(self.out_hostile, NOBODY, NOBODY)
+        self.out_probe = os.path.join(tmp, "out-probe")
+        os.mkdir(self.out_probe, 0o700)
+        self.probe_uid = PROBE_UID if os.geteuid() == 0 else None   # without root, the owner's own
+        if self.probe_uid is not None:
+            os.chown(self.out_probe, PROBE_UID, PROBE_UID)
         self.package_copy = copy_package(tmp)
         self.sock_path = os.path.join(tmp, "s")
         self.cfg_path = os.path.join(tmp, "config.json")
@@ -312,7 +317,7 @@ class Soak:
         self.t0 = time.time()
         s = self.s
         self.base_cfg = {"socket": self.w.sock_path, "t0": self.t0, "duration": s.duration, "rooms": s.rooms,
-                         "owner_conns": s.owner_conns,
+                         "owner_conns": s.owner_conns, "probe_uid": self.w.probe_uid,
                          "slow_readers": env_int("SLOW_READERS", 2),
                          "slow_period_ms": env_float("SLOW_PERIOD_MS", 4),
                          "writer_batch": env_int("WRITER_BATCH", 4),
@@ -333,7 +338,7 @@ class Soak:
                          "reload_every": env_float("RELOAD_EVERY", 3),
                          "reload_cities": env_int("RELOAD_CITIES", 30000),
                          "reload_keys": env_int("RELOAD_KEYS", 36000)}
-        self.start_worker("probe", self.w.out_owner)
+        self.start_worker("probe", self.w.out_probe, uid=self.w.probe_uid)
         time.sleep(0.3)
         self.start_worker("owner", self.w.out_owner)
         if s.calendars:
@@ -353,7 +358,7 @@ class Soak:
             return
         role = phase["role"]
         out = self.w.out_owner if role == "reload" else self.w.out_hostile
-        self.start_worker(role, out, as_nobody=(role != "reload"))
+        self.start_worker(role, out, uid=None if role == "reload" else NOBODY)
 
     def end_phase(self, t_rel):
         phase = self.phases[self.phase_index]
@@ -379,7 +384,7 @@ class Soak:
             "rooms_missing_n": None if seen is None else len(self.expected_rooms - seen),
             "oom_kills": self.cgroup.oom_kills(), "died": self.service.poll() is not None})
 
-    def start_worker(self, role, out_dir, as_nobody=False):
+    def start_worker(self, role, out_dir, uid=None):
         tmp = self.w.tmp
         cfg = dict(self.base_cfg, out=out_dir, calendars=self.w.cal_dir, scratch=os.path.join(tmp, "scratch"))
         cfg_file = os.path.join(tmp, "cfg-%s.json" % role)
@@ -387,8 +392,8 @@ class Soak:
             json.dump(cfg, f)
         os.chmod(cfg_file, 0o644)
         cmd = [PYTHON, "-I", self.w.package_copy, "--worker", role, cfg_file]
-        if as_nobody:
-            cmd = ["setpriv", "--reuid=%d" % NOBODY, "--regid=%d" % NOBODY, "--clear-groups", "--"] + cmd
+        if uid is not None:
+            cmd = ["setpriv", "--reuid=%d" % uid, "--regid=%d" % uid, "--clear-groups", "--"] + cmd
         errf = open(os.path.join(tmp, "%s.err" % role), "wb")
         p = subprocess.Popen(cmd, stdin=subprocess.DEVNULL, stdout=errf, stderr=errf,
                              close_fds=True, cwd=tmp, env={"PATH": self.w.env["PATH"], "LANG": "C.UTF-8"},
@@ -419,7 +424,7 @@ class Soak:
                 break
             if t_rel >= next_progress:
                 next_progress += self.s.progress_every
-                print(progress_line(t_rel, rss, fds, st, self.w.out_owner, self.w.out_hostile,
+                print(progress_line(t_rel, rss, fds, st, self.w.out_owner, self.w.out_hostile, self.w.out_probe,
                                     self.phases[self.phase_index]["name"]), flush=True)
             time.sleep(max(0.0, 1.0 - (monotonic() - tick_start)))
         self.load_seconds = time.time() - self.t0
@@ -534,7 +539,7 @@ class Soak:
         w, s = self.w, self.s
         data = {
             "owner": read_json(os.path.join(w.out_owner, "owner.json")),
-            "probe": read_json(os.path.join(w.out_owner, "probe.json")),
+            "probe": read_json(os.path.join(w.out_probe, "probe.json")),
             "hostile": read_json(os.path.join(w.out_hostile, "hostile.json")) if "hostile" in self.workers else None,
             "calendar": read_json(os.path.join(w.out_owner, "calendar.json")) if s.calendars else None,
         }

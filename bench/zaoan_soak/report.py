@@ -21,9 +21,9 @@ def fmt_mb(kb):
     return "-" if kb is None else "%.1f MB" % (kb / 1024.0)
 
 
-def progress_line(t_rel, rss, fds, st, out_owner, out_hostile, phase="-"):
+def progress_line(t_rel, rss, fds, st, out_owner, out_hostile, out_probe, phase="-"):
     owner = read_json(os.path.join(out_owner, "owner.json")) or {}
-    probe = read_json(os.path.join(out_owner, "probe.json")) or {}
+    probe = read_json(os.path.join(out_probe, "probe.json")) or {}
     hostile = read_json(os.path.join(out_hostile, "hostile.json")) or {}
     open_owner = sum(owner.get("open", {}).values())
     pe = probe.get("extra", {})
@@ -319,7 +319,7 @@ def header_lines(c, owner, status, checks):
     add("          hostile (uid 65534): %s" % (("attacks %s; holder holds %s" % (
         ",".join(c["cfg"]["attacks"]), c["cfg"]["hostile_hold"] or "as many as it can"))
         if c["hostile"] else "off (HOSTILE=0)"))
-    add("          probe (uid 0): one-shot ping every 100 ms, session ping every 10 ms")
+    add("          probe (uid %s): one-shot ping every 100 ms, session ping every 10 ms" % (c["cfg"].get("probe_uid") or 0))
     add("phases    %s" % ", ".join("%s %.0f-%.0f s" % (p["name"], p["start"], p["end"]) for p in c["phases"]))
     add("memory    %s" % c["cgroup"])
     add("")
@@ -493,7 +493,7 @@ def client_lines(c, probe):
                         ("hostile-render", "Hostile clients (uid 65534), render phase"),
                         ("hostile-events", "Hostile clients (uid 65534), events phase"),
                         ("hostile-unread", "Hostile clients (uid 65534), unread phase"),
-                        ("probe", "Probe clients (uid 0; errors only, latencies above)")):
+                        ("probe", "Probe clients (the probe's uid; errors only, latencies above)")):
         if role != "owner" and role != "probe" and role not in data:
             continue
         L += role_lines(role, title, data.get(role))
