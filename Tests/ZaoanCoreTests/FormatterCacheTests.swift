@@ -105,6 +105,22 @@ import Testing
         #expect(cache.statistics == Statistics(entries: 3, hits: 7, misses: 6, evictions: 3))
     }
 
+    /// One client's flood of patterns each used once (distinct `time` requests) does not
+    /// evict the formatters others use again and again (a bar's clock, every second).
+    @Test func floodOfPatternsUsedOnceKeepsThoseUsedAgain() throws {
+        let cache = FormatterCache(capacity: 8)
+        #expect(cache.protectedCapacity == 6)
+        let utc = try timeZone("UTC")
+        let now = try instant("2026-01-15T10:00:00Z")
+        func use(_ index: Int) { _ = cache.string(from: now, pattern: Self.pattern(index), locale: "en_US", zone: utc) }
+        for _ in 0..<2 { for bar in 0..<6 { use(bar) } }  // six bars' formatters, each used again
+        #expect(cache.statistics == Statistics(entries: 6, hits: 6, misses: 6, evictions: 0))
+        for flood in 100..<1_100 { use(flood) }
+        #expect(cache.statistics == Statistics(entries: 8, hits: 6, misses: 1_006, evictions: 998))
+        for bar in 0..<6 { use(bar) }
+        #expect(cache.statistics.hits == 12, "the bars' formatters were evicted by the flood: \(cache.statistics)")
+    }
+
     /// ICU's default calendar is Julian before 1582-10-15; the cache's formatters are
     /// proleptic Gregorian like ISO 8601 (`date -u -d @-14622264000 +%F` is 1506-08-22).
     @Test func prolepticGregorianBefore1582() throws {
