@@ -19,7 +19,7 @@ import ZaoanCore
 /// time is rendered in the next turns.
 final class TurnBudget {
     /// Loop time an account may take in each part of a turn.
-    static let seconds = 0.004
+    static let seconds = 0.002
     /// The account a tick's watch renderings are counted as.
     static let watches: Int64 = -2
 
