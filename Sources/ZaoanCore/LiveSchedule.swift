@@ -77,14 +77,6 @@ public struct LiveSchedule: Equatable, Sendable {
         return next
     }
 
-    /// Rooms that are live or upcoming, by start: what the ticker rotates through.
-    static func current(in sorted: [LiveRoom], now: Date, defaultDuration: Int) -> [(room: LiveRoom, phase: RoomPhase)] {
-        sorted.compactMap { room in
-            let phase = RoomPhase(room: room, now: now, defaultDuration: defaultDuration)
-            return phase.isOver ? nil : (room, phase)
-        }
-    }
-
     /// Which of `count` items the ticker shows: whole periods since the Unix epoch, modulo
     /// the count. Every client and every restart agree, and after the last comes the first.
     public static func tickerIndex(now: Date, period: Int, count: Int) -> Int {
