@@ -120,7 +120,7 @@ extension CalendarDocument {
                     let plan = series.plan(defaultZone: defaultZone, asSingle: false)
                     if plan.rule != nil { CalendarProgress.seriesStarting?(source, series.uid) }
                     let found = SeriesExpander.expand(plan, in: CalendarWindow(unchecked: key, key + 1), budget: &budget)
-                    answer = !found.instances.contains { $0.recurrenceKey == key } && !found.truncated && !found.refused
+                    answer = !found.instances.contains { $0.recurrenceKey == key } && !found.truncated
                 }
             }
             stale[index] = answer
@@ -133,10 +133,6 @@ extension CalendarDocument {
         }
 
         private func report(_ result: SeriesExpander.Result, uid: String, into expansion: inout CalendarExpansion) {
-            if result.refused {
-                expansion.problems.append(CalendarProblem(source: source, uid: uid,
-                                                          message: "libical refuses to repeat its rule (it can never match?); not shown"))
-            }
             if result.outOfTime {
                 expansion.problems.append(CalendarProblem(source: source, uid: uid,
                                                           message: "its rule took more than \(CalendarLimits.cpuSecondsPerSeries) s of CPU (\(result.iterations) steps) to reach the window; its occurrences from there on are not shown"))

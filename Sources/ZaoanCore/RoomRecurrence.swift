@@ -50,7 +50,7 @@ public enum RoomRecurrence {
             }
             let rule = RequestParser.shorten(room.repeatRule ?? "")
             if requireInstance, !series.hasInstance {
-                return .failure(ProtocolError(.badArgument, "repeat=\(rule) gives no occurrence from the first start on; nothing would show"))
+                return .failure(ProtocolError(.badArgument, "repeat=\(rule) gives no occurrence after the first start (its parts never meet again, or it ends first); the room would not repeat"))
             }
             let window: CalendarWindow
             do throws(CalendarWindow.Failure) {

@@ -18,7 +18,6 @@ struct DayFilter {
     let ordinalWeekdays: [RuleParts.Weekday]
     let ordinalsInMonth: Bool
     let weekStart: Int
-    let monthsLimitYearly = true
 
     init(parts: RuleParts, start: LocalDateTime) {
         var months = parts.months
@@ -58,59 +57,71 @@ struct DayFilter {
         CivilCalendar.floorModulo(CivilCalendar.weekday(daysSince1970: Int(day)) - weekStart, 7)
     }
 
+    /// The days of `year` that pass, month by month (a month BYMONTH leaves out is skipped
+    /// whole).
     func days(inYear year: Int) -> [Int64] {
-        guard let first = CivilCalendar.daysSince1970(year: year, month: 1, day: 1) else { return [] }
-        let length = CivilCalendar.isLeap(year) ? 366 : 365
-        return (0..<length).map { Int64(first + $0) }.filter(passes)
+        var result: [Int64] = []
+        for month in 1...12 where months.isEmpty || months.contains(month) { result += days(inMonth: month, of: year) }
+        return result
     }
 
+    /// The days of a month that pass. Each day's date is counted here, not converted from
+    /// its day number: a period costs its days and little more.
     func days(inMonth month: Int, of year: Int) -> [Int64] {
-        guard let first = CivilCalendar.daysSince1970(year: year, month: month, day: 1) else { return [] }
-        return (0..<CivilCalendar.daysInMonth(year: year, month: month)).map { Int64(first + $0) }.filter(passes)
+        guard months.isEmpty || months.contains(month), let first = CivilCalendar.daysSince1970(year: year, month: month, day: 1) else { return [] }
+        let length = CivilCalendar.daysInMonth(year: year, month: month)
+        var result: [Int64] = []
+        for offset in 0..<length where passes(Int64(first + offset), year: year, month: month, dayOfMonth: offset + 1, monthLength: length) {
+            result.append(Int64(first + offset))
+        }
+        return result
     }
 
     /// Whether `day` passes every day part.
     func passes(_ day: Int64) -> Bool {
         let date = CivilCalendar.civil(daysSince1970: Int(day))
-        if !months.isEmpty, !months.contains(date.month) { return false }
+        return passes(day, year: date.year, month: date.month, dayOfMonth: date.day,
+                      monthLength: CivilCalendar.daysInMonth(year: date.year, month: date.month))
+    }
+
+    private func passes(_ day: Int64, year: Int, month: Int, dayOfMonth: Int, monthLength: Int) -> Bool {
+        if !months.isEmpty, !months.contains(month) { return false }
         if !monthDays.isEmpty {
-            let length = CivilCalendar.daysInMonth(year: date.year, month: date.month)
-            guard monthDays.contains(date.day) || monthDays.contains(date.day - length - 1) else { return false }
+            guard monthDays.contains(dayOfMonth) || monthDays.contains(dayOfMonth - monthLength - 1) else { return false }
         }
         if !yearDays.isEmpty {
-            let first = CivilCalendar.daysSince1970(year: date.year, month: 1, day: 1) ?? 0
+            let first = CivilCalendar.daysSince1970(year: year, month: 1, day: 1) ?? 0
             let ordinal = Int(day) - first + 1
-            let length = CivilCalendar.isLeap(date.year) ? 366 : 365
+            let length = CivilCalendar.isLeap(year) ? 366 : 365
             guard yearDays.contains(ordinal) || yearDays.contains(ordinal - length - 1) else { return false }
         }
         if !weekNumbers.isEmpty {
-            let (weekYear, number) = week(of: day, year: date.year)
+            let (weekYear, number) = week(of: day, year: year)
             let weeks = weeksIn(weekYear)
             guard weekNumbers.contains(number) || weekNumbers.contains(number - weeks - 1) else { return false }
         }
         if everyWeekday != 0 || !ordinalWeekdays.isEmpty {
             let weekday = CivilCalendar.weekday(daysSince1970: Int(day))
             if everyWeekday & (1 << UInt8(weekday)) == 0 {
-                guard matchesOrdinal(day, weekday: weekday, date: date) else { return false }
+                guard matchesOrdinal(day, weekday: weekday, year: year, month: month, monthLength: monthLength) else { return false }
             }
         }
         return true
     }
 
-    private func matchesOrdinal(_ day: Int64, weekday: Int, date: CivilCalendar.CivilDate) -> Bool {
-        let candidates = ordinalWeekdays.filter { $0.day == weekday }
-        guard !candidates.isEmpty else { return false }
+    private func matchesOrdinal(_ day: Int64, weekday: Int, year: Int, month: Int, monthLength: Int) -> Bool {
+        guard ordinalWeekdays.contains(where: { $0.day == weekday }) else { return false }
         let first: Int, last: Int
         if ordinalsInMonth {
-            first = CivilCalendar.daysSince1970(year: date.year, month: date.month, day: 1) ?? Int(day)
-            last = first + CivilCalendar.daysInMonth(year: date.year, month: date.month) - 1
+            first = CivilCalendar.daysSince1970(year: year, month: month, day: 1) ?? Int(day)
+            last = first + monthLength - 1
         } else {
-            first = CivilCalendar.daysSince1970(year: date.year, month: 1, day: 1) ?? Int(day)
-            last = first + (CivilCalendar.isLeap(date.year) ? 366 : 365) - 1
+            first = CivilCalendar.daysSince1970(year: year, month: 1, day: 1) ?? Int(day)
+            last = first + (CivilCalendar.isLeap(year) ? 366 : 365) - 1
         }
         let fromStart = (Int(day) - first) / 7 + 1
         let fromEnd = -((last - Int(day)) / 7 + 1)
-        return candidates.contains { $0.ordinal == fromStart || $0.ordinal == fromEnd }
+        return ordinalWeekdays.contains { $0.day == weekday && ($0.ordinal == fromStart || $0.ordinal == fromEnd) }
     }
 
     /// The first day of week 1 of `year`: the week (from `weekStart`) that holds January 4,

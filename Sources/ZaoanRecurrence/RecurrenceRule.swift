@@ -24,6 +24,8 @@ public struct RecurrenceRule: Hashable, Sendable, CustomStringConvertible {
     /// Whether the rule has no part beyond FREQ, INTERVAL, COUNT, UNTIL and WKST: its
     /// instances are then the start and every INTERVAL after it (read once, from `text`).
     package let isPlain: Bool
+    /// The rule as zaoan's engine (`RuleIterator`) reads it.
+    package let parts: RuleParts
 
     package enum Until: Hashable, Sendable {
         /// A DATE: the series ends with that local day.
@@ -96,22 +98,15 @@ public struct RecurrenceRule: Hashable, Sendable, CustomStringConvertible {
             until = nil
         }
         guard rule.count >= 0, rule.interval >= 1 else { throw .init("COUNT and INTERVAL are whole numbers from 1") }
-        if let impossible = RuleShape.impossibility(of: rule) { throw .init("it can never match: \(impossible)") }
         count = rule.count > 0 ? Int(rule.count) : nil
         interval = Int(rule.interval)
         guard let canonical = LibICal.string(icalrecurrencetype_as_string(&rule)) else { throw .init("libical could not write the rule back") }
         text = canonical
+        guard let read = RuleParts.read(canonical).parts else { throw .init("the rule has no frequency") }
+        parts = read
         isPlain = canonical.split(separator: ";").allSatisfy { part in
             ["FREQ", "INTERVAL", "COUNT", "UNTIL", "WKST"].contains(part.split(separator: "=").first.map(String.init) ?? "")
         }
-    }
-
-    /// The rule for libical's iterator: UNTIL taken out (the expander compares instants
-    /// itself, so a UTC UNTIL and a floating start never meet inside libical).
-    package var iterationRule: icalrecurrencetype {
-        var rule = text.withCString { icalrecurrencetype_from_string($0) }
-        rule.until = icaltime_null_time()
-        return rule
     }
 
     /// The first part libical refuses, named, with what that part should look like.

@@ -47,12 +47,10 @@ public struct RecurringSeries {
         return SeriesOccurrences(spans: spans, truncated: result.truncated, outOfTime: result.outOfTime)
     }
 
-    /// Whether the rule gives any instance at all from the first start (an extra start
-    /// counts). Its first step can take libical seconds for a rule that matches nowhere
-    /// (`RuleShape` catches the usual ones): call it where it can be abandoned.
+    /// Whether the series has an instance after its first start: an extra start, or one the
+    /// rule gives before its end (zaoan's engine, bounded by its periods).
     public var hasInstance: Bool {
-        LibICal.prepare()
-        return rule == nil || !extraStarts.isEmpty || SeriesExpander.firstRuleInstance(plan) != nil
+        rule == nil || !extraStarts.isEmpty || SeriesExpander.repeatsAfterStart(plan)
     }
 }
 

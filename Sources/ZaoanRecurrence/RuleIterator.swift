@@ -17,24 +17,32 @@ import ZaoanTime
 /// the iterator starts at the period of `from` when it can (no COUNT, or a rule with one
 /// instance a period, whose COUNT is counted instead of stepped through), skips days that
 /// fail the day parts whole, stops after `CalendarLimits.years`, and gives up after
-/// `budget` periods (`exhausted`).
+/// `budget` steps, a period or an instance looked at each (`exhausted`); a period's
+/// instances are never made into a list.
 public struct RuleIterator {
     public let parts: RuleParts
     public let start: LocalDateTime
     /// Days and times the rule takes, DTSTART's where it gives none.
     private let filter: DayFilter
     private let times: [Int]  // seconds of the day, for DAILY and longer periods
+    private let withinHour: [Int]  // their seconds within the hour, each once, for HOURLY
     /// The next period's index (periods from DTSTART's, each INTERVAL units on).
     private var period: Int64 = 0
-    private var pending: [LocalDateTime] = []
-    private var pendingIndex = 0
+    /// The period being given, never made into a list of instances (a YEARLY rule with
+    /// every BYHOUR, BYMINUTE and BYSECOND has 31 million a year): its days, the seconds of
+    /// the day each is taken at, which of their combinations BYSETPOS chose (nil: all, in
+    /// order), and how far they have been given.
+    private var periodDays: [Int64] = []
+    private var periodTimes: [Int] = []
+    private var chosen: [Int]?
+    private var cursor = 0
     private var emitted = 0
     private var startGiven = false
     private var finished = false
     private let untilWall: LocalDateTime?
-    /// Periods looked at so far (the engine's work).
-    public private(set) var periods = 0
-    /// The rule was given up after `budget` periods without reaching its end.
+    /// Periods and instances looked at so far (the engine's work).
+    public private(set) var steps = 0
+    /// The rule was given up after `budget` steps without reaching its end.
     public private(set) var exhausted = false
     private let budget: Int
     private let through: LocalDateTime?
@@ -58,6 +66,7 @@ public struct RuleIterator {
         if minutes.isEmpty { minutes = [start.minute] }
         if seconds.isEmpty { seconds = [start.second] }
         times = hours.flatMap { hour in minutes.flatMap { minute in seconds.map { hour * 3600 + minute * 60 + $0 } } }.sorted()
+        withinHour = minutes.flatMap { minute in seconds.map { minute * 60 + $0 } }.sorted()
         switch parts.until {
         case .day(let day)?: untilWall = LocalDateTime(day, hour: 23, minute: 59, second: 59)
         case .wall(let wall)?: untilWall = wall
@@ -73,22 +82,25 @@ public struct RuleIterator {
                 startGiven = true
                 return give(start)
             }
-            if pendingIndex < pending.count {
-                let wall = pending[pendingIndex]
-                pendingIndex += 1
-                if wall <= start { continue }  // before DTSTART, or DTSTART itself (given already)
-                return give(wall)
-            }
-            guard periods < budget else {
+            guard steps < budget else {
                 exhausted = true
                 finished = true
                 return nil
+            }
+            if cursor < (chosen?.count ?? periodDays.count * periodTimes.count) {
+                let index = chosen?[cursor] ?? cursor
+                cursor += 1
+                steps += 1
+                guard let wall = LocalDateTime(secondsAsIfUTC: periodDays[index / periodTimes.count] * 86_400
+                                               + Int64(periodTimes[index % periodTimes.count])) else { continue }
+                if wall <= start { continue }  // before DTSTART, or DTSTART itself (given already)
+                return give(wall)
             }
             if let through, periodBegins(after: through) {
                 finished = true
                 return nil
             }
-            periods += 1
+            steps += 1
             fillPeriod()
         }
         return nil
@@ -179,8 +191,9 @@ public struct RuleIterator {
     /// The instances of the next period, sorted, into `pending`; the end of the rule sets
     /// `finished`.
     private mutating func fillPeriod() {
-        pending.removeAll(keepingCapacity: true)
-        pendingIndex = 0
+        periodDays.removeAll(keepingCapacity: true)
+        cursor = 0
+        chosen = nil
         let index = period
         period += 1
         let (step, overflow) = index.multipliedReportingOverflow(by: Int64(parts.interval))
@@ -189,13 +202,7 @@ public struct RuleIterator {
         case .yearly:
             let year = start.day.year + Int(clamping: step)
             guard year <= CalendarLimits.years.upperBound else { return finish() }
-            var days: [Int64] = []
-            if filter.months.isEmpty || !filter.monthsLimitYearly {
-                days = filter.days(inYear: year)
-            } else {
-                for month in filter.months { days += filter.days(inMonth: month, of: year) }
-            }
-            collect(days: days)
+            collect(days: filter.days(inYear: year))
         case .monthly:
             let monthIndex = Int64(start.day.year) * 12 + Int64(start.day.month - 1) + step
             let year = Int(monthIndex / 12), month = Int(monthIndex % 12) + 1
@@ -230,8 +237,7 @@ public struct RuleIterator {
             case .hourly:
                 let hour = second / 3600
                 if parts.hours.isEmpty || parts.hours.contains(hour) {
-                    found = times.map { hour * 3600 + $0 % 3600 }.filter { $0 / 3600 == hour }
-                    found = Array(Set(found)).sorted()
+                    found = withinHour.map { hour * 3600 + $0 }
                 } else {
                     jumpToPeriod(startingAtOrAfter: nextAllowed(after: moment, unitSeconds: 3600, allowed: parts.hours, of: 24))
                 }
@@ -253,36 +259,44 @@ public struct RuleIterator {
                     found = [second]
                 }
             }
-            let set = found.compactMap { LocalDateTime(secondsAsIfUTC: day * 86_400 + Int64($0)) }
-            pending = Self.select(set, parts.setPositions)
+            collect(days: found.isEmpty ? [] : [day], times: found)
         }
     }
 
     private mutating func finish() { finished = true }
 
-    /// The period set of `days`, each at the rule's times, then BYSETPOS.
-    private mutating func collect(days: [Int64]) {
-        var set: [LocalDateTime] = []
-        set.reserveCapacity(days.count * times.count)
-        for day in days {
-            guard let civil = CivilDay(daysSince1970: day) else {
-                if day > 0 { finished = true }
-                continue
-            }
-            for second in times { set.append(LocalDateTime(secondsAsIfUTC: civil.daysSince1970 * 86_400 + Int64(second))!) }
+    /// The period's set: `days`, each at `times` (the rule's, for DAILY and longer), and
+    /// the positions BYSETPOS chooses in it.
+    private mutating func collect(days: [Int64], times: [Int]? = nil) {
+        periodDays = days
+        periodTimes = times ?? self.times
+        let size = periodDays.count * periodTimes.count
+        if !parts.setPositions.isEmpty {
+            chosen = Self.chosen(parts.setPositions, of: size)
+            return
         }
-        pending = Self.select(set, parts.setPositions)
+        // The set is in order: what lies before DTSTART (in its first period) is passed over
+        // by halving, not walked (every second of a year is 31 million steps).
+        var low = 0, high = size
+        while low < high {
+            let middle = (low + high) / 2
+            if periodDays[middle / periodTimes.count] * 86_400 + Int64(periodTimes[middle % periodTimes.count]) <= start.secondsAsIfUTC {
+                low = middle + 1
+            } else {
+                high = middle
+            }
+        }
+        cursor = low
     }
 
-    /// BYSETPOS over one period's sorted set (1 the first, -1 the last).
-    static func select(_ set: [LocalDateTime], _ positions: [Int]) -> [LocalDateTime] {
-        guard !positions.isEmpty else { return set }
-        var chosen = Set<Int>()
+    /// The indexes BYSETPOS's `positions` choose in a set of `count`, in order, each once.
+    static func chosen(_ positions: [Int], of count: Int) -> [Int] {
+        var indexes: [Int] = []
         for position in positions {
-            let index = position > 0 ? position - 1 : set.count + position
-            if index >= 0, index < set.count { chosen.insert(index) }
+            let index = position > 0 ? position - 1 : count + position
+            if index >= 0, index < count, !indexes.contains(index) { indexes.append(index) }
         }
-        return chosen.sorted().map { set[$0] }
+        return indexes.sorted()
     }
 
     /// The next period to look at is the first that starts at or after `moment` (wall

@@ -108,8 +108,6 @@ package enum SeriesExpander {
         /// ...because it used up `CalendarLimits.cpuSecondsPerSeries`.
         package var outOfTime = false
         package var iterations = 0
-        /// libical would not iterate the rule at all: no instance from it.
-        package var refused = false
     }
 
     package static func expand(_ plan: SeriesPlan, in window: CalendarWindow, budget: inout IterationBudget) -> Result {
@@ -140,7 +138,6 @@ package enum SeriesExpander {
             result.truncated = run.truncated
             result.outOfTime = run.outOfTime
             result.iterations = run.iterations
-            result.refused = run.refused
         } else {
             consider(plan.start)
         }
@@ -172,30 +169,6 @@ package enum SeriesExpander {
         }
     }
 
-    /// Where to restart the iterator on the way to `target`: a whole number of INTERVALs
-    /// after the start (the hour, day or week of an instance; the first of a month or a
-    /// year), never after `target`. libical's `icalrecur_iterator_set_start` counts the
-    /// interval from wherever it is put, so FREQ=HOURLY;INTERVAL=5 restarted at an
-    /// arbitrary hour would fall on the wrong hours.
-    package static func alignedJump(from start: LocalDateTime, toward target: LocalDateTime, rule: RecurrenceRule) -> LocalDateTime? {
-        let interval = Int64(rule.interval)
-        func steps(_ distance: Int64, _ length: Int64) -> Int64 { distance / (length * interval) * length * interval }
-        let distance = target.secondsAsIfUTC - start.secondsAsIfUTC
-        guard distance > 0 else { return nil }
-        switch rule.frequency {
-        case .hourly: return LocalDateTime(secondsAsIfUTC: start.secondsAsIfUTC + steps(distance, 3600))
-        case .daily: return LocalDateTime(secondsAsIfUTC: start.secondsAsIfUTC + steps(distance, 86_400))
-        case .weekly: return LocalDateTime(secondsAsIfUTC: start.secondsAsIfUTC + steps(distance, 7 * 86_400))
-        case .monthly:
-            let months = Int64(target.day.year - start.day.year) * 12 + Int64(target.day.month - start.day.month)
-            let month = Int64(start.day.year) * 12 + Int64(start.day.month - 1) + months / interval * interval
-            return CivilDay(year: Int(month / 12), month: Int(month % 12) + 1, day: 1).map { LocalDateTime($0) }
-        case .yearly:
-            let years = Int64(target.day.year - start.day.year) / interval * interval
-            return CivilDay(year: start.day.year + Int(years), month: 1, day: 1).map { LocalDateTime($0) }
-        }
-    }
-
     /// The latest start UNTIL allows, as an instant (nil: none, or a DATE for an all-day series).
     private static func lastStart(_ rule: RecurrenceRule, plan: SeriesPlan) -> Int64? {
         switch rule.until {
@@ -206,91 +179,55 @@ package enum SeriesExpander {
         }
     }
 
-    /// The first instance the rule gives from the series' start (RDATEs aside), found with
-    /// libical's first step; nil if the rule gives none before its end or libical's last
-    /// year. One call that libical may spend seconds in: run it where it can be abandoned.
-    package static func firstRuleInstance(_ plan: SeriesPlan) -> Int64? {
-        guard let rule = plan.rule, let iterator = icalrecur_iterator_new(rule.iterationRule, plan.start.icalTime(isDate: plan.isDate)) else {
-            LibICal.prepare()
-            return nil
-        }
-        defer { icalrecur_iterator_free(iterator) }
-        let next = icalrecur_iterator_next(iterator)
-        guard icaltime_is_null_time(next) == 0, let wall = LocalDateTime(next) else { return nil }
-        let start = plan.base.instant(of: wall)
-        if let last = lastStart(rule, plan: plan), start > last { return nil }
-        return start
+    /// Whether the rule gives an instance after the series' start (DTSTART is always the
+    /// first, RFC 5545 §3.8.5.3) before its end, within `CalendarLimits.iterationsPerSeries`
+    /// periods of zaoan's engine: a rule that repeats nothing is known in bounded time.
+    package static func repeatsAfterStart(_ plan: SeriesPlan) -> Bool {
+        guard let rule = plan.rule else { return false }
+        var iterator = RuleIterator(parts: rule.parts, start: plan.start)
+        _ = iterator.next()
+        guard let wall = iterator.next() else { return false }
+        if let last = lastStart(rule, plan: plan), plan.base.instant(of: wall) > last { return false }
+        return true
     }
 
     /// Calls `consider` with each instance's wall clock that may show in the window, until
     /// it returns false, the rule ends or a limit is reached.
     private static func iterate(_ rule: RecurrenceRule, plan: SeriesPlan, window: CalendarWindow, budget: inout IterationBudget,
-                                consider: (LocalDateTime) -> Bool) -> (truncated: Bool, outOfTime: Bool, iterations: Int, refused: Bool) {
+                                consider: (LocalDateTime) -> Bool) -> (truncated: Bool, outOfTime: Bool, iterations: Int) {
         var iterations = 0
         var time = CPUBudget(seconds: CalendarLimits.cpuSecondsPerSeries)
         // Two days of slack cover any zone's offset; the longest instance reaches back into
         // the window from before it.
         let reach = plan.length.longest.addingClamped(2 * 86_400)
-        var first = plan.start
-        var restartInMonths = false
-        // Where the window is well past the start: the instance a whole number of INTERVALs
-        // before it, where iterating may begin instead.
-        let jump = window.from - reach > plan.base.instant(of: plan.start) + 86_400
-            ? plan.base.wallClock(at: window.from - reach).flatMap { alignedJump(from: plan.start, toward: $0, rule: rule) }
-            : nil
-        var iterationRule = rule.iterationRule
-        if let jump, rule.count == nil {
-            // A new DTSTART a whole number of INTERVALs on has the same instances from there
-            // on (its time of day and weekday are the original's). libical 3.0's set_start
-            // misplaces HOURLY;INTERVAL=5 by hours, so it is used only where a new DTSTART
-            // would change the rule (a month's days come from DTSTART).
-            first = jump
-            restartInMonths = rule.frequency == .monthly || rule.frequency == .yearly
-        } else if let jump, let count = rule.count, rule.isPlain, rule.frequency == .daily || rule.frequency == .weekly {
-            // With COUNT, instances are counted from the start. A plain DAILY or WEEKLY rule
-            // (no BYxxx part) is the start and every INTERVAL after it, so the instances
-            // before the window are counted instead of stepped through: a new DTSTART on the
-            // jump, with the COUNT left. A daily rule with COUNT begun in 2000 took libical
-            // 21 ms of its 50 ms budget to reach 2026.
-            let stride = Int64(rule.interval) * (rule.frequency == .daily ? 86_400 : 7 * 86_400)
-            let skipped = (jump.secondsAsIfUTC - plan.start.secondsAsIfUTC) / stride
-            guard skipped < Int64(count) else { return (false, false, 0, false) }  // all of them before the window
-            if skipped > 0, let left = Int32(exactly: Int64(count) - skipped) {
-                iterationRule.count = left
-                first = jump
-            }
-        }
-        guard let iterator = icalrecur_iterator_new(iterationRule, (restartInMonths ? plan.start : first).icalTime(isDate: plan.isDate)) else {
-            // libical refuses rules that can never match (FREQ=YEARLY;BYMONTH=2;BYMONTHDAY=30).
-            LibICal.prepare()
-            return (false, false, 0, true)
-        }
-        defer { icalrecur_iterator_free(iterator) }
-        if restartInMonths, icalrecur_iterator_set_start(iterator, first.icalTime(isDate: plan.isDate)) == 0 { LibICal.prepare() }
+        // Where the window is well past the start, the engine begins at the period that
+        // holds the window (it counts COUNT's instances before it where each period holds
+        // one, and steps through them otherwise), and it ends with the window's last period.
+        let from = window.from - reach > plan.base.instant(of: plan.start) + 86_400 ? plan.base.wallClock(at: window.from - reach) : nil
+        let through = plan.base.wallClock(at: window.to.addingClamped(2 * 86_400))
+        var iterator = RuleIterator(parts: rule.parts, start: plan.start, from: from, through: through,
+                                    budget: max(0, min(CalendarLimits.iterationsPerSeries, budget.remaining)))
         let untilInstant = lastStart(rule, plan: plan)
         var lastDay: CivilDay? = nil
         if case .day(let day) = rule.until, plan.isDate { lastDay = day }
+        defer { budget.remaining -= iterator.steps }
 
         while true {
-            guard iterations < CalendarLimits.iterationsPerSeries, budget.remaining > 0 else { return (true, false, iterations, false) }
-            // Checked at every step (one step can be a search of years); the CPU clock itself
-            // is read once per millisecond of wall time (`CPUBudget.check`), not 2,400 times
-            // for a daily rule with COUNT begun in 2000.
-            if time.check() { return (true, true, iterations, false) }
-            let next = icalrecur_iterator_next(iterator)
+            // The engine's work is bounded by its steps; the CPU clock is read once per
+            // millisecond of wall time (`CPUBudget.check`), a wall of its own kept as before.
+            if time.check() { return (true, true, iterations) }
+            guard let wall = iterator.next() else { return (iterator.exhausted, false, iterations) }
             iterations += 1
-            budget.remaining -= 1
-            guard icaltime_is_null_time(next) == 0, let wall = LocalDateTime(next) else { return (false, false, iterations, false) }
-            if let lastDay, wall.day > lastDay { return (false, false, iterations, false) }
+            if let lastDay, wall.day > lastDay { return (false, false, iterations) }
             let naive = wall.secondsAsIfUTC
             // Far before the window: no need to ask the zone (any offset is under a day).
             if naive.addingClamped(reach) < window.from {
-                if let untilInstant, naive - 86_400 > untilInstant { return (false, false, iterations, false) }
+                if let untilInstant, naive - 86_400 > untilInstant { return (false, false, iterations) }
                 continue
             }
             let start = plan.base.instant(of: wall)
-            if let untilInstant, start > untilInstant { return (false, false, iterations, false) }
-            if start >= window.to || !consider(wall) { return (false, false, iterations, false) }
+            if let untilInstant, start > untilInstant { return (false, false, iterations) }
+            if start >= window.to || !consider(wall) { return (false, false, iterations) }
         }
     }
 }

@@ -178,12 +178,16 @@ extension CalendarTests {
             ])
             let document = try CalendarDocument(parsing: bytes, source: "p.ics")
             let found = document.occurrences(in: try window(utc(2026, 3, 1), utc(2026, 4, 1)), defaultZone: .utc)
-            // The last day of each month since 1900 is found (1,515 steps); the others are reported.
-            #expect(found.occurrences.map(\.start) == [utc(2026, 3, 31, 9)])
-            #expect(Set(found.problems.compactMap(\.uid)) == ["hourly"])
-            // The rule that never matches is refused from its parts, before libical iterates it.
-            #expect(document.skipped.first { $0.uid == "never" }?.message.contains("it can never match: BYMONTHDAY=30 never falls in BYMONTH=2") == true,
-                    "\(document.skipped)")
+            // The last day of each month since 1900 is found (1,515 periods); the plain
+            // HOURLY COUNT is counted to the window, not stepped through (issue 30's engine:
+            // libical's iterator ran out of its steps there).
+            #expect(found.occurrences.filter { $0.uid == "setpos" }.map(\.start) == [utc(2026, 3, 31, 9)])
+            #expect(found.occurrences.filter { $0.uid == "hourly" }.count == 31 * 24)
+            #expect(found.problems.isEmpty, "\(found.problems)")
+            // The rule that never matches again is a valid rule (RFC 5545 §3.8.5.3: its
+            // DTSTART is its one instance), not refused, and shows nothing in March.
+            #expect(document.skipped.isEmpty, "\(document.skipped)")
+            #expect(!found.occurrences.contains { $0.uid == "never" })
         }
 
         @Test("parsing and expanding 3,000 times does not grow memory (every libical object freed)")

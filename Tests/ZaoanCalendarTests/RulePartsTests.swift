@@ -34,6 +34,18 @@ extension CalendarTests {
             #expect(!reading.problems.isEmpty)
         }
 
+        @Test("every second of the year, begun a second before its end: the period's 31 million instances are never listed or walked")
+        func hugePeriod() throws {
+            let all = { (count: Int) in (0..<count).map(String.init).joined(separator: ",") }
+            let days = (1...366).map(String.init).joined(separator: ",")
+            let rule = "FREQ=YEARLY;BYYEARDAY=\(days);BYHOUR=\(all(24));BYMINUTE=\(all(60));BYSECOND=\(all(60))"
+            let parts = try #require(RuleParts.read(rule).parts)
+            var iterator = RuleIterator(parts: parts, start: try #require(RuleEngineOracleTests.wall("20261231T235958")))
+            let walls = (0..<4).compactMap { _ in iterator.next()?.description }
+            #expect(walls == ["2026-12-31 23:59:58", "2026-12-31 23:59:59", "2027-01-01 00:00:00", "2027-01-01 00:00:01"])
+            #expect(iterator.steps < 10, "\(iterator.steps) steps")
+        }
+
         /// The eight classes of valid rules libical 3.0.16 got wrong (issue 30), each from a
         /// start, against what RFC 5545 §3.3.10 gives (worked by hand from its table).
         @Test("the rules libical got wrong", arguments: [

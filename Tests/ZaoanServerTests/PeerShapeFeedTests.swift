@@ -96,6 +96,7 @@ struct PeerShapeFeedTests {
         #expect(reading.rows == [
             "2026-03-02T09:00:00+01:00 2026-03-02T10:00:00+01:00 floating-utc-exdate",
             "2026-03-03T09:00:00+01:00 2026-03-03T10:00:00+01:00 floating-utc-exdate",
+            "2026-03-04T10:00:00+01:00 2026-03-04T11:00:00+01:00 start-off-rule",  // DTSTART first, counted (3.3.10)
             "2026-03-05T09:00:00+01:00 2026-03-05T10:00:00+01:00 floating-utc-exdate",
             "2026-03-09T10:00:00+01:00 2026-03-09T11:00:00+01:00 start-off-rule",
             "2026-03-10T11:00:00+01:00 - end-before-start",  // no length: no end shown
@@ -104,7 +105,6 @@ struct PeerShapeFeedTests {
             "2026-03-12T10:00:00+01:00 2026-03-12T11:00:00+01:00 rdate-date-on-time",
             "2026-03-16T10:00:00+01:00 2026-03-16T11:00:00+01:00 start-off-rule",
             "2026-03-19T00:00:00+01:00 2026-03-19T01:00:00+01:00 rdate-date-on-time",
-            "2026-03-23T10:00:00+01:00 2026-03-23T11:00:00+01:00 start-off-rule",
         ], "\(reading.rows.joined(separator: "\n"))")
         #expect(reading.stats.contains("calendar_problems: 0"), "\(reading.stats)")
     }
