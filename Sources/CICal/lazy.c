@@ -54,6 +54,8 @@ static struct {
     __typeof__(&icalproperty_get_rdate) icalproperty_get_rdate;
     __typeof__(&icalproperty_get_recurrenceid) icalproperty_get_recurrenceid;
     __typeof__(&icalproperty_get_rrule) icalproperty_get_rrule;
+    __typeof__(&icalproperty_get_x) icalproperty_get_x;
+    __typeof__(&icalproperty_get_x_name) icalproperty_get_x_name;
     __typeof__(&icalproperty_get_tzid) icalproperty_get_tzid;
     __typeof__(&icalproperty_get_tzoffsetfrom) icalproperty_get_tzoffsetfrom;
     __typeof__(&icalproperty_get_url) icalproperty_get_url;
@@ -124,6 +126,8 @@ static void load(void) {
     loaded.icalproperty_get_rdate = (__typeof__(loaded.icalproperty_get_rdate))symbol(library, "icalproperty_get_rdate");
     loaded.icalproperty_get_recurrenceid = (__typeof__(loaded.icalproperty_get_recurrenceid))symbol(library, "icalproperty_get_recurrenceid");
     loaded.icalproperty_get_rrule = (__typeof__(loaded.icalproperty_get_rrule))symbol(library, "icalproperty_get_rrule");
+    loaded.icalproperty_get_x = (__typeof__(loaded.icalproperty_get_x))symbol(library, "icalproperty_get_x");
+    loaded.icalproperty_get_x_name = (__typeof__(loaded.icalproperty_get_x_name))symbol(library, "icalproperty_get_x_name");
     loaded.icalproperty_get_tzid = (__typeof__(loaded.icalproperty_get_tzid))symbol(library, "icalproperty_get_tzid");
     loaded.icalproperty_get_tzoffsetfrom = (__typeof__(loaded.icalproperty_get_tzoffsetfrom))symbol(library, "icalproperty_get_tzoffsetfrom");
     loaded.icalproperty_get_url = (__typeof__(loaded.icalproperty_get_url))symbol(library, "icalproperty_get_url");
@@ -183,6 +187,8 @@ icalparameter *icalproperty_get_first_parameter(icalproperty *prop, icalparamete
 struct icaldatetimeperiodtype icalproperty_get_rdate(const icalproperty *prop) { need(); return loaded.icalproperty_get_rdate(prop); }
 struct icaltimetype icalproperty_get_recurrenceid(const icalproperty *prop) { need(); return loaded.icalproperty_get_recurrenceid(prop); }
 struct icalrecurrencetype icalproperty_get_rrule(const icalproperty *prop) { need(); return loaded.icalproperty_get_rrule(prop); }
+const char *icalproperty_get_x(const icalproperty *prop) { need(); return loaded.icalproperty_get_x(prop); }
+const char *icalproperty_get_x_name(icalproperty *prop) { need(); return loaded.icalproperty_get_x_name(prop); }
 const char *icalproperty_get_tzid(const icalproperty *prop) { need(); return loaded.icalproperty_get_tzid(prop); }
 int icalproperty_get_tzoffsetfrom(const icalproperty *prop) { need(); return loaded.icalproperty_get_tzoffsetfrom(prop); }
 const char *icalproperty_get_url(const icalproperty *prop) { need(); return loaded.icalproperty_get_url(prop); }

@@ -67,6 +67,10 @@ public struct CalendarDocument {
                     unknownZones.note(event)
                     emptyValues.note(empty, uid: event.uid)
                     events.append(event)
+                    if let first = event.ruleProblems.first {
+                        let more = event.ruleProblems.count > 1 ? " (and \(event.ruleProblems.count - 1) more)" : ""
+                        skipped.append(CalendarProblem(source: source, uid: event.uid, message: "its RRULE: \(first)\(more); the rest of the rule is kept"))
+                    }
                 } catch {
                     let uid = LibICal.string(icalcomponent_get_uid(current))
                     skipped.append(CalendarProblem(source: source, uid: uid.map { CalendarText.prefix($0, maxBytes: CalendarLimits.uidBytes) },

@@ -60,6 +60,8 @@ public struct CalendarEvent {
     let start: EventTime
     let end: EventEnd
     let rule: RecurrenceRule?
+    /// The parts or values of its RRULE that were left out, each said once (the rest kept).
+    let ruleProblems: [String]
     let excluded: [EventTime]
     /// RDATEs: a start, and for a PERIOD its own end or duration (RFC 5545 3.8.5.2).
     let extraStarts: [(start: EventTime, end: EventEnd)]
@@ -74,6 +76,16 @@ public struct CalendarEvent {
     /// Why an event is left out of a file that is otherwise read.
     struct Unusable: Error {
         let reason: String
+    }
+
+    /// The text of the VEVENT's first RRULE, as the file has it (`OwnRule`).
+    private static func ownRule(of component: OpaquePointer) -> String? {
+        var property = icalcomponent_get_first_property(component, ICAL_X_PROPERTY)
+        while let current = property {
+            if LibICal.string(icalproperty_get_x_name(current)) == OwnRule.property { return LibICal.string(icalproperty_get_x(current)) }
+            property = icalcomponent_get_next_property(component, ICAL_X_PROPERTY)
+        }
+        return nil
     }
 
     /// Reads a VEVENT. `zones` are the VTIMEZONEs of its VCALENDAR by TZID; `badLines` the
@@ -100,14 +112,27 @@ public struct CalendarEvent {
             end = .unspecified
         }
 
-        if let ruleProperty = icalcomponent_get_first_property(component, ICAL_RRULE_PROPERTY) {
+        if let text = Self.ownRule(of: component) {
+            let reading = RuleParts.read(text)
+            guard let parts = reading.parts else {
+                throw Unusable(reason: "its RRULE: \(reading.problems.first ?? "nothing in it can be read")")
+            }
+            do {
+                rule = try RecurrenceRule(parts)
+            } catch {
+                throw Unusable(reason: "its RRULE: \(error.description)")
+            }
+            ruleProblems = reading.problems
+        } else if let ruleProperty = icalcomponent_get_first_property(component, ICAL_RRULE_PROPERTY) {
             do {
                 rule = try RecurrenceRule(icalproperty_get_rrule(ruleProperty))
             } catch {
                 throw Unusable(reason: "its RRULE: \(error.description)")
             }
+            ruleProblems = []
         } else {
             rule = nil
+            ruleProblems = []
         }
 
         var excluded: [EventTime] = []

@@ -174,8 +174,10 @@ struct CalendarParser {
             open.removeLast()
             pending.append(line, watched: false)
             if open.count == 1 { giveComponent(named: child.name) }
+        } else if open.count == 2 && child.name == "VEVENT" {
+            pending.append(OwnRule.renamed(line), watched: true)
         } else {
-            pending.append(line, watched: open.count == 2 && child.name == "VEVENT")
+            pending.append(line, watched: false)
         }
     }
 

@@ -45,6 +45,22 @@ struct ContentLine {
     }
 }
 
+/// A VEVENT's RRULE is zaoan's to read (`RuleParts`: each bad part named and left out, the
+/// rest kept; INTERVAL whole), not libical's, which drops the whole line for one bad part and
+/// narrows INTERVAL to 16 bits. The line reaches libical renamed, so it keeps the text as it
+/// is; an empty RRULE is left to libical, which reports it (read as if it were not there).
+enum OwnRule {
+    static let property = "X-ZAOAN-RRULE"
+
+    static func renamed(_ line: ContentLine) -> ContentLine {
+        guard line.name == "RRULE", !ContentLine.hasEmptyValue(line.bytes[...]),
+              let end = line.bytes.firstIndex(where: { $0 == UInt8(ascii: ";") || $0 == UInt8(ascii: ":") }) else { return line }
+        var renamed = line
+        renamed.bytes.replaceSubrange(0..<end, with: Array(property.utf8))
+        return renamed
+    }
+}
+
 enum ContentLines {
     /// How many content lines `bytes` holds (an upper bound: blank lines count too), by a
     /// scan of its line ends alone, before anything is built from it.

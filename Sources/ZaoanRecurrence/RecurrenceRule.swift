@@ -109,6 +109,31 @@ public struct RecurrenceRule: Hashable, Sendable, CustomStringConvertible {
         }
     }
 
+    /// A rule zaoan's reader took from a file (`RuleParts.read`); refused like typed ones if
+    /// it repeats faster than hourly.
+    package init(_ parts: RuleParts) throws(RecurrenceRuleError) {
+        switch parts.frequency {
+        case .secondly, .minutely:
+            throw .init("it repeats every \(parts.frequency == .secondly ? "second" : "minute"); a bar would never rest")
+        case .hourly: frequency = .hourly
+        case .daily: frequency = .daily
+        case .weekly: frequency = .weekly
+        case .monthly: frequency = .monthly
+        case .yearly: frequency = .yearly
+        }
+        switch parts.until {
+        case .day(let day)?: until = .day(day)
+        case .utc(let wall)?: until = .utc(wall)
+        case .wall(let wall)?: until = .wall(wall)
+        case nil: until = nil
+        }
+        count = parts.count
+        interval = parts.interval
+        text = parts.text
+        isPlain = parts.isPlain
+        self.parts = parts
+    }
+
     /// The first part libical refuses, named, with what that part should look like.
     private static func culprit(in parts: [String], frequency: String) -> RecurrenceRuleError {
         for part in parts where !part.uppercased().hasPrefix("FREQ=") {

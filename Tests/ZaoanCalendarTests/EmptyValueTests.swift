@@ -38,12 +38,33 @@ extension CalendarTests {
             #expect(document.skipped.map(\.description) == ["one.ics: event only: empty RRULE on line 5: each read as if it were not there (an event with an empty RRULE counts once)"])
         }
 
-        @Test("a value that is there but unreadable still leaves its event out, as before")
+        @Test("a value that is there but partly unreadable costs only its bad part, named (issue 30: zaoan reads RRULE itself)")
         func badIsNotEmpty() throws {
             let text = "BEGIN:VCALENDAR\r\nBEGIN:VEVENT\r\nUID:typo\r\nDTSTART:20260310T090000Z\r\nRRULE:FREQ=WEEKLY;UNTL=20261023\r\nEND:VEVENT\r\nEND:VCALENDAR\r\n"
             let document = try CalendarDocument(parsing: Array(text.utf8), source: "typo.ics")
+            #expect(document.events.map { $0.rule?.text } == ["FREQ=WEEKLY"])
+            #expect(document.skipped.map(\.message) == ["its RRULE: UNTL is not a part of a recurrence rule; left out; the rest of the rule is kept"])
+        }
+
+        @Test("an RRULE with nothing usable left leaves its event out, saying why")
+        func ruleWithoutFrequency() throws {
+            let text = "BEGIN:VCALENDAR\r\nBEGIN:VEVENT\r\nUID:none\r\nDTSTART:20260310T090000Z\r\nRRULE:FRQ=WEEKLY;COUNT=3\r\nEND:VEVENT\r\nEND:VCALENDAR\r\n"
+            let document = try CalendarDocument(parsing: Array(text.utf8), source: "none.ics")
             #expect(document.events.isEmpty)
-            #expect(document.skipped.first?.message.hasPrefix("left out: line 5: libical could not read its RRULE") == true, "\(document.skipped)")
+            #expect(document.skipped.first?.message.hasPrefix("left out: its RRULE: the rule has no FREQ") == true, "\(document.skipped)")
+        }
+
+        @Test("what the peers keep: COUNT=-1 beside UNTIL, a trailing ';', BYDAY=XX, an INTERVAL past 16 bits", arguments: [
+            ("FREQ=WEEKLY;UNTIL=20240331;COUNT=-1;INTERVAL=4", "FREQ=WEEKLY;UNTIL=20240331;INTERVAL=4", true),
+            ("FREQ=DAILY;COUNT=3;", "FREQ=DAILY;COUNT=3", false),
+            ("FREQ=WEEKLY;BYDAY=MO,XX", "FREQ=WEEKLY;BYDAY=MO", true),
+            ("FREQ=HOURLY;INTERVAL=1000003", "FREQ=HOURLY;INTERVAL=1000003", false),
+        ])
+        func peersKeep(_ rule: String, _ kept: String, _ named: Bool) throws {
+            let text = "BEGIN:VCALENDAR\r\nBEGIN:VEVENT\r\nUID:kept\r\nDTSTART:20240101T090000Z\r\nRRULE:\(rule)\r\nEND:VEVENT\r\nEND:VCALENDAR\r\n"
+            let document = try CalendarDocument(parsing: Array(text.utf8), source: "kept.ics")
+            #expect(document.events.map { $0.rule?.text } == [kept])
+            #expect(document.skipped.count == (named ? 1 : 0), "\(document.skipped)")
         }
 
         @Test("what counts as an empty value", arguments: [
