@@ -123,13 +123,6 @@ public struct CalendarEvent {
                 throw Unusable(reason: "its RRULE: \(error.description)")
             }
             ruleProblems = reading.problems
-        } else if let ruleProperty = icalcomponent_get_first_property(component, ICAL_RRULE_PROPERTY) {
-            do {
-                rule = try RecurrenceRule(icalproperty_get_rrule(ruleProperty))
-            } catch {
-                throw Unusable(reason: "its RRULE: \(error.description)")
-            }
-            ruleProblems = []
         } else {
             rule = nil
             ruleProblems = []

@@ -2,9 +2,9 @@ import Foundation
 import ZaoanRecurrence
 
 /// Recurring rooms (`live add ID START TITLE repeat=RULE`): one recurrence engine for rooms
-/// and calendar files, ZaoanCalendar's (libical's rules, zaoan's DST handling). A room keeps
+/// and calendar files, ZaoanRecurrence's (RFC 5545 rules read and expanded by zaoan, its DST handling). A room keeps
 /// its first start and its rule; its occurrences ahead are expanded by the service's reader
-/// process (libical may take seconds over a rule, and the loop never waits for it) and
+/// process (the loop never waits for an expansion) and
 /// handed to the Responder as a `RoomExpansion`, each keeping the first start's wall-clock
 /// time in the configured zone (a 07:00 daily room stays at 07:00 across a DST change).
 public enum RoomRecurrence {

@@ -1,8 +1,7 @@
-import CICal
-
 /// How a series repeats: what a user types for a recurring live room (`daily`, `weekdays`,
-/// `weekly`, or an RFC 5545 RRULE value such as `FREQ=WEEKLY;BYDAY=MO,WE,FR`), checked by
-/// libical and kept in libical's canonical text, which reads back to the same rule.
+/// `weekly`, or an RFC 5545 RRULE value such as `FREQ=WEEKLY;BYDAY=MO,WE,FR`), read by
+/// zaoan's reader (`RuleParts`: a typed rule must be valid whole) and kept in its canonical
+/// text, which reads back to the same rule.
 ///
 /// FREQ=SECONDLY and FREQ=MINUTELY are refused: a bar or prompt that shows the next
 /// occurrence would change every second or minute and never rest, and a window of 48 hours
@@ -45,7 +44,6 @@ public struct RecurrenceRule: Hashable, Sendable, CustomStringConvertible {
 
     /// Reads what the user typed; the error says, in their terms, what is wrong.
     public init(parsing input: String) throws(RecurrenceRuleError) {
-        LibICal.prepare()
         var text = input.trimmingASCIISpaces
         guard !text.isEmpty else { throw .init("the rule is empty; type daily, weekdays, weekly or an RRULE like FREQ=WEEKLY;BYDAY=MO,WE,FR") }
         guard text.utf8.count <= CalendarLimits.ruleBytes else {
@@ -67,50 +65,15 @@ public struct RecurrenceRule: Hashable, Sendable, CustomStringConvertible {
         guard Frequency(rawValue: frequencyName) != nil else {
             throw .init("FREQ=\(SafeName.short(frequencyName)) is not a frequency; use DAILY, WEEKLY, MONTHLY, YEARLY or HOURLY")
         }
-        let parsed = text.withCString { icalrecurrencetype_from_string($0) }
-        guard parsed.freq != ICAL_NO_RECURRENCE, !LibICal.hasError else {
-            LibICal.prepare()
-            throw Self.culprit(in: parts, frequency: frequencyName)
+        let reading = RuleParts.read(text)
+        guard let read = reading.parts, reading.problems.isEmpty else {
+            throw Self.culprit(in: parts, frequency: frequencyName, problems: reading.problems)
         }
-        try self.init(parsed)
+        try self.init(read)
     }
 
-    /// A rule libical has read (from a file's RRULE); refused like typed ones if it repeats
-    /// faster than hourly or ends outside `CalendarLimits.years`.
-    package init(_ rule: icalrecurrencetype) throws(RecurrenceRuleError) {
-        var rule = rule
-        switch rule.freq {
-        case ICAL_HOURLY_RECURRENCE: frequency = .hourly
-        case ICAL_DAILY_RECURRENCE: frequency = .daily
-        case ICAL_WEEKLY_RECURRENCE: frequency = .weekly
-        case ICAL_MONTHLY_RECURRENCE: frequency = .monthly
-        case ICAL_YEARLY_RECURRENCE: frequency = .yearly
-        case ICAL_SECONDLY_RECURRENCE, ICAL_MINUTELY_RECURRENCE:
-            throw .init("it repeats every \(rule.freq == ICAL_SECONDLY_RECURRENCE ? "second" : "minute"); a bar would never rest")
-        default: throw .init("the rule has no frequency")
-        }
-        if icaltime_is_null_time(rule.until) == 0 {
-            guard let wall = LocalDateTime(rule.until) else {
-                throw .init("UNTIL=\(rule.until.year)… is outside the years \(CalendarLimits.years.lowerBound)–\(CalendarLimits.years.upperBound)")
-            }
-            until = rule.until.is_date != 0 ? .day(wall.day) : icaltime_is_utc(rule.until) != 0 ? .utc(wall) : .wall(wall)
-        } else {
-            until = nil
-        }
-        guard rule.count >= 0, rule.interval >= 1 else { throw .init("COUNT and INTERVAL are whole numbers from 1") }
-        count = rule.count > 0 ? Int(rule.count) : nil
-        interval = Int(rule.interval)
-        guard let canonical = LibICal.string(icalrecurrencetype_as_string(&rule)) else { throw .init("libical could not write the rule back") }
-        text = canonical
-        guard let read = RuleParts.read(canonical).parts else { throw .init("the rule has no frequency") }
-        parts = read
-        isPlain = canonical.split(separator: ";").allSatisfy { part in
-            ["FREQ", "INTERVAL", "COUNT", "UNTIL", "WKST"].contains(part.split(separator: "=").first.map(String.init) ?? "")
-        }
-    }
-
-    /// A rule zaoan's reader took from a file (`RuleParts.read`); refused like typed ones if
-    /// it repeats faster than hourly.
+    /// A rule zaoan's reader read (`RuleParts.read`: a file's RRULE, or what a user typed);
+    /// refused if it repeats faster than hourly.
     package init(_ parts: RuleParts) throws(RecurrenceRuleError) {
         switch parts.frequency {
         case .secondly, .minutely:
@@ -134,25 +97,23 @@ public struct RecurrenceRule: Hashable, Sendable, CustomStringConvertible {
         self.parts = parts
     }
 
-    /// The first part libical refuses, named, with what that part should look like.
-    private static func culprit(in parts: [String], frequency: String) -> RecurrenceRuleError {
+    /// The first part refused when read alone, named, with what that part should look like;
+    /// else what reading the whole rule said (a part given twice).
+    private static func culprit(in parts: [String], frequency: String, problems: [String]) -> RecurrenceRuleError {
         for part in parts where !part.uppercased().hasPrefix("FREQ=") {
-            let alone = ("FREQ=\(frequency);" + part).withCString { icalrecurrencetype_from_string($0) }
-            let refused = alone.freq == ICAL_NO_RECURRENCE || LibICal.hasError
-            LibICal.prepare()
-            guard refused else { continue }
+            guard !RuleParts.read("FREQ=\(frequency);" + part).problems.isEmpty else { continue }
             let name = String(part.prefix { $0 != "=" }).uppercased()
-            let hint = hints[name] ?? "libical does not know \(SafeName.short(name)); parts are FREQ, INTERVAL, COUNT, UNTIL, BYDAY, BYMONTHDAY, BYMONTH, BYYEARDAY, BYWEEKNO, BYSETPOS, BYHOUR, BYMINUTE, WKST"
+            let hint = hints[name] ?? "zaoan does not know \(SafeName.short(name)); parts are FREQ, INTERVAL, COUNT, UNTIL, BYDAY, BYMONTHDAY, BYMONTH, BYYEARDAY, BYWEEKNO, BYSETPOS, BYHOUR, BYMINUTE, BYSECOND, WKST"
             return .init("'\(SafeName.short(part))' is not understood: \(hint)")
         }
-        return .init("libical cannot read the rule as a whole (parts that contradict each other, or one given twice?)")
+        return .init(problems.first ?? "the rule cannot be read as a whole")
     }
 
     private static let hints: [String: String] = [
         "BYDAY": "days are MO TU WE TH FR SA SU, with an optional position (1MO, -1FR), joined by commas",
-        "UNTIL": "UNTIL is a date (20270101) or a UTC time (20270101T000000Z)",
+        "UNTIL": "UNTIL is a date (20270101) or a UTC time (20270101T000000Z) within the years \(CalendarLimits.years.lowerBound)–\(CalendarLimits.years.upperBound)",
         "COUNT": "COUNT is a whole number from 1",
-        "INTERVAL": "INTERVAL is a whole number from 1",
+        "INTERVAL": "INTERVAL is a whole number from 1 to \(RuleParts.maxInterval)",
         "BYMONTHDAY": "days of the month are 1 to 31 or -31 to -1, joined by commas",
         "BYMONTH": "months are 1 to 12, joined by commas",
         "BYHOUR": "hours are 0 to 23", "BYMINUTE": "minutes are 0 to 59", "BYSECOND": "seconds are 0 to 60",
