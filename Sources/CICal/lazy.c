@@ -37,7 +37,6 @@ static struct {
     __typeof__(&icalcomponent_get_uid) icalcomponent_get_uid;
     __typeof__(&icalcomponent_new_clone) icalcomponent_new_clone;
     __typeof__(&icaldurationtype_is_null_duration) icaldurationtype_is_null_duration;
-    __typeof__(&icalerrno_return) icalerrno_return;
     __typeof__(&icalerror_clear_errno) icalerror_clear_errno;
     __typeof__(&icalerror_set_errors_are_fatal) icalerror_set_errors_are_fatal;
     __typeof__(&icalparameter_get_range) icalparameter_get_range;
@@ -53,20 +52,12 @@ static struct {
     __typeof__(&icalproperty_get_first_parameter) icalproperty_get_first_parameter;
     __typeof__(&icalproperty_get_rdate) icalproperty_get_rdate;
     __typeof__(&icalproperty_get_recurrenceid) icalproperty_get_recurrenceid;
-    __typeof__(&icalproperty_get_rrule) icalproperty_get_rrule;
     __typeof__(&icalproperty_get_x) icalproperty_get_x;
     __typeof__(&icalproperty_get_x_name) icalproperty_get_x_name;
     __typeof__(&icalproperty_get_tzid) icalproperty_get_tzid;
     __typeof__(&icalproperty_get_tzoffsetfrom) icalproperty_get_tzoffsetfrom;
     __typeof__(&icalproperty_get_url) icalproperty_get_url;
     __typeof__(&icalproperty_get_xlicerror) icalproperty_get_xlicerror;
-    __typeof__(&icalrecur_iterator_free) icalrecur_iterator_free;
-    __typeof__(&icalrecur_iterator_new) icalrecur_iterator_new;
-    __typeof__(&icalrecur_iterator_next) icalrecur_iterator_next;
-    __typeof__(&icalrecur_iterator_set_start) icalrecur_iterator_set_start;
-    __typeof__(&icalrecurrencetype_as_string) icalrecurrencetype_as_string;
-    __typeof__(&icalrecurrencetype_from_string) icalrecurrencetype_from_string;
-    __typeof__(&icalrecurrencetype_month_month) icalrecurrencetype_month_month;
     __typeof__(&icaltime_from_timet_with_zone) icaltime_from_timet_with_zone;
     __typeof__(&icaltime_is_null_time) icaltime_is_null_time;
     __typeof__(&icaltime_is_utc) icaltime_is_utc;
@@ -109,7 +100,6 @@ static void load(void) {
     loaded.icalcomponent_get_uid = (__typeof__(loaded.icalcomponent_get_uid))symbol(library, "icalcomponent_get_uid");
     loaded.icalcomponent_new_clone = (__typeof__(loaded.icalcomponent_new_clone))symbol(library, "icalcomponent_new_clone");
     loaded.icaldurationtype_is_null_duration = (__typeof__(loaded.icaldurationtype_is_null_duration))symbol(library, "icaldurationtype_is_null_duration");
-    loaded.icalerrno_return = (__typeof__(loaded.icalerrno_return))symbol(library, "icalerrno_return");
     loaded.icalerror_clear_errno = (__typeof__(loaded.icalerror_clear_errno))symbol(library, "icalerror_clear_errno");
     loaded.icalerror_set_errors_are_fatal = (__typeof__(loaded.icalerror_set_errors_are_fatal))symbol(library, "icalerror_set_errors_are_fatal");
     loaded.icalparameter_get_range = (__typeof__(loaded.icalparameter_get_range))symbol(library, "icalparameter_get_range");
@@ -125,20 +115,12 @@ static void load(void) {
     loaded.icalproperty_get_first_parameter = (__typeof__(loaded.icalproperty_get_first_parameter))symbol(library, "icalproperty_get_first_parameter");
     loaded.icalproperty_get_rdate = (__typeof__(loaded.icalproperty_get_rdate))symbol(library, "icalproperty_get_rdate");
     loaded.icalproperty_get_recurrenceid = (__typeof__(loaded.icalproperty_get_recurrenceid))symbol(library, "icalproperty_get_recurrenceid");
-    loaded.icalproperty_get_rrule = (__typeof__(loaded.icalproperty_get_rrule))symbol(library, "icalproperty_get_rrule");
     loaded.icalproperty_get_x = (__typeof__(loaded.icalproperty_get_x))symbol(library, "icalproperty_get_x");
     loaded.icalproperty_get_x_name = (__typeof__(loaded.icalproperty_get_x_name))symbol(library, "icalproperty_get_x_name");
     loaded.icalproperty_get_tzid = (__typeof__(loaded.icalproperty_get_tzid))symbol(library, "icalproperty_get_tzid");
     loaded.icalproperty_get_tzoffsetfrom = (__typeof__(loaded.icalproperty_get_tzoffsetfrom))symbol(library, "icalproperty_get_tzoffsetfrom");
     loaded.icalproperty_get_url = (__typeof__(loaded.icalproperty_get_url))symbol(library, "icalproperty_get_url");
     loaded.icalproperty_get_xlicerror = (__typeof__(loaded.icalproperty_get_xlicerror))symbol(library, "icalproperty_get_xlicerror");
-    loaded.icalrecur_iterator_free = (__typeof__(loaded.icalrecur_iterator_free))symbol(library, "icalrecur_iterator_free");
-    loaded.icalrecur_iterator_new = (__typeof__(loaded.icalrecur_iterator_new))symbol(library, "icalrecur_iterator_new");
-    loaded.icalrecur_iterator_next = (__typeof__(loaded.icalrecur_iterator_next))symbol(library, "icalrecur_iterator_next");
-    loaded.icalrecur_iterator_set_start = (__typeof__(loaded.icalrecur_iterator_set_start))symbol(library, "icalrecur_iterator_set_start");
-    loaded.icalrecurrencetype_as_string = (__typeof__(loaded.icalrecurrencetype_as_string))symbol(library, "icalrecurrencetype_as_string");
-    loaded.icalrecurrencetype_from_string = (__typeof__(loaded.icalrecurrencetype_from_string))symbol(library, "icalrecurrencetype_from_string");
-    loaded.icalrecurrencetype_month_month = (__typeof__(loaded.icalrecurrencetype_month_month))symbol(library, "icalrecurrencetype_month_month");
     loaded.icaltime_from_timet_with_zone = (__typeof__(loaded.icaltime_from_timet_with_zone))symbol(library, "icaltime_from_timet_with_zone");
     loaded.icaltime_is_null_time = (__typeof__(loaded.icaltime_is_null_time))symbol(library, "icaltime_is_null_time");
     loaded.icaltime_is_utc = (__typeof__(loaded.icaltime_is_utc))symbol(library, "icaltime_is_utc");
@@ -170,7 +152,6 @@ const char *icalcomponent_get_summary(icalcomponent *comp) { need(); return load
 const char *icalcomponent_get_uid(icalcomponent *comp) { need(); return loaded.icalcomponent_get_uid(comp); }
 icalcomponent *icalcomponent_new_clone(icalcomponent *component) { need(); return loaded.icalcomponent_new_clone(component); }
 int icaldurationtype_is_null_duration(struct icaldurationtype d) { need(); return loaded.icaldurationtype_is_null_duration(d); }
-icalerrorenum *icalerrno_return(void) { need(); return loaded.icalerrno_return(); }
 void icalerror_clear_errno(void) { need(); loaded.icalerror_clear_errno(); }
 void icalerror_set_errors_are_fatal(int fatal) { need(); loaded.icalerror_set_errors_are_fatal(fatal); }
 icalparameter_range icalparameter_get_range(const icalparameter *value) { need(); return loaded.icalparameter_get_range(value); }
@@ -186,20 +167,12 @@ struct icaltimetype icalproperty_get_exdate(const icalproperty *prop) { need(); 
 icalparameter *icalproperty_get_first_parameter(icalproperty *prop, icalparameter_kind kind) { need(); return loaded.icalproperty_get_first_parameter(prop, kind); }
 struct icaldatetimeperiodtype icalproperty_get_rdate(const icalproperty *prop) { need(); return loaded.icalproperty_get_rdate(prop); }
 struct icaltimetype icalproperty_get_recurrenceid(const icalproperty *prop) { need(); return loaded.icalproperty_get_recurrenceid(prop); }
-struct icalrecurrencetype icalproperty_get_rrule(const icalproperty *prop) { need(); return loaded.icalproperty_get_rrule(prop); }
 const char *icalproperty_get_x(const icalproperty *prop) { need(); return loaded.icalproperty_get_x(prop); }
 const char *icalproperty_get_x_name(icalproperty *prop) { need(); return loaded.icalproperty_get_x_name(prop); }
 const char *icalproperty_get_tzid(const icalproperty *prop) { need(); return loaded.icalproperty_get_tzid(prop); }
 int icalproperty_get_tzoffsetfrom(const icalproperty *prop) { need(); return loaded.icalproperty_get_tzoffsetfrom(prop); }
 const char *icalproperty_get_url(const icalproperty *prop) { need(); return loaded.icalproperty_get_url(prop); }
 const char *icalproperty_get_xlicerror(const icalproperty *prop) { need(); return loaded.icalproperty_get_xlicerror(prop); }
-void icalrecur_iterator_free(icalrecur_iterator *a0) { need(); loaded.icalrecur_iterator_free(a0); }
-icalrecur_iterator *icalrecur_iterator_new(struct icalrecurrencetype rule, struct icaltimetype dtstart) { need(); return loaded.icalrecur_iterator_new(rule, dtstart); }
-struct icaltimetype icalrecur_iterator_next(icalrecur_iterator *a0) { need(); return loaded.icalrecur_iterator_next(a0); }
-int icalrecur_iterator_set_start(icalrecur_iterator *impl, struct icaltimetype start) { need(); return loaded.icalrecur_iterator_set_start(impl, start); }
-char *icalrecurrencetype_as_string(struct icalrecurrencetype *recur) { need(); return loaded.icalrecurrencetype_as_string(recur); }
-struct icalrecurrencetype icalrecurrencetype_from_string(const char *str) { need(); return loaded.icalrecurrencetype_from_string(str); }
-int icalrecurrencetype_month_month(short month) { need(); return loaded.icalrecurrencetype_month_month(month); }
 struct icaltimetype icaltime_from_timet_with_zone(const time_t tm, const int is_date, const icaltimezone *zone) { need(); return loaded.icaltime_from_timet_with_zone(tm, is_date, zone); }
 int icaltime_is_null_time(const struct icaltimetype t) { need(); return loaded.icaltime_is_null_time(t); }
 int icaltime_is_utc(const struct icaltimetype t) { need(); return loaded.icaltime_is_utc(t); }

@@ -17,14 +17,13 @@ public enum RoomRecurrence {
     public static let shownOccurrences = 5
 
     /// The rule as it is saved (`daily` → `FREQ=DAILY`), or an error in the user's terms.
-    /// Parsing only (a string of at most 256 bytes): no instance is looked for here.
+    /// Parsing only (a string of at most 256 bytes, zaoan's reader, no libical and so no
+    /// lock): no instance is looked for here.
     static func canonical(_ text: String) throws(ProtocolError) -> String {
-        let parsed = LibICalLock.run { () -> Result<String, RecurrenceRuleError> in
-            do throws(RecurrenceRuleError) { return .success(try RecurrenceRule(parsing: text).text) } catch { return .failure(error) }
-        }
-        switch parsed {
-        case .success(let rule): return rule
-        case .failure(let error): throw ProtocolError(.badArgument, "repeat=\(RequestParser.shorten(text)): \(error.description)")
+        do throws(RecurrenceRuleError) {
+            return try RecurrenceRule(parsing: text).text
+        } catch {
+            throw ProtocolError(.badArgument, "repeat=\(RequestParser.shorten(text)): \(error.description)")
         }
     }
 

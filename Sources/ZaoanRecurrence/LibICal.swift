@@ -8,7 +8,7 @@ import CICal
 /// (recurring rooms) — each call inside `LibICalLock.run`, so one runs at a time; the tests
 /// run serialized.
 /// Every libical object created here is freed by the code that made it (a `defer` beside
-/// each `icalparser_new`, `icalrecur_iterator_new`, `icalcomponent_free`), except the
+/// each `icalparser_new` and `icalcomponent_free`), except the
 /// built-in zones, which libical keeps for the life of the process (one per zone name).
 package enum LibICal {
     /// Once per process: errors are never fatal (Debian builds libical so already; a build
@@ -22,11 +22,6 @@ package enum LibICal {
         icalerror_clear_errno()
     }
 
-    /// `icalerrno` (a macro Swift does not import).
-    package static var errorCode: icalerrorenum { icalerrno_return().pointee }
-
-    package static var hasError: Bool { errorCode != ICAL_NO_ERROR }
-
     package static func string(_ pointer: UnsafePointer<CChar>?) -> String? {
         guard let pointer else { return nil }
         return String(cString: pointer)
@@ -34,21 +29,6 @@ package enum LibICal {
 }
 
 extension LocalDateTime {
-    /// The wall clock as a floating libical time (no zone), or a DATE.
-    package func icalTime(isDate: Bool = false) -> icaltimetype {
-        var time = icaltime_null_time()
-        time.year = Int32(day.year)
-        time.month = Int32(day.month)
-        time.day = Int32(day.day)
-        if !isDate {
-            time.hour = Int32(hour)
-            time.minute = Int32(minute)
-            time.second = Int32(second)
-        }
-        time.is_date = isDate ? 1 : 0
-        return time
-    }
-
     /// The wall clock of a libical time, ignoring its zone; nil for the null time, an
     /// impossible date or a year outside `CalendarLimits.years`.
     package init?(_ time: icaltimetype) {

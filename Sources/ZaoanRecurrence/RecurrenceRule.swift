@@ -7,33 +7,18 @@
 /// occurrence would change every second or minute and never rest, and a window of 48 hours
 /// would hold thousands of occurrences. FREQ=HOURLY is the shortest.
 public struct RecurrenceRule: Hashable, Sendable, CustomStringConvertible {
-    public enum Frequency: String, Sendable {
-        case hourly = "HOURLY", daily = "DAILY", weekly = "WEEKLY", monthly = "MONTHLY", yearly = "YEARLY"
-    }
-
-    /// The canonical RRULE value (`FREQ=WEEKLY;BYDAY=MO,WE,FR`), for saving.
-    public let text: String
-    public let frequency: Frequency
-    /// COUNT, if the rule has one.
-    public let count: Int?
-    /// INTERVAL (1 when not given).
-    public let interval: Int
-    /// UNTIL as written.
-    package let until: Until?
-    /// Whether the rule has no part beyond FREQ, INTERVAL, COUNT, UNTIL and WKST: its
-    /// instances are then the start and every INTERVAL after it (read once, from `text`).
-    package let isPlain: Bool
-    /// The rule as zaoan's engine (`RuleIterator`) reads it.
+    /// The rule as zaoan's engine (`RuleIterator`) reads it; everything else is read off it.
     package let parts: RuleParts
 
-    package enum Until: Hashable, Sendable {
-        /// A DATE: the series ends with that local day.
-        case day(CivilDay)
-        /// A UTC time (`...Z`), as RFC 5545 asks when DTSTART has a zone.
-        case utc(LocalDateTime)
-        /// A floating time: read in the series' own zone.
-        case wall(LocalDateTime)
-    }
+    /// The canonical RRULE value (`FREQ=WEEKLY;BYDAY=MO,WE,FR`), for saving.
+    public var text: String { parts.text }
+    public var frequency: RuleParts.Frequency { parts.frequency }
+    /// COUNT, if the rule has one.
+    public var count: Int? { parts.count }
+    /// INTERVAL (1 when not given).
+    public var interval: Int { parts.interval }
+    /// UNTIL as written.
+    package var until: RuleParts.Until? { parts.until }
 
     /// The words a user may type instead of an RRULE.
     public static let words: [String: String] = [
@@ -62,7 +47,7 @@ public struct RecurrenceRule: Hashable, Sendable, CustomStringConvertible {
         if frequencyName == "SECONDLY" || frequencyName == "MINUTELY" {
             throw .init("FREQ=\(frequencyName) repeats every \(frequencyName == "SECONDLY" ? "second" : "minute"); a bar would never rest. The shortest is FREQ=HOURLY")
         }
-        guard Frequency(rawValue: frequencyName) != nil else {
+        guard RuleParts.Frequency(name: frequencyName) != nil else {
             throw .init("FREQ=\(SafeName.short(frequencyName)) is not a frequency; use DAILY, WEEKLY, MONTHLY, YEARLY or HOURLY")
         }
         let reading = RuleParts.read(text)
@@ -75,25 +60,9 @@ public struct RecurrenceRule: Hashable, Sendable, CustomStringConvertible {
     /// A rule zaoan's reader read (`RuleParts.read`: a file's RRULE, or what a user typed);
     /// refused if it repeats faster than hourly.
     package init(_ parts: RuleParts) throws(RecurrenceRuleError) {
-        switch parts.frequency {
-        case .secondly, .minutely:
+        guard parts.frequency >= .hourly else {
             throw .init("it repeats every \(parts.frequency == .secondly ? "second" : "minute"); a bar would never rest")
-        case .hourly: frequency = .hourly
-        case .daily: frequency = .daily
-        case .weekly: frequency = .weekly
-        case .monthly: frequency = .monthly
-        case .yearly: frequency = .yearly
         }
-        switch parts.until {
-        case .day(let day)?: until = .day(day)
-        case .utc(let wall)?: until = .utc(wall)
-        case .wall(let wall)?: until = .wall(wall)
-        case nil: until = nil
-        }
-        count = parts.count
-        interval = parts.interval
-        text = parts.text
-        isPlain = parts.isPlain
         self.parts = parts
     }
 
@@ -122,9 +91,6 @@ public struct RecurrenceRule: Hashable, Sendable, CustomStringConvertible {
     ]
 
     public var description: String { text }
-
-    public static func == (a: RecurrenceRule, b: RecurrenceRule) -> Bool { a.text == b.text }
-    public func hash(into hasher: inout Hasher) { hasher.combine(text) }
 }
 
 public struct RecurrenceRuleError: Error, Equatable, Sendable, CustomStringConvertible {

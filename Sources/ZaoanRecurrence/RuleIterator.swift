@@ -91,8 +91,7 @@ public struct RuleIterator {
                 let index = chosen?[cursor] ?? cursor
                 cursor += 1
                 steps += 1
-                guard let wall = LocalDateTime(secondsAsIfUTC: periodDays[index / periodTimes.count] * 86_400
-                                               + Int64(periodTimes[index % periodTimes.count])) else { continue }
+                guard let wall = LocalDateTime(secondsAsIfUTC: periodSeconds(at: index)) else { continue }
                 if wall <= start { continue }  // before DTSTART, or DTSTART itself (given already)
                 return give(wall)
             }
@@ -200,18 +199,19 @@ public struct RuleIterator {
         guard !overflow else { return finish() }
         switch parts.frequency {
         case .yearly:
-            let year = start.day.year + Int(clamping: step)
-            guard year <= CalendarLimits.years.upperBound else { return finish() }
+            guard step <= Int64(CalendarLimits.years.upperBound - start.day.year) else { return finish() }
+            let year = start.day.year + Int(step)
             collect(days: filter.days(inYear: year))
         case .monthly:
+            guard step <= Int64(CalendarLimits.years.upperBound) * 12 else { return finish() }
             let monthIndex = Int64(start.day.year) * 12 + Int64(start.day.month - 1) + step
             let year = Int(monthIndex / 12), month = Int(monthIndex % 12) + 1
             guard year <= CalendarLimits.years.upperBound else { return finish() }
             collect(days: filter.days(inMonth: month, of: year))
         case .weekly, .daily:
-            let first = firstPeriodStart / 86_400 + step * unit / 86_400
-            guard let day = CivilDay(daysSince1970: first) else { return finish() }
-            _ = day
+            let (daysOn, far) = step.multipliedReportingOverflow(by: unit / 86_400)
+            let first = firstPeriodStart / 86_400 + daysOn
+            guard !far, CivilDay(daysSince1970: first) != nil else { return finish() }
             let length: Int64 = parts.frequency == .weekly ? 7 : 1
             var days: [Int64] = []
             for offset in 0..<length where filter.passes(first + offset) { days.append(first + offset) }
@@ -280,13 +280,19 @@ public struct RuleIterator {
         var low = 0, high = size
         while low < high {
             let middle = (low + high) / 2
-            if periodDays[middle / periodTimes.count] * 86_400 + Int64(periodTimes[middle % periodTimes.count]) <= start.secondsAsIfUTC {
+            if periodSeconds(at: middle) <= start.secondsAsIfUTC {
                 low = middle + 1
             } else {
                 high = middle
             }
         }
         cursor = low
+    }
+
+    /// The period's instance at `index` (days times their times, in order), as wall seconds
+    /// read as UTC.
+    private func periodSeconds(at index: Int) -> Int64 {
+        periodDays[index / periodTimes.count] * 86_400 + Int64(periodTimes[index % periodTimes.count])
     }
 
     /// The indexes BYSETPOS's `positions` choose in a set of `count`, in order, each once.

@@ -94,12 +94,11 @@ package struct IterationBudget {
     package init(remaining: Int) { self.remaining = remaining }
 }
 
-/// Expands a series within a window through libical's RRULE iterator.
+/// Expands a series within a window through zaoan's recurrence engine (`RuleIterator`).
 ///
-/// The iterator runs on floating wall-clock times and this code turns each into an instant
-/// (`CalendarZone.instant(of:)`): given a zone, libical moves a time that falls into a
-/// spring-forward gap (02:30 → 03:30) and then keeps the moved time for every later
-/// instance, so a daily 02:30 series would continue at 03:30 for good.
+/// The engine runs on floating wall-clock times and this code turns each into an instant
+/// (`CalendarZone.instant(of:)`), each on its own: a time in a spring-forward gap (02:30 →
+/// 03:30) moves that day only, and a daily 02:30 series is back at 02:30 the next day.
 package enum SeriesExpander {
     package struct Result {
         package var instances: [ExpandedInstance] = []
