@@ -69,7 +69,7 @@ let package = Package(
         // iterator: the one recurrence engine of calendar files and recurring rooms, with its
         // zones, windows and limits; no Foundation. Used from one thread at a time (libical
         // keeps global state: LibICalLock).
-        .target(name: "ZaoanRecurrence", dependencies: ["CICal", "ZaoanText", "ZaoanTime"]),
+        .target(name: "ZaoanRecurrence", dependencies: ["CICal", "ZaoanText", "ZaoanTime", "ZaoanAlmanac"]),
         // iCalendar files and vdir folders read through libical (the reader process's side):
         // content lines, components, events, overrides, TZIDs, each file's problems.
         .target(name: "ZaoanCalendar", dependencies: ["CICal", "ZaoanText", "ZaoanSystem", "ZaoanTime", "ZaoanRecurrence"]),

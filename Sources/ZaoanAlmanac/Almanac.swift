@@ -129,3 +129,32 @@ struct BoundedCache<Key: Hashable, Value> {
         return value
     }
 }
+
+/// A month of the Chinese calendar: its first day, length, number and whether it is a leap
+/// month, for the recurrence rules of that calendar (RFC 7529's RSCALE=CHINESE).
+public struct LunarMonth: Hashable, Sendable {
+    public let firstDay: CivilDay
+    /// 29 or 30 days.
+    public let length: Int
+    /// 1–12; a leap month repeats the number of the month before it.
+    public let number: Int
+    public let isLeap: Bool
+}
+
+extension Almanac {
+    /// The months of the lunar year whose 正月 begins in Gregorian `year`, in order: 12, or
+    /// 13 with a leap month.
+    public func lunarMonths(ofYear year: Int) -> [LunarMonth] {
+        // The year's months lie in the span that ends with `year`'s month 11 and the next.
+        let spans = [span(endingInYear: year), span(endingInYear: year + 1)]
+        var months: [LunarMonth] = []
+        for span in spans {
+            for (index, month) in span.months.enumerated() where month.relatedYear == year {
+                let next = index + 1 < span.months.count ? span.months[index + 1].start : span.end
+                months.append(LunarMonth(firstDay: month.start, length: next.daysSince1970 - month.start.daysSince1970,
+                                         number: month.number, isLeap: month.isLeap))
+            }
+        }
+        return months
+    }
+}

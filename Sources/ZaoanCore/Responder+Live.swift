@@ -148,6 +148,10 @@ extension Responder {
         if let rule = saved.repeatRule {
             // The first start, the rule, and the next few occurrences.
             lines.append("repeat: \(rule) from \(isoTime(saved.start))")
+            if rule.hasPrefix("RSCALE=CHINESE") {
+                // The day of the Chinese calendar it repeats on, as the first start has it.
+                lines.append("lunar: " + ChineseCalendar.text(of: almanac.lunarDate(on: localDay(saved.start)), language: settings.language))
+            }
             if let skipped = saved.skippedDays, !skipped.isEmpty { lines.append("skip: " + skipped.joined(separator: ", ")) }
             let upcoming = occurrences(of: saved).filter { $0.start > now }.prefix(RoomRecurrence.shownOccurrences)
             lines.append("next: " + (upcoming.isEmpty ? "-" : upcoming.map { isoTime($0.start) }.joined(separator: ", ")))

@@ -18,6 +18,10 @@ struct DayFilter {
     let ordinalWeekdays: [RuleParts.Weekday]
     let ordinalsInMonth: Bool
     let weekStart: Int
+    /// RFC 7529's SKIP for a BYMONTHDAY past the month's end (the 31st in April, February
+    /// 29 in a common year): BACKWARD takes the month's last day, FORWARD the next month's
+    /// first. A negative day before the month's start is left out whatever SKIP says.
+    let skip: RuleParts.Skip
 
     init(parts: RuleParts, start: LocalDateTime) {
         var months = parts.months
@@ -50,6 +54,7 @@ struct DayFilter {
         ordinalWeekdays = ordinals
         ordinalsInMonth = parts.frequency == .monthly || !parts.months.isEmpty
         weekStart = parts.weekStart
+        skip = parts.skip
     }
 
     /// Days from the week's first day (`weekStart`) to `day`: 0...6.
@@ -74,20 +79,38 @@ struct DayFilter {
         for offset in 0..<length where passes(Int64(first + offset), year: year, month: month, dayOfMonth: offset + 1, monthLength: length) {
             result.append(Int64(first + offset))
         }
+        // SKIP=FORWARD: a day past this month's end is the next month's first, given here,
+        // in this month's period (the next month may be no period of the rule).
+        if skip == .forward, monthDays.contains(where: { $0 > length }) {
+            let next = Int64(first + length)
+            let date = CivilCalendar.civil(daysSince1970: Int(next))
+            if passes(next, year: date.year, month: date.month, dayOfMonth: 1, monthLength: CivilCalendar.daysInMonth(year: date.year, month: date.month), moved: true) {
+                result.append(next)
+            }
+        }
         return result
     }
 
-    /// Whether `day` passes every day part.
+    /// Whether `day` passes every day part (where the day parts limit: DAILY and shorter
+    /// periods, WEEKLY).
     func passes(_ day: Int64) -> Bool {
         let date = CivilCalendar.civil(daysSince1970: Int(day))
-        return passes(day, year: date.year, month: date.month, dayOfMonth: date.day,
-                      monthLength: CivilCalendar.daysInMonth(year: date.year, month: date.month))
+        let length = CivilCalendar.daysInMonth(year: date.year, month: date.month)
+        if passes(day, year: date.year, month: date.month, dayOfMonth: date.day, monthLength: length) { return true }
+        // SKIP=FORWARD: the first of a month stands for a day the month before did not have.
+        guard skip == .forward, date.day == 1 else { return false }
+        let before = CivilCalendar.civil(daysSince1970: Int(day) - 1)
+        guard months.isEmpty || months.contains(before.month), monthDays.contains(where: { $0 > before.day }) else { return false }
+        return passes(day, year: date.year, month: date.month, dayOfMonth: 1, monthLength: length, moved: true)
     }
 
-    private func passes(_ day: Int64, year: Int, month: Int, dayOfMonth: Int, monthLength: Int) -> Bool {
-        if !months.isEmpty, !months.contains(month) { return false }
-        if !monthDays.isEmpty {
-            guard monthDays.contains(dayOfMonth) || monthDays.contains(dayOfMonth - monthLength - 1) else { return false }
+    /// - Parameter moved: the day stands, by SKIP, for one its month lacks: BYMONTH and
+    ///   BYMONTHDAY were judged for that one.
+    private func passes(_ day: Int64, year: Int, month: Int, dayOfMonth: Int, monthLength: Int, moved: Bool = false) -> Bool {
+        if !moved, !months.isEmpty, !months.contains(month) { return false }
+        if !moved, !monthDays.isEmpty {
+            guard monthDays.contains(dayOfMonth) || monthDays.contains(dayOfMonth - monthLength - 1)
+                || (skip == .backward && dayOfMonth == monthLength && monthDays.contains(where: { $0 > monthLength })) else { return false }
         }
         if !yearDays.isEmpty {
             let first = CivilCalendar.daysSince1970(year: year, month: 1, day: 1) ?? 0
@@ -146,7 +169,8 @@ struct DayFilter {
     /// For a day that fails: the first later day that may pass, where BYMONTH alone can say
     /// (the first of the next month it takes); nil when every next day may.
     func nextPossibleDay(after day: Int64) -> Int64? {
-        guard !months.isEmpty else { return nil }
+        // SKIP=FORWARD may take the first day of a month BYMONTH leaves out.
+        guard !months.isEmpty, skip != .forward else { return nil }
         let date = CivilCalendar.civil(daysSince1970: Int(day))
         guard !months.contains(date.month) else { return nil }
         var year = date.year, month = date.month

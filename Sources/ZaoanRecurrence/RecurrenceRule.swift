@@ -20,8 +20,12 @@ public struct RecurrenceRule: Hashable, Sendable, CustomStringConvertible {
     /// UNTIL as written.
     package var until: RuleParts.Until? { parts.until }
 
-    /// The words a user may type instead of an RRULE.
+    /// The words a user may type instead of an RRULE. `lunar-yearly` repeats on the first
+    /// start's day of the Chinese calendar (a lunar birthday, 农历生日); in a year without
+    /// that day (the 30th of a month that has 29, a leap month) on the day before, as
+    /// families keep such birthdays: SKIP=BACKWARD.
     public static let words: [String: String] = [
+        "lunar-yearly": "RSCALE=CHINESE;FREQ=YEARLY;SKIP=BACKWARD",
         "daily": "FREQ=DAILY",
         "weekdays": "FREQ=WEEKLY;BYDAY=MO,TU,WE,TH,FR",
         "weekly": "FREQ=WEEKLY",
@@ -39,7 +43,18 @@ public struct RecurrenceRule: Hashable, Sendable, CustomStringConvertible {
         if let odd = text.unicodeScalars.first(where: { !($0.value > 0x20 && $0.value < 0x7F) }) {
             throw .init("the rule has \(odd.value == 0x20 ? "a space" : "'\(SafeName.short(String(odd)))'"), which no RRULE has; parts are NAME=VALUE joined by ';'")
         }
-        let parts = text.split(separator: ";", omittingEmptySubsequences: true).map(String.init)
+        var parts = text.split(separator: ";", omittingEmptySubsequences: true).map(String.init)
+        if let lunar = parts.firstIndex(where: { $0.uppercased() == "FREQ=" + RuleParts.lunarYearly }) {
+            // What some Chinese calendar apps write; RFC 7529 says it this way.
+            parts[lunar] = "FREQ=YEARLY"
+            parts.insert("RSCALE=CHINESE", at: 0)
+        }
+        let scalePart = parts.first { $0.uppercased().hasPrefix("RSCALE=") }
+        if scalePart == nil, parts.contains(where: { $0.uppercased().hasPrefix("SKIP=") }) {
+            // SKIP belongs with RSCALE (RFC 7529 §4.1); a typed rule means the Gregorian one.
+            parts.insert("RSCALE=GREGORIAN", at: 0)
+        }
+        text = parts.joined(separator: ";")
         guard let frequencyPart = parts.first(where: { $0.uppercased().hasPrefix("FREQ=") }) else {
             throw .init("the rule has no FREQ=; start it with FREQ=DAILY, WEEKLY, MONTHLY or YEARLY, or type daily, weekdays or weekly")
         }
@@ -52,7 +67,8 @@ public struct RecurrenceRule: Hashable, Sendable, CustomStringConvertible {
         }
         let reading = RuleParts.read(text)
         guard let read = reading.parts, reading.problems.isEmpty else {
-            throw Self.culprit(in: parts, frequency: frequencyName, problems: reading.problems)
+            throw Self.culprit(in: parts, frequency: frequencyName, scale: parts.first { $0.uppercased().hasPrefix("RSCALE=") },
+                               problems: reading.problems)
         }
         try self.init(read)
     }
@@ -68,11 +84,17 @@ public struct RecurrenceRule: Hashable, Sendable, CustomStringConvertible {
 
     /// The first part refused when read alone, named, with what that part should look like;
     /// else what reading the whole rule said (a part given twice).
-    private static func culprit(in parts: [String], frequency: String, problems: [String]) -> RecurrenceRuleError {
-        for part in parts where !part.uppercased().hasPrefix("FREQ=") {
-            guard !RuleParts.read("FREQ=\(frequency);" + part).problems.isEmpty else { continue }
+    private static func culprit(in parts: [String], frequency: String, scale: String?, problems: [String]) -> RecurrenceRuleError {
+        // Each part is read with the rule's RSCALE, which says how BYMONTH reads.
+        let base = "FREQ=\(frequency);" + (scale.map { $0 + ";" } ?? "")
+        for part in parts where !part.uppercased().hasPrefix("FREQ=") && part != scale {
+            let alone = RuleParts.read(base + part)
+            guard let problem = alone.problems.first else { continue }
+            // The part is right, but the rule cannot have it (BYMONTH in a DAILY rule of the
+            // Chinese calendar): what reading said.
+            if alone.parts == nil { return .init(problem) }
             let name = String(part.prefix { $0 != "=" }).uppercased()
-            let hint = hints[name] ?? "zaoan does not know \(SafeName.short(name)); parts are FREQ, INTERVAL, COUNT, UNTIL, BYDAY, BYMONTHDAY, BYMONTH, BYYEARDAY, BYWEEKNO, BYSETPOS, BYHOUR, BYMINUTE, BYSECOND, WKST"
+            let hint = hints[name] ?? "zaoan does not know \(SafeName.short(name)); parts are FREQ, INTERVAL, COUNT, UNTIL, BYDAY, BYMONTHDAY, BYMONTH, BYYEARDAY, BYWEEKNO, BYSETPOS, BYHOUR, BYMINUTE, BYSECOND, WKST, RSCALE, SKIP"
             return .init("'\(SafeName.short(part))' is not understood: \(hint)")
         }
         return .init(problems.first ?? "the rule cannot be read as a whole")
@@ -84,7 +106,9 @@ public struct RecurrenceRule: Hashable, Sendable, CustomStringConvertible {
         "COUNT": "COUNT is a whole number from 1",
         "INTERVAL": "INTERVAL is a whole number from 1 to \(RuleParts.maxInterval)",
         "BYMONTHDAY": "days of the month are 1 to 31 or -31 to -1, joined by commas",
-        "BYMONTH": "months are 1 to 12, joined by commas",
+        "BYMONTH": "months are 1 to 12, joined by commas (with RSCALE=CHINESE, 5L is the leap month after the fifth)",
+        "RSCALE": "RSCALE is GREGORIAN or CHINESE (the Chinese calendar)",
+        "SKIP": "SKIP is OMIT, BACKWARD or FORWARD",
         "BYHOUR": "hours are 0 to 23", "BYMINUTE": "minutes are 0 to 59", "BYSECOND": "seconds are 0 to 60",
         "BYSETPOS": "positions are 1 to 366 or -366 to -1", "BYYEARDAY": "days of the year are 1 to 366 or -366 to -1",
         "BYWEEKNO": "weeks are 1 to 53 or -53 to -1", "WKST": "WKST is a day: MO TU WE TH FR SA SU",

@@ -24,6 +24,9 @@ public struct RuleIterator {
     public let start: LocalDateTime
     /// Days and times the rule takes, DTSTART's where it gives none.
     private let filter: DayFilter
+    /// A YEARLY or MONTHLY rule of the Chinese calendar: its periods are lunar years or
+    /// months (nil for every other rule, and for one whose DTSTART the table lacks).
+    private let chinese: ChinesePeriods?
     private let times: [Int]  // seconds of the day, for DAILY and longer periods
     private let withinHour: [Int]  // their seconds within the hour, each once, for HOURLY
     /// The next period's index (periods from DTSTART's, each INTERVAL units on).
@@ -38,6 +41,8 @@ public struct RuleIterator {
     private var cursor = 0
     private var emitted = 0
     private var startGiven = false
+    /// The last start given: SKIP may move an instance onto one given already.
+    private var lastGiven: LocalDateTime?
     private var finished = false
     private let untilWall: LocalDateTime?
     /// Periods and instances looked at so far (the engine's work).
@@ -61,6 +66,7 @@ public struct RuleIterator {
         self.budget = budget
         self.through = through
         filter = DayFilter(parts: parts, start: start)
+        chinese = parts.isChinese && parts.frequency >= .monthly ? ChinesePeriods(parts: parts, start: start) : nil
         var hours = parts.hours, minutes = parts.minutes, seconds = parts.seconds
         if hours.isEmpty { hours = [start.hour] }
         if minutes.isEmpty { minutes = [start.minute] }
@@ -93,6 +99,7 @@ public struct RuleIterator {
                 steps += 1
                 guard let wall = LocalDateTime(secondsAsIfUTC: periodSeconds(at: index)) else { continue }
                 if wall <= start { continue }  // before DTSTART, or DTSTART itself (given already)
+                if let lastGiven, wall <= lastGiven { continue }
                 return give(wall)
             }
             if let through, periodBegins(after: through) {
@@ -111,6 +118,7 @@ public struct RuleIterator {
             return nil
         }
         emitted += 1
+        lastGiven = wall
         if let count = parts.count, emitted >= count { finished = true }
         return wall
     }
@@ -148,6 +156,15 @@ public struct RuleIterator {
     private func periodBegins(after wall: LocalDateTime) -> Bool {
         let (step, overflow) = period.multipliedReportingOverflow(by: Int64(parts.interval))
         guard !overflow else { return true }
+        if let chinese {
+            // Beyond the table's years the next period ends the rule anyway.
+            if parts.frequency == .yearly {
+                guard let year = ChinesePeriods.year(of: wall) else { return false }
+                return Int64(chinese.startYear) + step > Int64(year)
+            }
+            guard let month = ChinesePeriods.month(of: wall) else { return false }
+            return chinese.startMonth + step > month
+        }
         switch parts.frequency {
         case .yearly:
             return Int64(start.day.year) + step > Int64(wall.day.year)
@@ -165,6 +182,12 @@ public struct RuleIterator {
         let interval = Int64(parts.interval)
         var index: Int64
         switch parts.frequency {
+        case .monthly where chinese != nil:
+            guard let month = ChinesePeriods.month(of: target) else { return }
+            index = (month - chinese!.startMonth) / interval
+        case .yearly where chinese != nil:
+            guard let year = ChinesePeriods.year(of: target) else { return }
+            index = Int64(year - chinese!.startYear) / interval
         case .monthly:
             let months = Int64(target.day.year - start.day.year) * 12 + Int64(target.day.month - start.day.month)
             index = months / interval
@@ -197,6 +220,14 @@ public struct RuleIterator {
         period += 1
         let (step, overflow) = index.multipliedReportingOverflow(by: Int64(parts.interval))
         guard !overflow else { return finish() }
+        if parts.isChinese, parts.frequency >= .monthly {
+            // A lunar year or month; none past the table's years (nor any for a DTSTART
+            // outside them).
+            guard let chinese, step <= 200 * 13,
+                  let days = parts.frequency == .yearly ? chinese.days(ofYear: chinese.startYear + Int(step)) : chinese.days(ofMonth: chinese.startMonth + step)
+            else { return finish() }
+            return collect(days: days)
+        }
         switch parts.frequency {
         case .yearly:
             guard step <= Int64(CalendarLimits.years.upperBound - start.day.year) else { return finish() }

@@ -71,6 +71,29 @@ public struct RuleParts: Hashable, Sendable {
     public var weekNumbers: [Int] = []
     public var months: [Int] = []
     public var setPositions: [Int] = []
+    /// RSCALE (RFC 7529): the calendar the rule counts in; nil when not written (Gregorian).
+    public var scale: Scale?
+    /// SKIP (RFC 7529): what becomes of an instance on a day or leap month that does not exist.
+    public var skip = Skip.omit
+    /// BYMONTH's leap months (`5L`: the leap month after month 5), in the Chinese calendar.
+    public var leapMonths: [Int] = []
+
+    /// The calendars zaoan repeats by.
+    public enum Scale: String, Hashable, Sendable, CaseIterable {
+        case gregorian = "GREGORIAN"
+        /// The Chinese calendar, as ZaoanAlmanac computes it (`ChineseCalendar`).
+        case chinese = "CHINESE"
+    }
+
+    /// RFC 7529 §4.1: an instance on a day that does not exist (the 30th of a 29-day month,
+    /// February 29 in a common year, a leap month the year has not) is left out (OMIT), moved
+    /// to the day or month before (BACKWARD), or to the first day of the next (FORWARD).
+    public enum Skip: String, Hashable, Sendable, CaseIterable {
+        case omit = "OMIT", backward = "BACKWARD", forward = "FORWARD"
+    }
+
+    /// Whether the rule counts in the Chinese calendar's years and months.
+    public var isChinese: Bool { scale == .chinese }
 
     public init(frequency: Frequency) { self.frequency = frequency }
 
@@ -111,17 +134,49 @@ public struct RuleParts: Hashable, Sendable {
             reading.problems.append("the rule has no FREQ")
             return reading
         }
-        guard let frequency = Frequency(name: frequencyValue.uppercased()) else {
+        var parts: RuleParts
+        if frequencyValue.uppercased() == Self.lunarYearly {
+            // Written by some Chinese calendar apps; RFC 7529 says it this way.
+            parts = RuleParts(frequency: .yearly)
+            parts.scale = .chinese
+            reading.problems.append("FREQ=LUNAR_YEARLY is no RFC 5545 frequency; read as RSCALE=CHINESE;FREQ=YEARLY")
+        } else if let frequency = Frequency(name: frequencyValue.uppercased()) {
+            parts = RuleParts(frequency: frequency)
+        } else {
             reading.problems.append("FREQ=\(SafeName.short(String(frequencyValue))) is not a frequency; use SECONDLY, MINUTELY, HOURLY, DAILY, WEEKLY, MONTHLY or YEARLY")
             return reading
         }
-        var parts = RuleParts(frequency: frequency)
-        for (name, value) in named where name != "FREQ" {
+        // RSCALE first: it says how BYMONTH's values read.
+        if let scaleValue = named.first(where: { $0.name == "RSCALE" })?.value {
+            guard let scale = Scale(rawValue: scaleValue.uppercased()) else {
+                reading.problems.append("RSCALE=\(SafeName.short(String(scaleValue))): zaoan repeats by the Gregorian and the Chinese calendar (RSCALE=GREGORIAN or CHINESE) only")
+                return reading
+            }
+            if parts.scale == nil || scale == .chinese { parts.scale = scale }
+        }
+        for (name, value) in named where name != "FREQ" && name != "RSCALE" {
             if let problem = parts.take(name, value) { reading.problems.append(problem) }
+        }
+        if parts.skip != .omit, parts.scale == nil {
+            parts.scale = .gregorian
+            reading.problems.append("SKIP=\(parts.skip.rawValue) without RSCALE (RFC 7529 §4.1 asks for both); read as RSCALE=GREGORIAN")
+        }
+        if parts.isChinese {
+            if !parts.weekNumbers.isEmpty {
+                parts.weekNumbers = []
+                reading.problems.append("BYWEEKNO has no meaning in the Chinese calendar; left out")
+            }
+            if parts.frequency < .monthly, !(parts.months.isEmpty && parts.leapMonths.isEmpty && parts.monthDays.isEmpty && parts.yearDays.isEmpty) {
+                reading.problems.append("FREQ=\(parts.frequency.name) with BYMONTH, BYMONTHDAY or BYYEARDAY of the Chinese calendar: zaoan counts Chinese months and days in FREQ=YEARLY and MONTHLY rules only")
+                return reading
+            }
         }
         reading.parts = parts
         return reading
     }
+
+    /// The frequency some apps write for a yearly rule of the Chinese calendar.
+    static let lunarYearly = "LUNAR_YEARLY"
 
     /// Sets the part `name`; returns what was wrong with it (the part or its bad values then
     /// left out).
@@ -157,12 +212,30 @@ public struct RuleParts: Hashable, Sendable {
         case "BYMONTHDAY": return list(name, value, into: \.monthDays, -31...31)
         case "BYYEARDAY": return list(name, value, into: \.yearDays, -366...366)
         case "BYWEEKNO": return list(name, value, into: \.weekNumbers, -53...53)
-        case "BYMONTH": return list(name, value, into: \.months, 1...12)
+        case "BYMONTH": return readMonths(value)
+        case "SKIP":
+            guard let read = Skip(rawValue: value.uppercased()) else {
+                return "SKIP=\(SafeName.short(String(value))) is not OMIT, BACKWARD or FORWARD; OMIT is used"
+            }
+            skip = read
         case "BYSETPOS": return list(name, value, into: \.setPositions, -366...366)
         default:
             return "\(SafeName.short(name)) is not a part of a recurrence rule; left out"
         }
         return nil
+    }
+
+    /// BYMONTH: 1–12, and in the Chinese calendar leap months (`5L`).
+    private mutating func readMonths(_ value: Substring) -> String? {
+        var problem: String?
+        let read = Self.list(value, name: "BYMONTH", problem: &problem) { (text: Substring) -> Int? in
+            let leap = isChinese && (text.last == "L" || text.last == "l")
+            guard let number = Self.number(leap ? text.dropLast() : text), (1...12).contains(number) else { return nil }
+            return leap ? -number : number
+        }
+        months = read.filter { $0 > 0 }
+        leapMonths = read.filter { $0 < 0 }.map { -$0 }.sorted()
+        return problem
     }
 
     private mutating func list(_ name: String, _ value: Substring, into keyPath: WritableKeyPath<RuleParts, [Int]>,
@@ -229,7 +302,9 @@ public struct RuleParts: Hashable, Sendable {
 
     /// The rule as an RRULE value, parts in RFC 5545's order (what is saved and shown).
     public var text: String {
-        var out = ["FREQ=\(frequency.name)"]
+        var out: [String] = []
+        if let scale { out.append("RSCALE=" + scale.rawValue) }
+        out.append("FREQ=\(frequency.name)")
         if let until {
             switch until {
             case .day(let day): out.append("UNTIL=" + Self.compact(day))
@@ -251,9 +326,11 @@ public struct RuleParts: Hashable, Sendable {
         add("BYMONTHDAY", monthDays)
         add("BYYEARDAY", yearDays)
         add("BYWEEKNO", weekNumbers)
-        add("BYMONTH", months)
+        let monthTexts = (months.map { ($0, 0) } + leapMonths.map { ($0, 1) }).sorted { $0 < $1 }.map { "\($0.0)" + ($0.1 == 1 ? "L" : "") }
+        if !monthTexts.isEmpty { out.append("BYMONTH=" + monthTexts.joined(separator: ",")) }
         add("BYSETPOS", setPositions)
         if weekStart != 1 { out.append("WKST=" + Self.dayNames[weekStart]) }
+        if skip != .omit { out.append("SKIP=" + skip.rawValue) }
         return out.joined(separator: ";")
     }
 
@@ -265,10 +342,10 @@ public struct RuleParts: Hashable, Sendable {
         compact(wall.day) + "T" + padded(wall.hour, 2) + padded(wall.minute, 2) + padded(wall.second, 2)
     }
 
-    /// Whether the rule has no part beyond FREQ, INTERVAL, COUNT, UNTIL and WKST: its
-    /// instances are then the start and every INTERVAL after it.
+    /// Whether the rule has no part beyond FREQ, INTERVAL, COUNT, UNTIL and WKST, in the
+    /// Gregorian calendar: its instances are then the start and every INTERVAL after it.
     public var isPlain: Bool {
-        seconds.isEmpty && minutes.isEmpty && hours.isEmpty && weekdays.isEmpty && monthDays.isEmpty && yearDays.isEmpty
+        !isChinese && skip == .omit && leapMonths.isEmpty && seconds.isEmpty && minutes.isEmpty && hours.isEmpty && weekdays.isEmpty && monthDays.isEmpty && yearDays.isEmpty
             && weekNumbers.isEmpty && months.isEmpty && setPositions.isEmpty
     }
 }

@@ -195,7 +195,6 @@ package enum SeriesExpander {
     private static func iterate(_ rule: RecurrenceRule, plan: SeriesPlan, window: CalendarWindow, budget: inout IterationBudget,
                                 consider: (LocalDateTime) -> Bool) -> (truncated: Bool, outOfTime: Bool, iterations: Int) {
         var iterations = 0
-        var time = CPUBudget(seconds: CalendarLimits.cpuSecondsPerSeries)
         // Two days of slack cover any zone's offset; the longest instance reaches back into
         // the window from before it.
         let reach = plan.length.longest.addingClamped(2 * 86_400)
@@ -204,6 +203,12 @@ package enum SeriesExpander {
         // one, and steps through them otherwise), and it ends with the window's last period.
         let from = window.from - reach > plan.base.instant(of: plan.start) + 86_400 ? plan.base.wallClock(at: window.from - reach) : nil
         let through = plan.base.wallClock(at: window.to.addingClamped(2 * 86_400))
+        if rule.parts.isChinese, let through {
+            // The Chinese calendar's years this expansion needs, computed once per process
+            // (bounded by its 200 years) and not charged to this series' CPU budget.
+            ChineseMonthTable.prepare(years: (from ?? plan.start).day.year - 1...through.day.year)
+        }
+        var time = CPUBudget(seconds: CalendarLimits.cpuSecondsPerSeries)
         var iterator = RuleIterator(parts: rule.parts, start: plan.start, from: from, through: through,
                                     budget: max(0, min(CalendarLimits.iterationsPerSeries, budget.remaining)))
         let untilInstant = lastStart(rule, plan: plan)

@@ -71,11 +71,22 @@ enum CalendarOracle {
         return result.output.split(separator: "\n")
     }
 
-    private static func launch(_ arguments: [String]) throws -> (status: Int32, output: String, errors: String) {
+    /// Tests/Oracles/SCRIPT, with the packages scripts/ensure-oracles installs from PyPI
+    /// (lunar-python) on the path.
+    static func runLunar(_ script: String, _ arguments: [String]) throws -> [Substring] {
+        var root = URL(fileURLWithPath: #filePath)
+        for _ in 0..<3 { root.deleteLastPathComponent() }  // Tests/ZaoanCalendarTests/CalendarTestSupport.swift
+        let result = try launch([root.path + "/Tests/Oracles/" + script] + arguments, pythonPath: root.path + "/.build/oracle-python")
+        guard result.status == 0 else { throw OracleFailure("\(script) failed: \(result.errors) (scripts/ensure-oracles installs lunar-python)") }
+        return result.output.split(separator: "\n")
+    }
+
+    private static func launch(_ arguments: [String], pythonPath: String? = nil) throws -> (status: Int32, output: String, errors: String) {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: python)
         process.arguments = arguments
         process.environment = ["PATH": "/usr/bin:/bin", "PYTHONDONTWRITEBYTECODE": "1", "LANG": "C.UTF-8"]
+        if let pythonPath { process.environment?["PYTHONPATH"] = pythonPath }
         let output = Pipe()
         let errors = Pipe()
         process.standardOutput = output

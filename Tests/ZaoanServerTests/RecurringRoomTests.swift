@@ -79,6 +79,30 @@ struct RecurringRoomTests {
         }
     }
 
+    @Test("a lunar birthday: repeat=lunar-yearly keeps the Chinese calendar's day (a leap month's in the month of its number), live show names it")
+    func lunarBirthday() throws {
+        var configuration = TestService.Configuration()
+        configuration.fakeTime = "2027-09-01 00:00:00"
+        configuration.arguments = ["--language", "zh", "--timezone", "Asia/Shanghai"]
+        let service = try TestService.start(configuration)
+        defer { try? service.stop() }
+        // 2026-09-25 is 八月十五 (中秋); in 2027 that day is September 15.
+        #expect(try service.ask("live add mom 2026-09-25 19:00 妈妈生日 repeat=lunar-yearly") == "ok\n")
+        let show = try service.ask("live show mom")
+        #expect(show.contains("repeat: RSCALE=CHINESE;FREQ=YEARLY;SKIP=BACKWARD from 2026-09-25T19:00:00+08:00\n"), "\(show)")
+        #expect(show.contains("lunar: 丙午年八月十五\n"), "\(show)")
+        #expect(show.contains("next: 2027-09-15T19:00:00+08:00\n"), "\(show)")
+        // Born on 闰六月十五 of 2025 (2025-08-08): 2026 has no leap sixth month, so 六月十五 (July 28)
+        // with lunar-yearly's BACKWARD; RFC 7529's default (OMIT) leaves 2026 out.
+        #expect(try service.ask("live add leap 2025-08-08 09:00 闰月生日 repeat=FREQ=LUNAR_YEARLY;SKIP=BACKWARD") == "ok\n")
+        let leap = try service.ask("live show leap")
+        #expect(leap.contains("repeat: RSCALE=CHINESE;FREQ=YEARLY;SKIP=BACKWARD from 2025-08-08T09:00:00+08:00\n") && leap.contains("lunar: 乙巳年闰六月十五\n"), "\(leap)")
+        let refused = try service.ask("live add x 2026-09-25 19:00 T repeat=RSCALE=CHINESE;FREQ=DAILY;BYMONTHDAY=1")
+        #expect(refused.hasPrefix("ERR bad-argument repeat=") && refused.contains("FREQ=YEARLY and MONTHLY"), "\(refused)")
+        let state = try String(contentsOfFile: service.directory.file("state/zaoan/state.json"), encoding: .utf8)
+        #expect(state.contains(#""repeat" : "RSCALE=CHINESE;FREQ=YEARLY;SKIP=BACKWARD""#), "saved with its rule: \(state)")
+    }
+
     @Test("an unquoted unknown key=value is an error naming the options; quoted, it is part of the title")
     func unknownKeys() throws {
         let service = try TestService.start(arguments: ["--language", "en", "--timezone", "UTC"])
