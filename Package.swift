@@ -98,6 +98,7 @@ let package = Package(
         .executableTarget(name: "fuzz-statefile", dependencies: ["ZaoanCore", "FuzzDriver"], path: "fuzz/statefile"),
         .executableTarget(name: "fuzz-config", dependencies: ["ZaoanCore", "FuzzDriver"], path: "fuzz/config"),
         .executableTarget(name: "fuzz-calendar", dependencies: ["ZaoanCalendar", "FuzzDriver"], path: "fuzz/calendar"),
+        .executableTarget(name: "fuzz-rule", dependencies: ["ZaoanRecurrence", "FuzzDriver"], path: "fuzz/rule"),
         .testTarget(name: "ZaoanTextTests", dependencies: ["ZaoanText"]),
         .testTarget(name: "ZaoanSystemTests", dependencies: ["ZaoanSystem"]),
         .testTarget(name: "ZaoanCoreTests", dependencies: ["ZaoanCore", "ZaoanTime", "ZaoanAlmanac", "ZaoanRecurrence"]),

@@ -10,6 +10,8 @@
 #   statefile  StateFile.decode, then every answer that shows rooms, then a save round trip
 #   config     JSONReader in both dialects and its one-line reading, ConfigFile.read, Settings.resolving,
 #              BarConfig.read, the answers that read them
+#   rule       an RRULE value (RSCALE=CHINESE too) through RuleParts and RuleIterator from a chosen DTSTART:
+#              in order, within COUNT, UNTIL and the step budget, its text read back, `from:` agreeing
 #   calendar   a calendar file through libical into a CalendarDocument, then 48 hours of it
 #              expanded under the reader's budgets (first byte: clock and zone); -timeout=20
 #
@@ -30,7 +32,7 @@ if ! command -v swift >/dev/null && [ -x /opt/swift/usr/bin/swift ]; then PATH=/
 DURATION=${DURATION:-600}
 MAX_LEN=${MAX_LEN:-4096}
 targets=("$@")
-[ ${#targets[@]} -gt 0 ] || targets=(request framer statefile config calendar)
+[ ${#targets[@]} -gt 0 ] || targets=(request framer statefile config calendar rule)
 export SWIFT_BACKTRACE=enable=no
 mkdir -p fuzz/crashes bench/out
 summary=()

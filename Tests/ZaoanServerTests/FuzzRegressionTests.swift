@@ -7,7 +7,7 @@ import Testing
 @Suite("Fuzzing: seeds and regressions")
 struct FuzzRegressionTests {
     @Test("each fuzz target replays its seeds and regression inputs cleanly",
-          arguments: ["request", "framer", "statefile", "config", "calendar"])
+          arguments: ["request", "framer", "statefile", "config", "calendar", "rule"])
     func replay(target: String) throws {
         let replayer = (Locations.zaoan as NSString).deletingLastPathComponent + "/fuzz-" + target
         try #require(FileManager.default.isExecutableFile(atPath: replayer), "no \(replayer); swift build builds it")
