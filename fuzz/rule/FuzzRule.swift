@@ -6,7 +6,7 @@
 // the budget, and an iterator begun at `from` gives what the full one gives from there.
 // Without -DFUZZING: a replayer.
 import FuzzDriver
-@testable import ZaoanRecurrence
+import ZaoanRecurrence
 
 private let budget = 20_000
 
