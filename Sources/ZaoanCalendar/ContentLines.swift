@@ -66,7 +66,8 @@ enum OwnRule {
     }
 
     static func renamed(_ line: ContentLine) -> ContentLine {
-        guard line.name == "RRULE", !ContentLine.hasEmptyValue(line.bytes[...]),
+        // Most lines are no RRULE: their first byte says so before a name is made of them.
+        guard line.bytes.first.map({ $0 | 0x20 == UInt8(ascii: "r") }) == true, line.name == "RRULE", !ContentLine.hasEmptyValue(line.bytes[...]),
               let end = line.bytes.firstIndex(where: { $0 == UInt8(ascii: ";") || $0 == UInt8(ascii: ":") }) else { return line }
         var renamed = line
         renamed.bytes.replaceSubrange(0..<end, with: Array(property.utf8))
