@@ -34,10 +34,11 @@ let package = Package(
             name: "CNova",
             providers: [.apt(["libnova-dev"])]
         ),
-        // libical (MPL/LGPL), for iCalendar files: its parser, RRULE iterator and time zones.
-        // Its header (libical-dev) and the functions zaoan calls, which load libical.so.3 the
-        // first time one is called (lazy.c): only the calendar reader process ever does, so
-        // the service starts without mapping libical and the ICU and C++ libraries it needs.
+        // libical (MPL/LGPL), for iCalendar files: its parser (rules and VTIMEZONEs are
+        // expanded by ZaoanRecurrence, not libical). Its header (libical-dev) and the
+        // functions zaoan calls, which load libical.so.3 the first time one is called
+        // (lazy.c): only the calendar reader process ever does, so the service starts
+        // without mapping libical and the ICU and C++ libraries it needs.
         .target(name: "CICal"),
         .target(name: "CLinux"),
         // Glibc only (no Foundation, no libsystemd): what the service and the clients share
@@ -65,9 +66,9 @@ let package = Package(
         // config's bar keys: no Foundation, so the small client checks `bar_blocks` the way
         // the service does.
         .target(name: "ZaoanProtocol", dependencies: ["ZaoanText"], swiftSettings: hotPath),
-        // Recurring series expanded to occurrences, DST-correctly, through libical's RRULE
-        // iterator: the one recurrence engine of calendar files and recurring rooms, with its
-        // zones, windows and limits; no Foundation. Used from one thread at a time (libical
+        // Recurring series expanded to occurrences, DST-correctly, by zaoan's own engine: the
+        // one recurrence engine of calendar files, their VTIMEZONEs and recurring rooms, with
+        // its zones, windows and limits; no Foundation. Used from one thread at a time (libical
         // keeps global state: LibICalLock).
         .target(name: "ZaoanRecurrence", dependencies: ["CICal", "ZaoanText", "ZaoanTime", "ZaoanAlmanac"]),
         // iCalendar files and vdir folders read through libical (the reader process's side):
@@ -102,7 +103,7 @@ let package = Package(
         .testTarget(name: "ZaoanTextTests", dependencies: ["ZaoanText"]),
         .testTarget(name: "ZaoanSystemTests", dependencies: ["ZaoanSystem"]),
         .testTarget(name: "ZaoanCoreTests", dependencies: ["ZaoanCore", "ZaoanTime", "ZaoanAlmanac", "ZaoanRecurrence"]),
-        .testTarget(name: "ZaoanCalendarTests", dependencies: ["ZaoanCalendar", "ZaoanRecurrence"],
+        .testTarget(name: "ZaoanCalendarTests", dependencies: ["ZaoanCalendar", "ZaoanRecurrence", "ZaoanTime"],
                     exclude: ["Samples", "Oracle"]),  // read by the tests through #filePath
         .testTarget(name: "ZaoanServerTests", dependencies: ["ZaoanServer", "zaoan", "zaoan-server"],
                     exclude: ["Support/neighbour.py", "Support/fake_server.py"]),  // run by the tests

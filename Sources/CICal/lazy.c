@@ -35,7 +35,6 @@ static struct {
     __typeof__(&icalcomponent_get_status) icalcomponent_get_status;
     __typeof__(&icalcomponent_get_summary) icalcomponent_get_summary;
     __typeof__(&icalcomponent_get_uid) icalcomponent_get_uid;
-    __typeof__(&icalcomponent_new_clone) icalcomponent_new_clone;
     __typeof__(&icaldurationtype_is_null_duration) icaldurationtype_is_null_duration;
     __typeof__(&icalerror_clear_errno) icalerror_clear_errno;
     __typeof__(&icalerror_set_errors_are_fatal) icalerror_set_errors_are_fatal;
@@ -55,17 +54,13 @@ static struct {
     __typeof__(&icalproperty_get_x) icalproperty_get_x;
     __typeof__(&icalproperty_get_x_name) icalproperty_get_x_name;
     __typeof__(&icalproperty_get_tzid) icalproperty_get_tzid;
+    __typeof__(&icalproperty_get_tzname) icalproperty_get_tzname;
     __typeof__(&icalproperty_get_tzoffsetfrom) icalproperty_get_tzoffsetfrom;
+    __typeof__(&icalproperty_get_tzoffsetto) icalproperty_get_tzoffsetto;
     __typeof__(&icalproperty_get_url) icalproperty_get_url;
     __typeof__(&icalproperty_get_xlicerror) icalproperty_get_xlicerror;
-    __typeof__(&icaltime_from_timet_with_zone) icaltime_from_timet_with_zone;
     __typeof__(&icaltime_is_null_time) icaltime_is_null_time;
     __typeof__(&icaltime_is_utc) icaltime_is_utc;
-    __typeof__(&icaltime_null_time) icaltime_null_time;
-    __typeof__(&icaltimezone_free) icaltimezone_free;
-    __typeof__(&icaltimezone_new) icaltimezone_new;
-    __typeof__(&icaltimezone_set_component) icaltimezone_set_component;
-    __typeof__(&icaltimezone_get_builtin_tzdata) icaltimezone_get_builtin_tzdata;
 } loaded;
 
 static pthread_once_t load_once = PTHREAD_ONCE_INIT;
@@ -98,7 +93,6 @@ static void load(void) {
     loaded.icalcomponent_get_status = (__typeof__(loaded.icalcomponent_get_status))symbol(library, "icalcomponent_get_status");
     loaded.icalcomponent_get_summary = (__typeof__(loaded.icalcomponent_get_summary))symbol(library, "icalcomponent_get_summary");
     loaded.icalcomponent_get_uid = (__typeof__(loaded.icalcomponent_get_uid))symbol(library, "icalcomponent_get_uid");
-    loaded.icalcomponent_new_clone = (__typeof__(loaded.icalcomponent_new_clone))symbol(library, "icalcomponent_new_clone");
     loaded.icaldurationtype_is_null_duration = (__typeof__(loaded.icaldurationtype_is_null_duration))symbol(library, "icaldurationtype_is_null_duration");
     loaded.icalerror_clear_errno = (__typeof__(loaded.icalerror_clear_errno))symbol(library, "icalerror_clear_errno");
     loaded.icalerror_set_errors_are_fatal = (__typeof__(loaded.icalerror_set_errors_are_fatal))symbol(library, "icalerror_set_errors_are_fatal");
@@ -118,17 +112,13 @@ static void load(void) {
     loaded.icalproperty_get_x = (__typeof__(loaded.icalproperty_get_x))symbol(library, "icalproperty_get_x");
     loaded.icalproperty_get_x_name = (__typeof__(loaded.icalproperty_get_x_name))symbol(library, "icalproperty_get_x_name");
     loaded.icalproperty_get_tzid = (__typeof__(loaded.icalproperty_get_tzid))symbol(library, "icalproperty_get_tzid");
+    loaded.icalproperty_get_tzname = (__typeof__(loaded.icalproperty_get_tzname))symbol(library, "icalproperty_get_tzname");
     loaded.icalproperty_get_tzoffsetfrom = (__typeof__(loaded.icalproperty_get_tzoffsetfrom))symbol(library, "icalproperty_get_tzoffsetfrom");
+    loaded.icalproperty_get_tzoffsetto = (__typeof__(loaded.icalproperty_get_tzoffsetto))symbol(library, "icalproperty_get_tzoffsetto");
     loaded.icalproperty_get_url = (__typeof__(loaded.icalproperty_get_url))symbol(library, "icalproperty_get_url");
     loaded.icalproperty_get_xlicerror = (__typeof__(loaded.icalproperty_get_xlicerror))symbol(library, "icalproperty_get_xlicerror");
-    loaded.icaltime_from_timet_with_zone = (__typeof__(loaded.icaltime_from_timet_with_zone))symbol(library, "icaltime_from_timet_with_zone");
     loaded.icaltime_is_null_time = (__typeof__(loaded.icaltime_is_null_time))symbol(library, "icaltime_is_null_time");
     loaded.icaltime_is_utc = (__typeof__(loaded.icaltime_is_utc))symbol(library, "icaltime_is_utc");
-    loaded.icaltime_null_time = (__typeof__(loaded.icaltime_null_time))symbol(library, "icaltime_null_time");
-    loaded.icaltimezone_free = (__typeof__(loaded.icaltimezone_free))symbol(library, "icaltimezone_free");
-    loaded.icaltimezone_new = (__typeof__(loaded.icaltimezone_new))symbol(library, "icaltimezone_new");
-    loaded.icaltimezone_set_component = (__typeof__(loaded.icaltimezone_set_component))symbol(library, "icaltimezone_set_component");
-    loaded.icaltimezone_get_builtin_tzdata = (__typeof__(loaded.icaltimezone_get_builtin_tzdata))symbol(library, "icaltimezone_get_builtin_tzdata");
 }
 
 int zaoan_ical_is_loaded(void) {
@@ -150,7 +140,6 @@ int icalcomponent_get_sequence(icalcomponent *comp) { need(); return loaded.ical
 enum icalproperty_status icalcomponent_get_status(icalcomponent *comp) { need(); return loaded.icalcomponent_get_status(comp); }
 const char *icalcomponent_get_summary(icalcomponent *comp) { need(); return loaded.icalcomponent_get_summary(comp); }
 const char *icalcomponent_get_uid(icalcomponent *comp) { need(); return loaded.icalcomponent_get_uid(comp); }
-icalcomponent *icalcomponent_new_clone(icalcomponent *component) { need(); return loaded.icalcomponent_new_clone(component); }
 int icaldurationtype_is_null_duration(struct icaldurationtype d) { need(); return loaded.icaldurationtype_is_null_duration(d); }
 void icalerror_clear_errno(void) { need(); loaded.icalerror_clear_errno(); }
 void icalerror_set_errors_are_fatal(int fatal) { need(); loaded.icalerror_set_errors_are_fatal(fatal); }
@@ -170,14 +159,10 @@ struct icaltimetype icalproperty_get_recurrenceid(const icalproperty *prop) { ne
 const char *icalproperty_get_x(const icalproperty *prop) { need(); return loaded.icalproperty_get_x(prop); }
 const char *icalproperty_get_x_name(icalproperty *prop) { need(); return loaded.icalproperty_get_x_name(prop); }
 const char *icalproperty_get_tzid(const icalproperty *prop) { need(); return loaded.icalproperty_get_tzid(prop); }
+const char *icalproperty_get_tzname(const icalproperty *prop) { need(); return loaded.icalproperty_get_tzname(prop); }
 int icalproperty_get_tzoffsetfrom(const icalproperty *prop) { need(); return loaded.icalproperty_get_tzoffsetfrom(prop); }
+int icalproperty_get_tzoffsetto(const icalproperty *prop) { need(); return loaded.icalproperty_get_tzoffsetto(prop); }
 const char *icalproperty_get_url(const icalproperty *prop) { need(); return loaded.icalproperty_get_url(prop); }
 const char *icalproperty_get_xlicerror(const icalproperty *prop) { need(); return loaded.icalproperty_get_xlicerror(prop); }
-struct icaltimetype icaltime_from_timet_with_zone(const time_t tm, const int is_date, const icaltimezone *zone) { need(); return loaded.icaltime_from_timet_with_zone(tm, is_date, zone); }
 int icaltime_is_null_time(const struct icaltimetype t) { need(); return loaded.icaltime_is_null_time(t); }
 int icaltime_is_utc(const struct icaltimetype t) { need(); return loaded.icaltime_is_utc(t); }
-struct icaltimetype icaltime_null_time(void) { need(); return loaded.icaltime_null_time(); }
-void icaltimezone_free(icaltimezone *zone, int free_struct) { need(); loaded.icaltimezone_free(zone, free_struct); }
-icaltimezone *icaltimezone_new(void) { need(); return loaded.icaltimezone_new(); }
-int icaltimezone_set_component(icaltimezone *zone, icalcomponent *comp) { need(); return loaded.icaltimezone_set_component(zone, comp); }
-int icaltimezone_get_builtin_tzdata(void) { need(); return loaded.icaltimezone_get_builtin_tzdata(); }

@@ -78,16 +78,6 @@ public struct CalendarEvent {
         let reason: String
     }
 
-    /// The text of the VEVENT's first RRULE, as the file has it (`OwnRule`).
-    private static func ownRule(of component: OpaquePointer) -> String? {
-        var property = icalcomponent_get_first_property(component, ICAL_X_PROPERTY)
-        while let current = property {
-            if LibICal.string(icalproperty_get_x_name(current)) == OwnRule.property { return LibICal.string(icalproperty_get_x(current)) }
-            property = icalcomponent_get_next_property(component, ICAL_X_PROPERTY)
-        }
-        return nil
-    }
-
     /// Reads a VEVENT. `zones` are the VTIMEZONEs of its VCALENDAR by TZID; `badLines` the
     /// lines of it libical could not read (number, property name, libical's words).
     init(_ component: OpaquePointer, zones: [String: CalendarZone], fallbackUID: String,
@@ -112,7 +102,7 @@ public struct CalendarEvent {
             end = .unspecified
         }
 
-        if let text = Self.ownRule(of: component) {
+        if let text = OwnRule.text(of: component) {
             let reading = RuleParts.read(text)
             guard let parts = reading.parts else {
                 throw Unusable(reason: "its RRULE: \(reading.problems.first ?? "nothing in it can be read")")

@@ -176,6 +176,8 @@ struct CalendarParser {
             if open.count == 1 { giveComponent(named: child.name) }
         } else if open.count == 2 && child.name == "VEVENT" {
             pending.append(OwnRule.renamed(line), watched: true)
+        } else if open.count == 3 && child.name == "VTIMEZONE" {
+            pending.append(OwnRule.renamed(line), watched: false)  // a STANDARD's or DAYLIGHT's own line
         } else {
             pending.append(line, watched: false)
         }

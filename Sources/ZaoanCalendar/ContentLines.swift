@@ -1,4 +1,6 @@
 import ZaoanRecurrence
+import CICal
+
 /// An iCalendar file's content lines (RFC 5545 3.1): folded lines joined, each with the
 /// number of the physical line it starts on, so errors can name it.
 struct ContentLine {
@@ -45,15 +47,27 @@ struct ContentLine {
     }
 }
 
-/// A VEVENT's RRULE is zaoan's to read (`RuleParts`: each bad part named and left out, the
-/// rest kept; INTERVAL whole), not libical's, which drops the whole line for one bad part and
-/// narrows INTERVAL to 16 bits. The line reaches libical renamed, so it keeps the text as it
-/// is; an empty RRULE is left to libical, which reports it (read as if it were not there).
+/// A VEVENT's RRULE, and a VTIMEZONE observance's, are zaoan's to read (`RuleParts`: each bad
+/// part named and left out, the rest kept; INTERVAL whole), not libical's, which drops the
+/// whole line for one bad part and narrows INTERVAL to 16 bits. The line reaches libical
+/// renamed, so it keeps the text as it is; an empty RRULE is left to libical, which reports
+/// it (read as if it were not there).
 enum OwnRule {
     static let property = "X-ZAOAN-RRULE"
 
+    /// The text of the component's first RRULE, as the file has it.
+    static func text(of component: OpaquePointer) -> String? {
+        var property = icalcomponent_get_first_property(component, ICAL_X_PROPERTY)
+        while let current = property {
+            if LibICal.string(icalproperty_get_x_name(current)) == Self.property { return LibICal.string(icalproperty_get_x(current)) }
+            property = icalcomponent_get_next_property(component, ICAL_X_PROPERTY)
+        }
+        return nil
+    }
+
     static func renamed(_ line: ContentLine) -> ContentLine {
-        guard line.name == "RRULE", !ContentLine.hasEmptyValue(line.bytes[...]),
+        // Most lines are no RRULE: their first byte says so before a name is made of them.
+        guard line.bytes.first.map({ $0 | 0x20 == UInt8(ascii: "r") }) == true, line.name == "RRULE", !ContentLine.hasEmptyValue(line.bytes[...]),
               let end = line.bytes.firstIndex(where: { $0 == UInt8(ascii: ";") || $0 == UInt8(ascii: ":") }) else { return line }
         var renamed = line
         renamed.bytes.replaceSubrange(0..<end, with: Array(property.utf8))

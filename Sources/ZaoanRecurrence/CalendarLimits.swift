@@ -49,8 +49,20 @@ public enum CalendarLimits {
     /// reading begins at the hour, so files read earlier in the hour stay valid).
     public static let maximumWindowSeconds: Int64 = 31 * 86_400 + 3600
     /// Years a date may have. Outside them an event is skipped (and a window refused): far
-    /// years cost libical time zone expansions, and year 99999 is a typo, not a plan.
+    /// years cost time zone expansions, and year 99999 is a typo, not a plan.
     public static let years: ClosedRange<Int> = 1800...2400
+    /// Offset changes the RRULEs of one VTIMEZONE may give, over all its observances: two a
+    /// year (a STANDARD and a DAYLIGHT) over `years`, what a zone with daylight saving needs
+    /// from 1800 to 2400. A rule that gives more (FREQ=HOURLY, a VTIMEZONE of a thousand
+    /// rules) is cut there, the changes after the cut never seen (`EmbeddedZoneRules`).
+    public static let ruleOnsetsPerZone = 2 * years.count
+    /// Offset changes one VTIMEZONE may list one by one: each observance's DTSTART and RDATEs
+    /// (tzurl.org's full histories list at most a few hundred). Observances past the limit
+    /// are left out.
+    public static let listedOnsetsPerZone = 2_000
+    /// Steps of the recurrence engine (as `iterationsPerSeries` counts them) for all the
+    /// RRULEs of one VTIMEZONE: a yearly rule from 1800 to 2400 takes about 1,200.
+    public static let iterationsPerZone = 50_000
     /// Longest event, in seconds (an all-day event of a year and a bit is still fine).
     public static let maximumEventSeconds: Int64 = 400 * 86_400
     /// A title or location: at most this many bytes of UTF-8 after safe-text (a room's

@@ -1,4 +1,3 @@
-import CICal
 import ZaoanTime
 
 /// A time zone for wall clocks: an IANA zone from the system's tz database, UTC, or a
@@ -6,15 +5,15 @@ import ZaoanTime
 ///
 /// System zones are read by the one time engine (`ZoneInfoStore`, the reader `%Z`, the
 /// wall clock of rooms and every other zone of zaoan use), so a zone has the same offsets in
-/// a calendar as everywhere else. A file's own VTIMEZONE is that file's data, and libical
-/// reads it.
+/// a calendar as everywhere else. A file's own VTIMEZONE is that file's data: its
+/// observances are expanded by zaoan's recurrence engine (`EmbeddedZoneRules`).
 public struct CalendarZone: CustomStringConvertible {
     /// The IANA name, or the TZID of an embedded VTIMEZONE.
     public let name: String
     package let rules: Rules
     /// For an embedded VTIMEZONE whose TZID is an IANA name: the system's zone of that name,
     /// for the instants before the VTIMEZONE's first observance (an export often starts at
-    /// the year it was made, and libical would read earlier times with the first
+    /// the year it was made, and the file alone would read earlier times with the first
     /// observance's TZOFFSETFROM, all year round).
     private let earlier: (zone: ZoneInfo, until: Int64)?
 
@@ -22,8 +21,8 @@ public struct CalendarZone: CustomStringConvertible {
     package enum Rules {
         /// The tz database's zone.
         case system(ZoneInfo)
-        /// A VTIMEZONE, through libical.
-        case embedded(ZoneHandle)
+        /// A VTIMEZONE's observances, expanded once.
+        case embedded(EmbeddedZoneRules)
     }
 
     public enum Failure: Error, Equatable, CustomStringConvertible {
@@ -40,11 +39,10 @@ public struct CalendarZone: CustomStringConvertible {
 
     /// The IANA zone `name` (`Europe/Berlin`, `America/New_York`, `UTC`).
     ///
-    /// The name is checked (`ZoneName`, the one rule) before libical sees it: libical opens `/usr/share/zoneinfo/NAME`
-    /// for names outside its list, and a name from a calendar file must not lead it
-    /// elsewhere (`../`, absolute paths) or to a FIFO.
+    /// The name is checked (`ZoneName`, the one rule) before the tz database reader opens
+    /// `/usr/share/zoneinfo/NAME`: a name from a calendar file must not lead it elsewhere
+    /// (`../`, absolute paths) or to a FIFO.
     public init(named name: String) throws(Failure) {
-        LibICal.prepare()
         if let known = Self.builtin[name] {
             self = known
             return
@@ -75,54 +73,31 @@ public struct CalendarZone: CustomStringConvertible {
     package func isSameZone(as other: CalendarZone) -> Bool {
         switch (rules, other.rules) {
         case (.system, .system): return name == other.name
-        case (.embedded(let a), .embedded(let b)): return a === b
+        case (.embedded(let a), .embedded(let b)): return a == b
         default: return false
         }
     }
 
-    /// A VTIMEZONE's own definition of its TZID (taken over: a clone of it); nil if
-    /// libical cannot use it. Where the TZID is an IANA name the system knows, instants
-    /// before the first observance are read in the system's zone.
-    package init?(embedded component: OpaquePointer) {
-        guard let tzid = LibICal.string(icalcomponent_get_first_property(component, ICAL_TZID_PROPERTY).flatMap { icalproperty_get_tzid($0) }),
-              let zone = icaltimezone_new() else { return nil }
-        guard let clone = icalcomponent_new_clone(component), icaltimezone_set_component(zone, clone) != 0 else {
-            icaltimezone_free(zone, 1)
-            return nil
-        }
+    /// A VTIMEZONE's own definition of its TZID; nil if none of its observances is usable
+    /// (`EmbeddedZoneRules`), and the TZID is then read as if the file had no VTIMEZONE.
+    /// Where the TZID is an IANA name the system knows, instants before the first
+    /// observance are read in the system's zone.
+    package init?(embedded tzid: String, observances: [ZoneObservance]) {
+        guard let rules = EmbeddedZoneRules(observances: observances) else { return nil }
         name = tzid
-        rules = .embedded(ZoneHandle(zone, owned: true))
+        self.rules = .embedded(rules)
         // A TZID that is no IANA name has no system data to fall back on: the file's own
         // definition then covers the earlier times too (as before issue 19).
-        if let onset = Self.firstObservance(of: component), let system = try? CalendarZone(named: tzid), case .system(let info) = system.rules {
-            earlier = (info, onset)
+        if let system = try? CalendarZone(named: tzid), case .system(let info) = system.rules {
+            earlier = (info, rules.firstOnset)
         } else {
             earlier = nil
         }
     }
 
-    /// The instant the earliest STANDARD or DAYLIGHT of a VTIMEZONE begins: its DTSTART
-    /// on the clock of its TZOFFSETFROM. Nil without one.
-    private static func firstObservance(of component: OpaquePointer) -> Int64? {
-        var first: Int64?
-        for kind in [ICAL_XSTANDARD_COMPONENT, ICAL_XDAYLIGHT_COMPONENT] {
-            var observance = icalcomponent_get_first_component(component, kind)
-            while let current = observance {
-                observance = icalcomponent_get_next_component(component, kind)
-                guard let start = icalcomponent_get_first_property(current, ICAL_DTSTART_PROPERTY),
-                      let wall = LocalDateTime(icalproperty_get_dtstart(start)),
-                      let from = icalcomponent_get_first_property(current, ICAL_TZOFFSETFROM_PROPERTY) else { continue }
-                let onset = wall.secondsAsIfUTC - Int64(icalproperty_get_tzoffsetfrom(from))
-                first = min(first ?? onset, onset)
-            }
-        }
-        LibICal.prepare()
-        return first
-    }
-
     /// The wall clock here at `instant` (Unix seconds); nil outside `CalendarLimits.years`.
     public func wallClock(at instant: Int64) -> LocalDateTime? {
-        // Far instants never reach libical: the years' instants and a day either side (no
+        // Far instants are no calendar's: the years' instants and a day either side (no
         // zone is a day from UTC), where the wall clock's own year decides.
         guard instant >= CalendarWindow.instants.lowerBound - 86_400, instant <= CalendarWindow.instants.upperBound + 86_400 else { return nil }
         if let earlier, instant < earlier.until {
@@ -130,7 +105,7 @@ public struct CalendarZone: CustomStringConvertible {
         }
         switch rules {
         case .system(let info): return Self.wallClock(at: instant, in: info)
-        case .embedded(let handle): return LocalDateTime(icaltime_from_timet_with_zone(time_t(instant), 0, handle.pointer))
+        case .embedded(let rules): return LocalDateTime(secondsAsIfUTC: instant + Int64(rules.offset(at: instant)))
         }
     }
 
@@ -160,44 +135,6 @@ public struct CalendarZone: CustomStringConvertible {
     }
 
     public var description: String { name }
-}
-
-/// The zones of VTIMEZONEs already seen, by their text. libical works out a zone's changes
-/// from its first DTSTART on (Outlook writes 1601) the first time it is used, about 10 ms,
-/// and a vdir repeats the same VTIMEZONE in each of its files. Single-threaded, like the
-/// rest of the module.
-package enum EmbeddedZones {
-    /// Distinct VTIMEZONEs kept; when full, the cache starts over.
-    package static let capacity = 256
-    /// A VTIMEZONE longer than this is used but not kept.
-    package static let keyBytes = 16 * 1024
-    nonisolated(unsafe) private static var zones: [String: CalendarZone] = [:]
-
-    package static func zone(for component: OpaquePointer) -> CalendarZone? {
-        guard let text = LibICal.string(icalcomponent_as_ical_string(component)), text.utf8.count <= keyBytes else {
-            return CalendarZone(embedded: component)
-        }
-        if let known = zones[text] { return known }
-        guard let zone = CalendarZone(embedded: component) else { return nil }
-        if zones.count >= capacity { zones.removeAll() }
-        zones[text] = zone
-        return zone
-    }
-}
-
-/// A libical zone; an embedded one is freed with the last value that uses it.
-package final class ZoneHandle {
-    package let pointer: OpaquePointer
-    private let owned: Bool
-
-    package init(_ pointer: OpaquePointer, owned: Bool) {
-        self.pointer = pointer
-        self.owned = owned
-    }
-
-    deinit {
-        if owned { icaltimezone_free(pointer, 1) }
-    }
 }
 
 /// Names from outside shown in error messages: safe and short.

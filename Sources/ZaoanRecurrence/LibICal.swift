@@ -2,14 +2,13 @@ import CICal
 
 /// The few things every use of libical needs, in one place.
 ///
-/// Threads: libical keeps global state — `icalerrno`, the error states, the cache of
-/// built-in time zones, its ring of temporary strings — and so does this module (its zone
-/// caches). The service uses it from two threads — the calendar reader and the loop
-/// (recurring rooms) — each call inside `LibICalLock.run`, so one runs at a time; the tests
-/// run serialized.
+/// Threads: libical keeps global state — `icalerrno`, the error states, its ring of
+/// temporary strings — and so do the calendar modules (their zone caches). The service uses
+/// it from two threads — the calendar reader and the loop (recurring rooms) — each call
+/// inside `LibICalLock.run`, so one runs at a time; the tests run serialized.
 /// Every libical object created here is freed by the code that made it (a `defer` beside
-/// each `icalparser_new` and `icalcomponent_free`), except the
-/// built-in zones, which libical keeps for the life of the process (one per zone name).
+/// each `icalparser_new` and `icalcomponent_free`); libical's own zones are never made
+/// (zones are zaoan's: `CalendarZone`).
 package enum LibICal {
     /// Once per process: errors are never fatal (Debian builds libical so already; a build
     /// with ICAL_ERRORS_ARE_FATAL would abort on the first bad line of someone's file).

@@ -18,10 +18,31 @@ struct CalendarResult {
     var problems = 0
     var peakGrowthKiB = 0
     var nextNanoseconds = 0.0
+    /// Reading one file of a vdir (the VTIMEZONE and one event), as a folder of them is read.
+    var vdirFileMicroseconds: [Double] = []
 }
 
-/// A calendar like a busy work account's export: an Outlook-style VTIMEZONE (rules from
-/// 1601), `series` recurring events of a few kinds (daily, weekdays, every other week,
+/// An Outlook-style VTIMEZONE (rules from 1601), as every file of an Exchange export has it.
+let outlookZone = """
+    BEGIN:VTIMEZONE\r
+    TZID:W. Europe Standard Time\r
+    BEGIN:STANDARD\r
+    DTSTART:16011028T030000\r
+    RRULE:FREQ=YEARLY;BYDAY=-1SU;BYMONTH=10\r
+    TZOFFSETFROM:+0200\r
+    TZOFFSETTO:+0100\r
+    END:STANDARD\r
+    BEGIN:DAYLIGHT\r
+    DTSTART:16010325T020000\r
+    RRULE:FREQ=YEARLY;BYDAY=-1SU;BYMONTH=3\r
+    TZOFFSETFROM:+0100\r
+    TZOFFSETTO:+0200\r
+    END:DAYLIGHT\r
+    END:VTIMEZONE\r
+
+    """
+
+/// A calendar like a busy work account's export: `outlookZone`, `series` recurring events of a few kinds (daily, weekdays, every other week,
 /// monthly by position; some with EXDATEs and a moved instance) and single events an hour
 /// apart over the year around 2026-03-27.
 func generatedCalendar(events: Int, series: Int) -> String {
@@ -29,23 +50,8 @@ func generatedCalendar(events: Int, series: Int) -> String {
         BEGIN:VCALENDAR\r
         VERSION:2.0\r
         PRODID:-//zaoan-bench//calendar//EN\r
-        BEGIN:VTIMEZONE\r
-        TZID:W. Europe Standard Time\r
-        BEGIN:STANDARD\r
-        DTSTART:16011028T030000\r
-        RRULE:FREQ=YEARLY;BYDAY=-1SU;BYMONTH=10\r
-        TZOFFSETFROM:+0200\r
-        TZOFFSETTO:+0100\r
-        END:STANDARD\r
-        BEGIN:DAYLIGHT\r
-        DTSTART:16010325T020000\r
-        RRULE:FREQ=YEARLY;BYDAY=-1SU;BYMONTH=3\r
-        TZOFFSETFROM:+0100\r
-        TZOFFSETTO:+0200\r
-        END:DAYLIGHT\r
-        END:VTIMEZONE\r
 
-        """
+        """ + outlookZone
     let rules = ["FREQ=DAILY", "FREQ=WEEKLY;BYDAY=MO,TU,WE,TH,FR", "FREQ=WEEKLY;INTERVAL=2;BYDAY=TU,TH", "FREQ=MONTHLY;BYDAY=-1FR"]
     let zones = ["TZID=W. Europe Standard Time", "TZID=America/New_York", "TZID=Europe/Berlin"]
     func two(_ value: Int) -> String { value < 10 ? "0\(value)" : "\(value)" }
@@ -117,6 +123,16 @@ func runCalendar(_ options: CalendarOptions) throws -> CalendarResult {
     }
     result.nextNanoseconds = Double(monotonicNanos() - nextStart) / Double(calls)
     if found == 0 { throw CalendarBenchFailure(description: "no next occurrence found") }
+    // One vdir file, read 1,000 times: its VTIMEZONE is what most of the time goes to.
+    let vdirFile = Array(("BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:-//zaoan-bench//vdir//EN\r\n" + outlookZone
+        + "BEGIN:VEVENT\r\nUID:one@bench\r\nSUMMARY:One\r\nDTSTART;TZID=W. Europe Standard Time:20260327T090000\r\n"
+        + "DURATION:PT1H\r\nEND:VEVENT\r\nEND:VCALENDAR\r\n").utf8)
+    for _ in 0..<1_000 {
+        let start = monotonicNanos()
+        let document = try CalendarDocument(parsing: vdirFile, source: "one.ics")
+        result.vdirFileMicroseconds.append(Double(monotonicNanos() - start) / 1e3)
+        if document.events.count != 1 { throw CalendarBenchFailure(description: "the vdir file has no event") }
+    }
     return result
 }
 

@@ -1,8 +1,8 @@
 #ifndef ZAOAN_CICAL_H
 #define ZAOAN_CICAL_H
-// libical 3.0 (Debian: libical-dev), the iCalendar (RFC 5545) parser and recurrence engine:
-// components and properties, RRULE iteration, and time zones read from /usr/share/zoneinfo.
-// Loaded on first use (lazy.c), not linked.
+// libical 3.0 (Debian: libical-dev), the iCalendar (RFC 5545) parser: components and
+// properties. Recurrence rules and VTIMEZONEs are expanded by zaoan's own engine
+// (ZaoanRecurrence), not libical's. Loaded on first use (lazy.c), not linked.
 #include <libical/ical.h>
 
 /// Whether libical has been loaded into this process (tests check the service never does).
