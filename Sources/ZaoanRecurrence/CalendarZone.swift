@@ -88,6 +88,7 @@ public struct CalendarZone: CustomStringConvertible {
         self.rules = .embedded(rules)
         // A TZID that is no IANA name has no system data to fall back on: the file's own
         // definition then covers the earlier times too (as before issue 19).
+        // A TZID that is no zone name is not an error: the file's definition alone is used.
         if let system = try? CalendarZone(named: tzid), case .system(let info) = system.rules {
             earlier = (info, rules.firstOnset)
         } else {

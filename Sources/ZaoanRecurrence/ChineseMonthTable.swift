@@ -25,7 +25,10 @@ package enum ChineseMonthTable {
         /// Months since the new moon of 2000-01-06, leap months counted: INTERVAL of a
         /// MONTHLY rule counts these.
         package var ordinal: Int64 {
-            Int64((Double(firstDay - ChineseMonthTable.referenceNewMoon) / ChineseMonthTable.synodicMonth).rounded())
+            // Rounded to the nearest mean month, in whole numbers (firstDay is within the
+            // table's years, so the product is far below Int64's reach).
+            Int64(CivilCalendar.floorDivide(Int(firstDay - ChineseMonthTable.referenceNewMoon) * nanodaysPerDay + ChineseMonthTable.synodicNanodays / 2,
+                                            ChineseMonthTable.synodicNanodays))
         }
         package var nextFirstDay: Int64 { firstDay + Int64(length) }
     }
@@ -66,9 +69,9 @@ package enum ChineseMonthTable {
 
     /// The month `ordinal` months after the new moon of 2000-01-06; nil outside `years`.
     package static func month(ordinal: Int64) -> Month? {
-        let (product, overflow) = ordinal.multipliedReportingOverflow(by: 30)
-        guard !overflow, abs(product) < 200 * 366 else { return nil }
-        let middle = referenceNewMoon + Int64((Double(ordinal) * synodicMonth).rounded()) + 14
+        // Months of the table's years lie within ±2,600 of 2000's; others are nil, unread.
+        guard ordinal.magnitude < 3_000 else { return nil }
+        let middle = referenceNewMoon + Int64(CivilCalendar.floorDivide(Int(ordinal) * synodicNanodays + nanodaysPerDay / 2, nanodaysPerDay)) + 14
         guard let found = month(holding: middle)?.month, found.ordinal == ordinal else { return nil }
         return found
     }
@@ -76,7 +79,9 @@ package enum ChineseMonthTable {
     /// 2000-01-06, the day of a new moon in China; the mean month from there is within a
     /// day or two of every true one, far less than the half month that tells months apart.
     private static let referenceNewMoon: Int64 = 10_962
-    private static let synodicMonth = 29.530588861
+    /// The mean synodic month, 29.530588861 days, in billionths of a day.
+    private static let synodicNanodays = 29_530_588_861
+    private static let nanodaysPerDay = 1_000_000_000
 
     nonisolated(unsafe) private static var table: [Int: [Month]] = [:]
     nonisolated(unsafe) private static let almanac = Almanac(capacity: 4)
