@@ -54,14 +54,16 @@ struct ChinesePeriods {
         skip = parts.skip
     }
 
-    /// The lunar year `wall` falls in, or nil outside the table's years.
-    static func year(of wall: LocalDateTime) -> Int? {
-        ChineseMonthTable.month(holding: wall.day.daysSince1970)?.month.relatedYear
+    /// The period `wall` falls in: its lunar year (YEARLY) or month ordinal (MONTHLY); nil
+    /// outside the table's years.
+    static func period(of wall: LocalDateTime, frequency: RuleParts.Frequency) -> Int64? {
+        guard let month = ChineseMonthTable.month(holding: wall.day.daysSince1970)?.month else { return nil }
+        return frequency == .yearly ? Int64(month.relatedYear) : month.ordinal
     }
 
-    /// The ordinal of the lunar month `wall` falls in, or nil outside the table's years.
-    static func month(of wall: LocalDateTime) -> Int64? {
-        ChineseMonthTable.month(holding: wall.day.daysSince1970)?.month.ordinal
+    /// DTSTART's period, as `period(of:frequency:)` counts.
+    func firstPeriod(_ frequency: RuleParts.Frequency) -> Int64 {
+        frequency == .yearly ? Int64(startYear) : startMonth
     }
 
     /// The days the lunar year `year` gives, in order; nil outside the table's years.

@@ -27,6 +27,8 @@ public struct RuleIterator {
     /// A YEARLY or MONTHLY rule of the Chinese calendar: its periods are lunar years or
     /// months (nil for every other rule, and for one whose DTSTART the table lacks).
     private let chinese: ChinesePeriods?
+    /// For a Chinese rule: the lunar year or month ordinal `through` falls in, looked up once.
+    private let chineseThrough: Int64?
     private let times: [Int]  // seconds of the day, for DAILY and longer periods
     private let withinHour: [Int]  // their seconds within the hour, each once, for HOURLY
     /// The next period's index (periods from DTSTART's, each INTERVAL units on).
@@ -67,6 +69,7 @@ public struct RuleIterator {
         self.through = through
         filter = DayFilter(parts: parts, start: start)
         chinese = parts.isChinese && parts.frequency >= .monthly ? ChinesePeriods(parts: parts, start: start) : nil
+        chineseThrough = chinese == nil ? nil : through.flatMap { ChinesePeriods.period(of: $0, frequency: parts.frequency) }
         var hours = parts.hours, minutes = parts.minutes, seconds = parts.seconds
         if hours.isEmpty { hours = [start.hour] }
         if minutes.isEmpty { minutes = [start.minute] }
@@ -158,12 +161,8 @@ public struct RuleIterator {
         guard !overflow else { return true }
         if let chinese {
             // Beyond the table's years the next period ends the rule anyway.
-            if parts.frequency == .yearly {
-                guard let year = ChinesePeriods.year(of: wall) else { return false }
-                return Int64(chinese.startYear) + step > Int64(year)
-            }
-            guard let month = ChinesePeriods.month(of: wall) else { return false }
-            return chinese.startMonth + step > month
+            guard let last = wall == through ? chineseThrough : ChinesePeriods.period(of: wall, frequency: parts.frequency) else { return false }
+            return chinese.firstPeriod(parts.frequency) + step > last
         }
         switch parts.frequency {
         case .yearly:
@@ -182,12 +181,9 @@ public struct RuleIterator {
         let interval = Int64(parts.interval)
         var index: Int64
         switch parts.frequency {
-        case .monthly where chinese != nil:
-            guard let month = ChinesePeriods.month(of: target) else { return }
-            index = (month - chinese!.startMonth) / interval
-        case .yearly where chinese != nil:
-            guard let year = ChinesePeriods.year(of: target) else { return }
-            index = Int64(year - chinese!.startYear) / interval
+        case .monthly where chinese != nil, .yearly where chinese != nil:
+            guard let chinese, let period = ChinesePeriods.period(of: target, frequency: parts.frequency) else { return }
+            index = (period - chinese.firstPeriod(parts.frequency)) / interval
         case .monthly:
             let months = Int64(target.day.year - start.day.year) * 12 + Int64(target.day.month - start.day.month)
             index = months / interval
