@@ -1,7 +1,7 @@
 // libical, loaded when first used rather than when zaoan-server starts.
 //
-// Only the calendar reader process (`zaoan-server calendar-reader`) and the recurrence rules
-// it expands call libical. Linked the usual way, libical and what it pulls in (ICU's C++
+// Only the calendar reader process (`zaoan-server calendar-reader`) calls libical, and only
+// to parse files (recurrences and VTIMEZONEs are zaoan's own engine's since issue 30). Linked the usual way, libical and what it pulls in (ICU's C++
 // libraries, libstdc++, Berkeley DB) were mapped and relocated by every start of the
 // service: 4,200 of the 5,300 symbol relocations at start and the largest part of the
 // dynamic loader's time (LD_DEBUG=statistics), before the first greeting, which never

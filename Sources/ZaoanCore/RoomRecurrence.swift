@@ -17,8 +17,8 @@ public enum RoomRecurrence {
     public static let shownOccurrences = 5
 
     /// The rule as it is saved (`daily` → `FREQ=DAILY`), or an error in the user's terms.
-    /// Parsing only (a string of at most 256 bytes, zaoan's reader, no libical and so no
-    /// lock): no instance is looked for here.
+    /// Parsing only (a string of at most 256 bytes, zaoan's reader): no instance is
+    /// looked for here.
     static func canonical(_ text: String) throws(ProtocolError) -> String {
         do throws(RecurrenceRuleError) {
             return try RecurrenceRule(parsing: text).text
@@ -41,43 +41,41 @@ public enum RoomRecurrence {
     /// runs out of `CalendarLimits.cpuSecondsPerSeries` is refused as too costly.
     public static func expand(_ room: LiveRoom, zone: TimeZone, now: Int64, defaultDuration: Int, ahead: Int64 = showSeconds,
                               requireInstance: Bool) -> Result<[OccurrenceSpan], ProtocolError> {
-        LibICalLock.run {
-            let series: RecurringSeries
-            switch self.series(of: room, zone: zone, defaultDuration: defaultDuration) {
-            case .success(let made): series = made
-            case .failure(let error): return .failure(error)
-            }
-            let rule = RequestParser.shorten(room.repeatRule ?? "")
-            if requireInstance, !series.hasInstance {
-                return .failure(ProtocolError(.badArgument, "repeat=\(rule) gives no occurrence after the first start (its parts never meet again, or it ends first); the room would not repeat"))
-            }
-            let window: CalendarWindow
-            do throws(CalendarWindow.Failure) {
-                window = try CalendarWindow(from: now - min(series.durationSeconds, 2 * 86_400), to: now + ahead)
-            } catch {
-                return .failure(ProtocolError(.badArgument, "the clock (\(now)) is outside the years a recurring room may have"))
-            }
-            let occurrences = series.occurrences(in: window)
-            if occurrences.outOfTime {
-                return .failure(ProtocolError(.badArgument, "repeat=\(rule) takes more than \(CalendarLimits.cpuSecondsPerSeries) s of CPU to expand; choose a rule that matches more often or starts later"))
-            }
-            // Everything in the rotation's window, then the few `live show` lists.
-            let horizon = now + windowSeconds
-            let near = occurrences.spans.prefix { $0.start <= horizon }
-            return .success(Array(near) + occurrences.spans.dropFirst(near.count).prefix(shownOccurrences))
+        let series: RecurringSeries
+        switch self.series(of: room, zone: zone, defaultDuration: defaultDuration) {
+        case .success(let made): series = made
+        case .failure(let error): return .failure(error)
         }
+        let rule = RequestParser.shorten(room.repeatRule ?? "")
+        if requireInstance, !series.hasInstance {
+            return .failure(ProtocolError(.badArgument, "repeat=\(rule) gives no occurrence after the first start (its parts never meet again, or it ends first); the room would not repeat"))
+        }
+        let window: CalendarWindow
+        do throws(CalendarWindow.Failure) {
+            window = try CalendarWindow(from: now - min(series.durationSeconds, 2 * 86_400), to: now + ahead)
+        } catch {
+            return .failure(ProtocolError(.badArgument, "the clock (\(now)) is outside the years a recurring room may have"))
+        }
+        let occurrences = series.occurrences(in: window)
+        if occurrences.outOfTime {
+            return .failure(ProtocolError(.badArgument, "repeat=\(rule) takes more than \(CalendarLimits.cpuSecondsPerSeries) s of CPU to expand; choose a rule that matches more often or starts later"))
+        }
+        // Everything in the rotation's window, then the few `live show` lists.
+        let horizon = now + windowSeconds
+        let near = occurrences.spans.prefix { $0.start <= horizon }
+        return .success(Array(near) + occurrences.spans.dropFirst(near.count).prefix(shownOccurrences))
     }
 
     /// Refuses a recurring room whose series cannot be set up (its rule, the zone, the years
     /// of its first start), saying why. Nothing is iterated: the reader process does that.
     static func check(_ room: LiveRoom, zone: TimeZone, defaultDuration: Int) throws(ProtocolError) {
-        if case .failure(let error) = LibICalLock.run({ series(of: room, zone: zone, defaultDuration: defaultDuration) }) {
+        if case .failure(let error) = series(of: room, zone: zone, defaultDuration: defaultDuration) {
             throw error
         }
     }
 
     /// The room's series: its first start on the zone's wall clock, its rule, skipped days
-    /// and each occurrence's length (its own, or `defaultDuration`). Call under the lock.
+    /// and each occurrence's length (its own, or `defaultDuration`).
     private static func series(of room: LiveRoom, zone: TimeZone, defaultDuration: Int) -> Result<RecurringSeries, ProtocolError> {
         guard let text = room.repeatRule else { return .failure(ProtocolError(.badArgument, "room '\(room.id)' does not repeat")) }
         let rule: RecurrenceRule

@@ -2,7 +2,7 @@ import Glibc
 
 /// CPU time of the calling thread, for the budgets of an expansion: unlike a wall clock it
 /// does not count time another process or a busy machine took from this one, and unlike an
-/// iteration count it measures what libical's own steps cost.
+/// iteration count it measures what each step costs, however long.
 package enum CPUClock {
     package static func threadSeconds() -> Double {
         var now = timespec()

@@ -43,7 +43,7 @@ public struct CalendarZone: CustomStringConvertible {
     /// `/usr/share/zoneinfo/NAME`: a name from a calendar file must not lead it elsewhere
     /// (`../`, absolute paths) or to a FIFO.
     public init(named name: String) throws(Failure) {
-        if let known = Self.builtin[name] {
+        if let known = Self.found.withLock({ Self.builtin[name] }) {
             self = known
             return
         }
@@ -52,12 +52,17 @@ public struct CalendarZone: CustomStringConvertible {
         self.name = name
         rules = .system(info)
         earlier = nil
-        if Self.builtin.count < 1024 { Self.builtin[name] = self }
+        let made = self
+        Self.found.withLock {
+            if Self.builtin.count < 1024 { Self.builtin[name] = made }
+        }
     }
 
     /// Zones already found by name (the store keeps them too, but only its last 64; this
-    /// saves the check and the lookup for each of 10,000 events). Single-threaded.
+    /// saves the check and the lookup for each of 10,000 events), under `found`: a room's
+    /// expansion on the loop and the calendar reader may look at once.
     nonisolated(unsafe) private static var builtin: [String: CalendarZone] = [:]
+    private static let found = TimeLock()
 
     public static var utc: CalendarZone { CalendarZone(name: "UTC", rules: .system(utcRules)) }
     private static let utcRules = ZoneInfo.fixed(utcOffset: 0, abbreviation: "UTC")
@@ -126,8 +131,8 @@ public struct CalendarZone: CustomStringConvertible {
     /// never occurs (clocks set forward) is read with the offset from before the gap, so
     /// 02:30 on a spring-forward day in Berlin is 03:30 CEST.
     ///
-    /// libical's own conversion picks the second of a repeated time and reads a skipped
-    /// one with the later offset (02:30 → 01:30 CET), hence this.
+    /// (libical's conversion, used before issue 30, picked the second of a repeated time
+    /// and read a skipped one with the later offset, 02:30 → 01:30 CET.)
     public func instant(of wall: LocalDateTime) -> Int64 {
         let naive = wall.secondsAsIfUTC
         guard let before = offset(at: naive - 86_400), let after = offset(at: naive + 86_400) else { return naive }

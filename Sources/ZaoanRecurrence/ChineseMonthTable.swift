@@ -1,5 +1,5 @@
-import Glibc
 import ZaoanAlmanac
+import ZaoanTime
 
 /// The months of the Chinese calendar for rules of that calendar (RFC 7529's
 /// RSCALE=CHINESE), as ZaoanAlmanac computes them (GB/T 33661-2017: new moons and principal
@@ -36,8 +36,8 @@ package enum ChineseMonthTable {
     /// The months of the lunar year whose 正月 begins in Gregorian `year`; nil outside `years`.
     package static func months(ofYear year: Int) -> [Month]? {
         guard years.contains(year) else { return nil }
-        pthread_mutex_lock(mutex)
-        defer { pthread_mutex_unlock(mutex) }
+        lock.lock()
+        defer { lock.unlock() }
         if let known = table[year] { return known }
         let months = almanac.lunarMonths(ofYear: year).map {
             Month(firstDay: Int64($0.firstDay.daysSince1970), length: $0.length, number: $0.number, isLeap: $0.isLeap, relatedYear: year)
@@ -85,9 +85,5 @@ package enum ChineseMonthTable {
 
     nonisolated(unsafe) private static var table: [Int: [Month]] = [:]
     nonisolated(unsafe) private static let almanac = Almanac(capacity: 4)
-    private nonisolated(unsafe) static let mutex: UnsafeMutablePointer<pthread_mutex_t> = {
-        let mutex = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
-        pthread_mutex_init(mutex, nil)
-        return mutex
-    }()
+    private static let lock = TimeLock()
 }

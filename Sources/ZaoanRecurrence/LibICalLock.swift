@@ -1,18 +1,13 @@
-import Glibc
+import ZaoanTime
 
-/// One caller of this module at a time (see `LibICal`): the service's calendar reader holds
-/// it while it reads and expands, the loop while it expands a recurring room. A plain
-/// pthread mutex: the module has no Foundation.
+/// One caller of libical at a time (see `LibICal`: it keeps global state): the service's
+/// calendar reader holds it while it parses and expands files. Nothing else takes it since
+/// recurrences and zones are zaoan's own engine's (issue 30): a recurring room's expansion
+/// touches no libical, and the caches it shares are locked where they are kept.
 public enum LibICalLock {
-    private nonisolated(unsafe) static let mutex: UnsafeMutablePointer<pthread_mutex_t> = {
-        let mutex = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
-        pthread_mutex_init(mutex, nil)
-        return mutex
-    }()
+    private static let lock = TimeLock()
 
     public static func run<T>(_ body: () throws -> T) rethrows -> T {
-        pthread_mutex_lock(mutex)
-        defer { pthread_mutex_unlock(mutex) }
-        return try body()
+        try lock.withLock(body)
     }
 }

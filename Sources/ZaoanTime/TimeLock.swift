@@ -2,12 +2,13 @@
 import Glibc
 #endif
 
-/// A mutex for the time engine's two shared caches (zones, compiled strftime formats),
+/// A mutex for the process-wide caches of the time and recurrence engines (zones, compiled
+/// strftime formats, zones found by name, lunar months) and for libical's global state,
 /// without Foundation's `NSLock`.
-final class TimeLock: @unchecked Sendable {
+package final class TimeLock: @unchecked Sendable {
     private let mutex: UnsafeMutablePointer<pthread_mutex_t>
 
-    init() {
+    package init() {
         mutex = .allocate(capacity: 1)
         mutex.initialize(to: pthread_mutex_t())
         pthread_mutex_init(mutex, nil)
@@ -18,10 +19,10 @@ final class TimeLock: @unchecked Sendable {
         mutex.deallocate()
     }
 
-    func lock() { pthread_mutex_lock(mutex) }
-    func unlock() { pthread_mutex_unlock(mutex) }
+    package func lock() { pthread_mutex_lock(mutex) }
+    package func unlock() { pthread_mutex_unlock(mutex) }
 
-    func withLock<Result>(_ body: () throws -> Result) rethrows -> Result {
+    package func withLock<Result>(_ body: () throws -> Result) rethrows -> Result {
         lock()
         defer { unlock() }
         return try body()

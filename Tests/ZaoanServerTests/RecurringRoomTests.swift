@@ -2,7 +2,7 @@ import Foundation
 import Testing
 
 /// `live add ID START TITLE repeat=RULE`: recurring rooms through the real service, with
-/// the same engine as calendar files (ZaoanCalendar, libical's rules).
+/// the same engine as calendar files (ZaoanRecurrence, zaoan's own RFC 5545/7529 engine).
 @Suite("Recurring rooms")
 struct RecurringRoomTests {
     @Test("a 07:00 daily room in Berlin stays at 07:00 across the change to summer time; countdown and the ticker take the next occurrence")
