@@ -58,6 +58,11 @@ static struct {
     __typeof__(&icalproperty_get_tzoffsetfrom) icalproperty_get_tzoffsetfrom;
     __typeof__(&icalproperty_get_tzoffsetto) icalproperty_get_tzoffsetto;
     __typeof__(&icalproperty_get_url) icalproperty_get_url;
+    __typeof__(&icalproperty_get_acknowledged) icalproperty_get_acknowledged;
+    __typeof__(&icalproperty_get_action) icalproperty_get_action;
+    __typeof__(&icalproperty_get_repeat) icalproperty_get_repeat;
+    __typeof__(&icalproperty_get_trigger) icalproperty_get_trigger;
+    __typeof__(&icalparameter_get_related) icalparameter_get_related;
     __typeof__(&icalproperty_get_xlicerror) icalproperty_get_xlicerror;
     __typeof__(&icaltime_is_null_time) icaltime_is_null_time;
     __typeof__(&icaltime_is_utc) icaltime_is_utc;
@@ -116,6 +121,11 @@ static void load(void) {
     loaded.icalproperty_get_tzoffsetfrom = (__typeof__(loaded.icalproperty_get_tzoffsetfrom))symbol(library, "icalproperty_get_tzoffsetfrom");
     loaded.icalproperty_get_tzoffsetto = (__typeof__(loaded.icalproperty_get_tzoffsetto))symbol(library, "icalproperty_get_tzoffsetto");
     loaded.icalproperty_get_url = (__typeof__(loaded.icalproperty_get_url))symbol(library, "icalproperty_get_url");
+    loaded.icalproperty_get_acknowledged = (__typeof__(loaded.icalproperty_get_acknowledged))symbol(library, "icalproperty_get_acknowledged");
+    loaded.icalproperty_get_action = (__typeof__(loaded.icalproperty_get_action))symbol(library, "icalproperty_get_action");
+    loaded.icalproperty_get_repeat = (__typeof__(loaded.icalproperty_get_repeat))symbol(library, "icalproperty_get_repeat");
+    loaded.icalproperty_get_trigger = (__typeof__(loaded.icalproperty_get_trigger))symbol(library, "icalproperty_get_trigger");
+    loaded.icalparameter_get_related = (__typeof__(loaded.icalparameter_get_related))symbol(library, "icalparameter_get_related");
     loaded.icalproperty_get_xlicerror = (__typeof__(loaded.icalproperty_get_xlicerror))symbol(library, "icalproperty_get_xlicerror");
     loaded.icaltime_is_null_time = (__typeof__(loaded.icaltime_is_null_time))symbol(library, "icaltime_is_null_time");
     loaded.icaltime_is_utc = (__typeof__(loaded.icaltime_is_utc))symbol(library, "icaltime_is_utc");
@@ -163,6 +173,11 @@ const char *icalproperty_get_tzname(const icalproperty *prop) { need(); return l
 int icalproperty_get_tzoffsetfrom(const icalproperty *prop) { need(); return loaded.icalproperty_get_tzoffsetfrom(prop); }
 int icalproperty_get_tzoffsetto(const icalproperty *prop) { need(); return loaded.icalproperty_get_tzoffsetto(prop); }
 const char *icalproperty_get_url(const icalproperty *prop) { need(); return loaded.icalproperty_get_url(prop); }
+struct icaltimetype icalproperty_get_acknowledged(const icalproperty *prop) { need(); return loaded.icalproperty_get_acknowledged(prop); }
+enum icalproperty_action icalproperty_get_action(const icalproperty *prop) { need(); return loaded.icalproperty_get_action(prop); }
+int icalproperty_get_repeat(const icalproperty *prop) { need(); return loaded.icalproperty_get_repeat(prop); }
+struct icaltriggertype icalproperty_get_trigger(const icalproperty *prop) { need(); return loaded.icalproperty_get_trigger(prop); }
+icalparameter_related icalparameter_get_related(const icalparameter *value) { need(); return loaded.icalparameter_get_related(value); }
 const char *icalproperty_get_xlicerror(const icalproperty *prop) { need(); return loaded.icalproperty_get_xlicerror(prop); }
 int icaltime_is_null_time(const struct icaltimetype t) { need(); return loaded.icaltime_is_null_time(t); }
 int icaltime_is_utc(const struct icaltimetype t) { need(); return loaded.icaltime_is_utc(t); }

@@ -71,6 +71,10 @@ public struct CalendarDocument {
                         let more = event.ruleProblems.count > 1 ? " (and \(event.ruleProblems.count - 1) more)" : ""
                         skipped.append(CalendarProblem(source: source, uid: event.uid, message: "its RRULE: \(first)\(more); the rest of the rule is kept"))
                     }
+                    if let first = event.alarmProblems.first {
+                        let more = event.alarmProblems.count > 1 ? " (and \(event.alarmProblems.count - 1) more)" : ""
+                        skipped.append(CalendarProblem(source: source, uid: event.uid, message: "its alarms: \(first)\(more); the event and its other alarms are kept"))
+                    }
                 } catch {
                     let uid = LibICal.string(icalcomponent_get_uid(current))
                     skipped.append(CalendarProblem(source: source, uid: uid.map { CalendarText.prefix($0, maxBytes: CalendarLimits.uidBytes) },

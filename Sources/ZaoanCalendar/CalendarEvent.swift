@@ -52,6 +52,9 @@ public struct CalendarEvent {
     public let description: String?
     public let url: String?
     public let status: CalendarEventStatus?
+    /// Its VALARMs that zaoan shows (`EventAlarms`), and why others were left out.
+    public let alarms: [Alarm]
+    let alarmProblems: [String]
     public var isAllDay: Bool { start.isDate }
     public var isRecurring: Bool { rule != nil || !extraStarts.isEmpty }
     /// Set on an override of one instance of a series (RECURRENCE-ID).
@@ -174,6 +177,9 @@ public struct CalendarEvent {
         description = LibICal.string(icalcomponent_get_description(component)).flatMap { CalendarText.lines($0) }
         url = icalcomponent_get_first_property(component, ICAL_URL_PROPERTY)
             .flatMap { LibICal.string(icalproperty_get_url($0)) }.flatMap { CalendarText.url($0) }
+        let read = EventAlarms(of: component)
+        alarms = read.alarms
+        alarmProblems = read.problems
     }
 
     /// A libical time with the TZID of its property resolved: the file's own VTIMEZONE

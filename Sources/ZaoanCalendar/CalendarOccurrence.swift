@@ -14,9 +14,11 @@ public struct CalendarOccurrence: Equatable, Sendable {
     public let description: String?
     public let url: String?
     public let status: CalendarEventStatus?
+    /// Its event's alarms (an override's own replace the series').
+    public let alarms: [Alarm]
 
     public init(uid: String, source: String, start: Int64, end: Int64, isAllDay: Bool, title: String?, location: String?,
-                description: String?, url: String?, status: CalendarEventStatus?) {
+                description: String?, url: String?, status: CalendarEventStatus?, alarms: [Alarm] = []) {
         self.uid = uid
         self.source = source
         self.start = start
@@ -27,6 +29,7 @@ public struct CalendarOccurrence: Equatable, Sendable {
         self.description = description
         self.url = url
         self.status = status
+        self.alarms = alarms
     }
 
     /// Order of a list: by start, then end, then uid.

@@ -1,3 +1,5 @@
+import ZaoanRecurrence
+
 /// One entry of the config's `calendars`: a path (`"/home/me/holidays.ics"`), or a path with
 /// the name it is shown and filtered by (`{"path": "...", "name": "Work"}`), which stands
 /// over the name the calendar gives itself (`displayname`, `X-WR-CALNAME`).
@@ -6,10 +8,13 @@ public struct CalendarEntry: Sendable, Hashable, ExpressibleByStringLiteral, Cus
     /// One line, no control or format character, at most `CalendarNameRule.maxBytes`
     /// (`Settings` checks it).
     public var name: String?
+    /// `"alarms": ["-10m"]`: alarms for its events that have no VALARM of their own.
+    public var alarms: [Alarm]
 
-    public init(path: String, name: String? = nil) {
+    public init(path: String, name: String? = nil, alarms: [Alarm] = []) {
         self.path = path
         self.name = name
+        self.alarms = alarms
     }
 
     public init(stringLiteral path: String) {

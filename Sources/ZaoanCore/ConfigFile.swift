@@ -1,4 +1,5 @@
 import Foundation
+import ZaoanRecurrence
 
 /// The JSON config file as written by the user. Every key is optional; `Settings.resolve`
 /// fills in the defaults. The keys, and what kind of value each takes, are `ConfigKey`'s
@@ -197,7 +198,7 @@ public struct ConfigFile: Sendable, Equatable {
     }
 
     /// The members an entry of `calendars` may have.
-    static let calendarEntryKeys = ["path", "name"]
+    static let calendarEntryKeys = ["path", "name", "alarms"]
 
     /// `calendars`' entries: a string is a path; an object needs a string `path` and may have
     /// a string `name` (null: none); an unknown key in it is ignored. A bad object is left
@@ -218,7 +219,7 @@ public struct ConfigFile: Sendable, Equatable {
             case .object(let members):
                 let (unique, duplicates) = ConfigDocument.unique(members, under: "\(key).\(index)")
                 var found = duplicates
-                var path: String?, name: String?, namePosition: TextPosition?
+                var path: String?, name: String?, namePosition: TextPosition?, alarms: [Alarm] = []
                 for member in unique {
                     do throws(ConfigError) {
                         switch member.key {
@@ -226,6 +227,8 @@ public struct ConfigFile: Sendable, Equatable {
                         case "name":
                             name = try ConfigDocument.string(member.value, key: "\(key).\(index).name")
                             namePosition = member.value.position
+                        case "alarms":
+                            alarms = defaultAlarms(member.value, key: "\(key).\(index).alarms", problems: &problems)
                         default:
                             let hint = Spelling.suggestion(for: member.key, among: calendarEntryKeys).map { "did you mean '\($0)'?" }
                                 ?? "an entry has \"path\" and \"name\""
@@ -246,12 +249,33 @@ public struct ConfigFile: Sendable, Equatable {
                 }
                 positions[place] = item.position
                 if let namePosition { positions[place + ".name"] = namePosition }
-                entries.append(CalendarEntry(path: path, name: name))
+                entries.append(CalendarEntry(path: path, name: name, alarms: alarms))
             default:
                 throw ConfigError(key: "\(key).\(index)", problem: "expected a path or a {\"path\": ..., \"name\": ...} object", at: item.position)
             }
         }
         return entries
+    }
+
+    /// A calendar's default `alarms` (`["-10m", "-1m"]`): each bad offset is left out with
+    /// its problem, the others kept; anything but an array of at most `RoomLimits.maxAlarms`
+    /// strings leaves the calendar without default alarms, said so.
+    private static func defaultAlarms(_ value: JSONValue, key: String, problems: inout [ConfigError]) -> [Alarm] {
+        guard case .array(let items) = value.kind, items.count <= RoomLimits.maxAlarms else {
+            problems.append(ConfigError(key: key, problem: "expected an array of at most \(RoomLimits.maxAlarms) offsets such as [\"-10m\", \"-1m\"]",
+                                        at: value.position, fallback: .ignored))
+            return []
+        }
+        var alarms: [Alarm] = []
+        for (index, item) in items.enumerated() {
+            do throws(Alarm.Problem) {
+                guard case .string(let text) = item.kind else { throw Alarm.Problem(description: "expected a string such as \"-10m\"") }
+                alarms.append(try Alarm(offset: text))
+            } catch {
+                problems.append(ConfigError(key: "\(key).\(index)", problem: error.description, at: item.position, fallback: .ignored))
+            }
+        }
+        return alarms
     }
 
     /// Decodes a config file strictly: the first problem is thrown (tests, and callers that

@@ -10,8 +10,9 @@ import Foundation
 /// now fixed whatever the calendar holds: the lines are rendered once and shared by every
 /// subscriber, who gets them with one write.
 ///
-/// Which moments are shown in full: a room (the user's own, from `live add`) before a
-/// calendar event; then `soon` (the reminder, the one a user acts on) before `live` before
+/// Which moments are shown in full: an alarm (the reminder the user asked for) first; then
+/// a room (the user's own, from `live add`) before a
+/// calendar event; then `soon` before `live` before
 /// `ended`; then the earlier moment, start, title and ID. A flood of calendar events can so
 /// never push out the user's own reminder. Shown lines keep time order among themselves.
 public struct EventFiring: Equatable, Sendable {
@@ -22,7 +23,7 @@ public struct EventFiring: Equatable, Sendable {
 
     /// The moments sent in full, in time order.
     public let shown: [PhaseTransition]
-    /// How many of each phase were left out (soon, live, ended order), only phases with some.
+    /// How many of each phase were left out (alarm, soon, live, ended order), only phases with some.
     public let more: [(phase: PhaseTransition.Phase, count: Int)]
     /// The last moment of the firing, for the "more" lines' `at`.
     public let at: Int
@@ -39,24 +40,30 @@ public struct EventFiring: Equatable, Sendable {
         shown = transitions.indices.filter(kept.contains).map { transitions[$0] }
         var left: [PhaseTransition.Phase: Int] = [:]
         for index in ranked.dropFirst(Self.linesInFull) { left[transitions[index].phase, default: 0] += 1 }
-        more = [PhaseTransition.Phase.soon, .live, .ended].compactMap { phase in left[phase].map { (phase, $0) } }
+        more = [PhaseTransition.Phase.alarm, .soon, .live, .ended].compactMap { phase in left[phase].map { (phase, $0) } }
     }
+
+    /// Whether it fires an alarm (shown or counted).
+    public var hasAlarm: Bool { shown.contains { $0.phase == .alarm } || more.contains { $0.phase == .alarm } }
 
     public static func == (lhs: EventFiring, rhs: EventFiring) -> Bool {
         lhs.shown == rhs.shown && lhs.at == rhs.at
             && lhs.more.map(\.phase) == rhs.more.map(\.phase) && lhs.more.map(\.count) == rhs.more.map(\.count)
     }
 
-    /// Smaller is shown first: a room before an event, soon before live before ended, then
+    /// Smaller is shown first: an alarm (what the user asked to be told) before anything
+    /// else, a room before an event, soon before live before ended, then
     /// the earlier moment, start, title and ID (a total order, so the choice is stable).
     private static func rank(_ moment: PhaseTransition) -> (Int, Int, Int, Double, String, String) {
         let room = moment.room
         let phase: Int
         switch moment.phase {
-        case .soon: phase = 0
-        case .live: phase = 1
-        case .ended: phase = 2
+        case .alarm: phase = 0
+        case .soon: phase = 1
+        case .live: phase = 2
+        case .ended: phase = 3
         }
-        return (room.source == nil ? 0 : 1, phase, moment.at, room.start.timeIntervalSince1970, room.title, room.id)
+        let kind = (phase == 0 ? 0 : 2) + (room.source == nil ? 0 : 1)  // alarms first, then rooms before events
+        return (kind, phase, moment.at, room.start.timeIntervalSince1970, room.title, room.id + (moment.alarm ?? ""))
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import ZaoanRecurrence
 
 /// A scheduled live broadcast: what the radio app's "现场直播" card shows. Saved in
 /// `state.json` by `StateFile`, which names the saved fields (`StateFile.Key`).
@@ -18,6 +19,9 @@ public struct LiveRoom: Equatable, Sendable {
     public var repeatRule: String?
     /// Days (`2026-12-24`, local) a recurring room skips (`live skip`), sorted.
     public var skippedDays: [String]?
+    /// Its alarms: a room's own (`alarm=`, saved), or a calendar event's VALARMs (or its
+    /// calendar's default alarms), each fired for every occurrence (`Responder+Reminders`).
+    public var alarms: [Alarm] = []
     /// Where a calendar event comes from (its file); nil for a room. Not saved.
     public var source: String?
     /// A calendar event's URL (checked by ZaoanCalendar against `LinkText`). Not saved.

@@ -8,6 +8,8 @@ public struct LiveSchedule: Equatable, Sendable {
     /// ticker and `live list` read it every second; sorting a thousand rooms each time was
     /// a measurable part of the loop's work).
     public private(set) var sorted: [LiveRoom] = []
+    /// Snoozed and dismissed alarms, and how far alarms have been sent: saved with the rooms.
+    public internal(set) var reminders = Reminders()
 
     public init(rooms: [LiveRoom] = []) {
         for room in rooms { self.rooms[room.id] = room }
@@ -19,9 +21,15 @@ public struct LiveSchedule: Equatable, Sendable {
         (a.start, a.id) < (b.start, b.id)
     }
 
-    public static func == (a: LiveSchedule, b: LiveSchedule) -> Bool { a.rooms == b.rooms }
+    public static func == (a: LiveSchedule, b: LiveSchedule) -> Bool { a.rooms == b.rooms && a.reminders == b.reminders }
 
     public var count: Int { rooms.count }
+
+    /// `watch events` sent the alarms due up to `second` (saved, so a restart does not
+    /// send them again).
+    public mutating func noteAlarmsSent(through second: Int) {
+        reminders.noteSent(through: second)
+    }
 
     /// Adds a room, replacing one with the same ID.
     /// - Throws: `full` when a new ID would pass `limit`.

@@ -16,12 +16,28 @@
 /// | live | `配信中 · 05:42:30 開始` / `進行中 · 05:42:30 開始` | `방송 중 · 05:42:30 시작` / `진행 중 · 05:42:30 시작` | `jetzt live — seit 05:42:30` / `läuft — seit 05:42:30` | `en direct — depuis 05:42:30` / `en cours — depuis 05:42:30` | `en directo — desde las 05:42:30` / `en curso — desde las 05:42:30` |
 /// | ended | `06:42:30 に終了` | `06:42:30에 종료` | `beendet um 06:42:30` | `terminé à 06:42:30` | `terminó a las 06:42:30` |
 ///
+/// An alarm says what it reminds of by when it fires: before the start as soon does, while
+/// the event runs its end, after it that it ended. The word is the one each desktop's
+/// calendar puts on its reminder notifications (GNOME Calendar's and KDE's "Reminder",
+/// 提醒/提醒, リマインダー, 알림, Erinnerung, rappel, recordatorio):
+///
+/// | stage | en | zh | ja | de |
+/// |---|---|---|---|---|
+/// | before the start | `reminder — starts at 05:42:30` | `提醒 · 05:42:30 开始` | `リマインダー · 05:42:30 に開始` | `Erinnerung — beginnt um 05:42:30` |
+/// | during | `reminder — ends at 06:42:30` | `提醒 · 06:42:30 结束` | `リマインダー · 06:42:30 に終了` | `Erinnerung — endet um 06:42:30` |
+///
 /// `start` and `end` come already written as wall-clock times (see
 /// `Responder.noticeTime`); soon and live name the start, ended the end.
 public enum PhaseNoticeText {
+    /// When an alarm fires, against its event.
+    public enum Stage: Sendable {
+        case beforeStart, during, afterEnd
+    }
+
     public static func render(_ phase: PhaseTransition.Phase, start: String, end: String,
-                              calendarEvent: Bool, language: Language) -> String {
+                              calendarEvent: Bool, language: Language, stage: Stage = .beforeStart) -> String {
         let event = calendarEvent
+        if phase == .alarm { return reminder(stage, start: start, end: end, calendarEvent: event, language: language) }
         switch (language, phase) {
         case (.en, .soon): return "soon — starts at \(start)"
         case (.en, .live): return "live now — since \(start)"
@@ -47,6 +63,36 @@ public enum PhaseNoticeText {
         case (.es, .soon): return "pronto — empieza a las \(start)"
         case (.es, .live): return (event ? "en curso" : "en directo") + " — desde las \(start)"
         case (.es, .ended): return "terminó a las \(end)"
+        case (_, .alarm): return reminder(stage, start: start, end: end, calendarEvent: event, language: language)
+        }
+    }
+
+    private static func reminder(_ stage: Stage, start: String, end: String, calendarEvent event: Bool, language: Language) -> String {
+        switch (language, stage) {
+        case (.en, .beforeStart): return "reminder — starts at \(start)"
+        case (.en, .during): return "reminder — ends at \(end)"
+        case (.en, .afterEnd): return "reminder — ended at \(end)"
+        case (.zh, .beforeStart): return "提醒 · \(start) " + (event ? "开始" : "开播")
+        case (.zh, .during): return "提醒 · \(end) 结束"
+        case (.zh, .afterEnd): return "提醒 · 已于 \(end) 结束"
+        case (.zhHant, .beforeStart): return "提醒 · \(start) " + (event ? "開始" : "開播")
+        case (.zhHant, .during): return "提醒 · \(end) 結束"
+        case (.zhHant, .afterEnd): return "提醒 · 已於 \(end) 結束"
+        case (.ja, .beforeStart): return "リマインダー · \(start) に" + (event ? "開始" : "配信開始")
+        case (.ja, .during): return "リマインダー · \(end) に終了"
+        case (.ja, .afterEnd): return "リマインダー · \(end) に終了しました"
+        case (.ko, .beforeStart): return "알림 · \(start)에 " + (event ? "시작" : "방송 시작")
+        case (.ko, .during): return "알림 · \(end)에 종료"
+        case (.ko, .afterEnd): return "알림 · \(end)에 종료됨"
+        case (.de, .beforeStart): return "Erinnerung — beginnt um \(start)"
+        case (.de, .during): return "Erinnerung — endet um \(end)"
+        case (.de, .afterEnd): return "Erinnerung — beendet um \(end)"
+        case (.fr, .beforeStart): return "rappel — commence à \(start)"
+        case (.fr, .during): return "rappel — se termine à \(end)"
+        case (.fr, .afterEnd): return "rappel — terminé à \(end)"
+        case (.es, .beforeStart): return "recordatorio — empieza a las \(start)"
+        case (.es, .during): return "recordatorio — termina a las \(end)"
+        case (.es, .afterEnd): return "recordatorio — terminó a las \(end)"
         }
     }
 
@@ -85,6 +131,14 @@ public enum PhaseNoticeText {
         case (.es, .soon): return "y \(count) más empiezan pronto" + hint
         case (.es, .live): return "y \(count) más están en curso" + hint
         case (.es, .ended): return "y \(count) más han terminado"
+        case (.en, .alarm): return "and \(count) more reminders — zaoan ask remind list"
+        case (.zh, .alarm): return "另有 \(count) 条提醒 — zaoan ask remind list"
+        case (.zhHant, .alarm): return "另有 \(count) 則提醒 — zaoan ask remind list"
+        case (.ja, .alarm): return "ほか \(count) 件のリマインダー — zaoan ask remind list"
+        case (.ko, .alarm): return "외 알림 \(count)건 — zaoan ask remind list"
+        case (.de, .alarm): return "und \(count) weitere Erinnerungen — zaoan ask remind list"
+        case (.fr, .alarm): return "et \(count) autres rappels — zaoan ask remind list"
+        case (.es, .alarm): return "y \(count) recordatorios más — zaoan ask remind list"
         }
     }
 }

@@ -7,12 +7,16 @@ public struct PhaseTransition: Equatable, Sendable {
         case soon
         case live
         case ended
+        /// One of its alarms fires (`alarm` is which: `ReminderID`).
+        case alarm
     }
 
     public let room: LiveRoom
     public let phase: Phase
     /// When it happens, Unix seconds.
     public let at: Int
+    /// The alarm's ID, for `.alarm`.
+    public var alarm: String? = nil
 }
 
 extension Responder {
@@ -26,8 +30,9 @@ extension Responder {
             for (phase, at) in moments(of: room) where at > after && at <= through {
                 found.append(PhaseTransition(room: room, phase: phase, at: at))
             }
+            found += alarmTransitions(of: room, after: after, through: through)
         }
-        return found.sorted { ($0.at, Self.order($0.phase)) < ($1.at, Self.order($1.phase)) }
+        return found.sorted { ($0.at, Self.order($0.phase), $0.alarm ?? "") < ($1.at, Self.order($1.phase), $1.alarm ?? "") }
     }
 
     /// The first phase change after `now`, for the stream's timer; nil if none is known.
@@ -36,6 +41,9 @@ extension Responder {
         for room in rotation(at: Date(timeIntervalSince1970: Double(now))) {
             for (_, at) in moments(of: room) where at > now {
                 next = min(next ?? at, at)
+            }
+            for alarm in alarmMoments(of: room) where alarm.at > now {
+                next = min(next ?? alarm.at, alarm.at)
             }
         }
         return next
@@ -53,13 +61,16 @@ extension Responder {
         let end = Date(timeIntervalSince1970: Double(endSecond(of: room)))
         let moment = Date(timeIntervalSince1970: Double(transition.at))
         let text = PhaseNoticeText.render(transition.phase, start: noticeTime(start, saidAt: moment), end: noticeTime(end, saidAt: moment),
-                                          calendarEvent: room.source != nil, language: settings.language)
+                                          calendarEvent: room.source != nil, language: settings.language,
+                                          stage: transition.at < Int(clampingSeconds: start.timeIntervalSince1970) ? .beforeStart
+                                              : transition.at < endSecond(of: room) ? .during : .afterEnd)
         var fields = [("id", room.id), ("title", room.title), ("phase", transition.phase.rawValue),
                       ("at", isoTime(moment)), ("start", isoTime(start)), ("end", isoTime(end)),
                       ("source", room.source ?? SourceName.rooms), ("text", text)].map { ($0.0, SafeText.visible($0.1)) }
         if let calendar = room.calendar, !calendar.isEmpty { fields.append(("calendar", SafeText.visible(calendar))) }
         if let location = room.location, !location.isEmpty { fields.append(("location", SafeText.visible(location))) }
         if let description = room.description, !description.isEmpty { fields.append(("description", SafeText.visibleLines(description))) }
+        if let alarm = transition.alarm { fields.insert(("alarm", alarm), at: 3) }
         return "{" + fields.map { SafeText.jsonString($0.0) + ":" + SafeText.jsonString($0.1) }.joined(separator: ",") + "}"
     }
 
@@ -118,7 +129,7 @@ extension Responder {
     }
 
     /// The room's end, or start + `live_default_duration` without one, in Unix seconds.
-    private func endSecond(of room: LiveRoom) -> Int {
+    func endSecond(of room: LiveRoom) -> Int {
         let start = Int(clampingSeconds: room.start.timeIntervalSince1970)
         return room.end.map { Int(clampingSeconds: $0.timeIntervalSince1970) }
             ?? start.addingReportingOverflow(settings.liveDefaultDuration).partialValue
@@ -126,9 +137,10 @@ extension Responder {
 
     private static func order(_ phase: PhaseTransition.Phase) -> Int {
         switch phase {
-        case .soon: return 0
-        case .live: return 1
-        case .ended: return 2
+        case .alarm: return 0
+        case .soon: return 1
+        case .live: return 2
+        case .ended: return 3
         }
     }
 }

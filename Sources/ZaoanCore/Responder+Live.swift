@@ -201,9 +201,14 @@ extension Responder {
                 end = resolved
             }
             let rule = try draft.repeatRule.map { (text) throws(ProtocolError) in try RoomRecurrence.canonical(text) }
-            let room = LiveRoom(id: draft.id, title: draft.title, start: start, end: end,
+            var room = LiveRoom(id: draft.id, title: draft.title, start: start, end: end,
                                 description: draft.description, viewers: draft.viewers, startWallClock: resolved.ambiguousWallClock,
                                 repeatRule: rule)
+            room.alarms = try (draft.alarms ?? []).map { (text) throws(ProtocolError) in
+                do throws(Alarm.Problem) { return try Alarm(offset: text) } catch {
+                    throw ProtocolError(.badArgument, "alarm=\(RequestParser.shorten(text)): \(error.description)")
+                }
+            }
             if rule != nil { try RoomRecurrence.check(room, zone: zone, defaultDuration: settings.liveDefaultDuration) }
             if next.rooms[room.id] == nil && next.count >= settings.maxRooms {
                 // Full: rooms that have ended make way before a new one is refused.
@@ -225,6 +230,8 @@ extension Responder {
             }
             room.skippedDays = days.sorted()
             try next.upsert(room, limit: settings.maxRooms)
+        case .pair(.remindSnooze, _, _), .text(.remindDismiss, _):
+            try changeReminder(request, in: &next, now: now)
         case .text(.liveRemove, let id?):
             guard next.remove(id: id) else {
                 throw ProtocolError(.notFound, "no live room '\(id)'; see live list")

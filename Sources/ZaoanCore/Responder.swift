@@ -79,6 +79,10 @@ public final class Responder {
     /// them. A room without one that fits (just loaded, the zone changed) shows its first
     /// start until the next expansion arrives.
     public internal(set) var roomExpansions: [String: RoomExpansion] = [:]
+    /// Alarms due after `after` and up to `start` (this run's first second) were sent to no
+    /// one, the service not running: each fires once at `start + 1` if its event has not
+    /// ended (`noteStart`).
+    public internal(set) var missedAlarms: (after: Int, start: Int)?
     public let formatters: FormatterCache
     /// Solar terms and lunar dates for `status_template`, a year computed once and kept.
     /// Not `let`: an almanac computed off the loop at start takes its place (`adopt`).
@@ -320,7 +324,8 @@ public final class Responder {
         case .countdown: return try countdownAnswer(id: asked.text, now: asked.now, formats: asked.formats)
         case .status: return try statusAnswer(now: asked.now, place: asked.place, formats: asked.formats)
         case .ticker: return tickerAnswer(now: asked.now, skip: asked.number, formats: asked.formats)
-        case .liveAdd, .liveRemove, .liveSkip:
+        case .remindList: return Answer(lines: remindList(now: asked.now))
+        case .liveAdd, .liveRemove, .liveSkip, .remindSnooze, .remindDismiss:
             throw ProtocolError(.badArgument, "\(kind.descriptor.words) changes the rooms; the server applies it")
         case .liveList: return Answer(lines: liveList(now: asked.now))
         case .liveShow: return Answer(lines: try liveShow(id: asked.text ?? "", now: asked.now))

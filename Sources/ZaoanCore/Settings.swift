@@ -281,7 +281,7 @@ public struct Settings: Sendable {
                 problems.add(ConfigError(key: ConfigKey.calendars.name, problem: "the name \(why)"), .entryLeftOut, at: "\(ConfigKey.calendars.name).\(index).name")
                 continue
             }
-            kept.append(CalendarEntry(path: path, name: name))
+            kept.append(CalendarEntry(path: path, name: name, alarms: entry.alarms))
         }
         return kept
     }

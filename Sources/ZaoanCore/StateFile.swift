@@ -1,4 +1,5 @@
 import Foundation
+import ZaoanRecurrence
 
 /// The live rooms as they are stored in `state.json`: `{"version": 1, "rooms": [...]}`, each
 /// room with `id`, `title`, `start` and optionally `end` (Unix seconds), `description`,
@@ -38,6 +39,8 @@ public enum StateFile {
         case startWallClock = "start_wall_clock"
         case repeatRule = "repeat"
         case skippedDays = "skip"
+        /// `["S-600"]`: `Alarm.wire` texts, at most `RoomLimits.maxAlarms`.
+        case alarms
     }
 
     /// What the reader takes: strict JSON of at most `maxBytes`, strings as long as the file
@@ -60,7 +63,7 @@ public enum StateFile {
             throw .notStateFile("not JSON: \(error)")
         }
         guard let members = root.members else { throw .notStateFile("not an object") }
-        for name in ["version", "rooms"] where members.filter({ $0.key == name }).count > 1 {
+        for name in ["version", "rooms", "reminders"] where members.filter({ $0.key == name }).count > 1 {
             throw .notStateFile("'\(name)' appears twice")
         }
         guard let versionValue = root["version"] else { throw .notStateFile("no 'version'") }
@@ -82,6 +85,9 @@ public enum StateFile {
                 dropped.append("room \(index + 1)\(id.map { " '\(RequestParser.shorten($0))'" } ?? ""): \(error.text)")
             }
         }
+        if let value = root["reminders"] {
+            schedule.reminders = StateFileReminders.decode(value, dropped: &dropped)
+        }
         return Decoded(schedule: schedule, dropped: dropped)
     }
 
@@ -97,9 +103,12 @@ public enum StateFile {
             if let wallClock = room.startWallClock { fields.append((.startWallClock, .integer(wallClock))) }
             if let rule = room.repeatRule { fields.append((.repeatRule, .string(rule))) }
             if let skipped = room.skippedDays { fields.append((.skippedDays, .array(skipped.map(JSONWriter.Value.string)))) }
+            if !room.alarms.isEmpty { fields.append((.alarms, .array(room.alarms.map { .string($0.wire) }))) }
             return .object(fields.map { ($0.0.rawValue, $0.1) })
         }
-        let file = JSONWriter.Value.object([("version", .integer(formatVersion)), ("rooms", .array(rooms))])
+        var top: [(String, JSONWriter.Value)] = [("version", .integer(formatVersion)), ("rooms", .array(rooms))]
+        if let reminders = StateFileReminders.encode(schedule.reminders) { top.append(("reminders", reminders)) }
+        let file = JSONWriter.Value.object(top)
         return Array(JSONWriter.write(file, layout: .stateFile).utf8)
     }
 
@@ -190,10 +199,16 @@ public enum StateFile {
                 throw Problem(text: "'skip' must list at most \(RoomLimits.maxSkippedDays) days (2026-12-24) of a recurring room")
             }
         }
+        let alarmTexts = try strings(.alarms) ?? []
+        let alarms = alarmTexts.compactMap(Alarm.init(wire:))
+        guard alarms.count == alarmTexts.count, alarms.count <= RoomLimits.maxAlarms else {
+            throw Problem(text: "'alarms' must list at most \(RoomLimits.maxAlarms) alarms as zaoan writes them (S-600)")
+        }
         var room = LiveRoom(id: id, title: title, start: Date(timeIntervalSince1970: start),
                             end: end.map { Date(timeIntervalSince1970: $0) }, description: description, viewers: viewers,
                             startWallClock: wallClock, repeatRule: rule)
         room.skippedDays = skipped.map { Array(Set($0)).sorted() }
+        room.alarms = alarms
         return room
     }
 }

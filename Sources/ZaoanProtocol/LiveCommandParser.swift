@@ -1,6 +1,6 @@
 /// The arguments of the `live` rows, after their words:
 ///
-///     live add ID START [TITLE...] [end=END] [desc=TEXT] [viewers=N] [repeat=RULE]
+///     live add ID START [TITLE...] [end=END] [desc=TEXT] [viewers=N] [repeat=RULE] [alarm=OFFSETS]
 ///     live rm ID
 ///     live show ID
 ///
@@ -24,7 +24,7 @@ enum LiveCommandParser {
     }
 
     /// The options of `live add`, in the order the errors list them.
-    static let options = ["end", "desc", "viewers", "repeat"]
+    static let options = ["end", "desc", "viewers", "repeat", "alarm"]
 
     /// - Parameter quoted: indices of words that began with a quote.
     static func draft(_ words: [String], quoted: Set<Int> = []) throws(ProtocolError) -> LiveRoomDraft {
@@ -65,6 +65,13 @@ enum LiveCommandParser {
                     throw ProtocolError(.badArgument, "repeat= takes daily, weekdays, weekly or an RRULE such as FREQ=WEEKLY;BYDAY=MO,WE,FR (at most \(RoomLimits.maxRepeatRuleBytes) bytes)")
                 }
                 draft.repeatRule = value
+            } else if let value = option("alarm=", word) {
+                let offsets = value.split(separator: ",", omittingEmptySubsequences: false).map(String.init)
+                guard !value.isEmpty, value.utf8.count <= RoomLimits.maxAlarmBytes, offsets.count <= RoomLimits.maxAlarms,
+                      !offsets.contains(where: \.isEmpty) else {
+                    throw ProtocolError(.badArgument, "alarm= takes offsets from the start such as -10m or -1h,-5m (at most \(RoomLimits.maxAlarms), \(RoomLimits.maxAlarmBytes) bytes)")
+                }
+                draft.alarms = offsets
             } else if !quoted.contains(index - 1), let key = unknownKey(word) {
                 throw ProtocolError(.badArgument, "live add has no option '\(key)='; its options are \(options.map { $0 + "=" }.joined(separator: ", ")) (quote the word to keep it in the title)")
             } else {

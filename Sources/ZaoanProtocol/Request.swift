@@ -173,6 +173,8 @@ public struct LiveRoomDraft: Hashable, Sendable {
     public var viewers: Int?
     /// `repeat=`: daily, weekdays, weekly or an RRULE value, checked when answered.
     public var repeatRule: String?
+    /// `alarm=-10m,-1m`: offsets from the start, checked when answered.
+    public var alarms: [String]?
 
     public init(id: String, start: String, title: String, end: String? = nil, description: String? = nil, viewers: Int? = nil,
                 repeatRule: String? = nil) {

@@ -17,6 +17,7 @@ public enum RequestKind: UInt8, CaseIterable, Hashable, Sendable {
     case ping, version, help, session, quit, reload, stats
     case countdown, status, ticker
     case liveAdd, liveRemove, liveSkip, liveList, liveShow
+    case remindList, remindSnooze, remindDismiss
     case schedule, url
     case watch, watchEvents, format, blocks
 
@@ -68,7 +69,7 @@ public enum RequestKind: UInt8, CaseIterable, Hashable, Sendable {
             RequestDescriptor(self, "ticker", "[SKIP]", reads: .words(ReadArguments.ticker), watchable: true, changes: .everySecond,
                               help: .line("rotates through live and upcoming rooms every few seconds"))
         case .liveAdd:
-            RequestDescriptor(self, "live add", "ID START [TITLE...] [end=END] [desc=TEXT] [viewers=N] [repeat=RULE]", reads: .words(ReadArguments.liveAdd),
+            RequestDescriptor(self, "live add", "ID START [TITLE...] [end=END] [desc=TEXT] [viewers=N] [repeat=RULE] [alarm=-10m]", reads: .words(ReadArguments.liveAdd),
                               effect: .changesRooms, watchable: false, changes: .everyRequest, help: .usageOnly)
         case .liveRemove:
             RequestDescriptor(self, "live rm", "ID", aliases: ["live remove", "live del"], reads: .words(ReadArguments.liveRemove),
@@ -82,6 +83,15 @@ public enum RequestKind: UInt8, CaseIterable, Hashable, Sendable {
             RequestDescriptor(self, "live list", watchable: true, changes: .everySecond, help: .sameLineAsAbove)
         case .liveShow:
             RequestDescriptor(self, "live show", "ID", reads: .words(ReadArguments.liveShow), watchable: true, changes: .everySecond, help: .sameLineAsAbove)
+        case .remindList:
+            RequestDescriptor(self, "remind list", watchable: true, changes: .everySecond,
+                              help: .line("pending alarms: ID, when, event and title per line"))
+        case .remindSnooze:
+            RequestDescriptor(self, "remind snooze", "ALARM DURATION|start", reads: .words(ReadArguments.remindSnooze),
+                              effect: .changesRooms, watchable: false, changes: .everyRequest, help: .usageOnly)
+        case .remindDismiss:
+            RequestDescriptor(self, "remind dismiss", "ALARM", reads: .words(ReadArguments.remindDismiss),
+                              effect: .changesRooms, watchable: false, changes: .everyRequest, help: .sameLineAsAbove)
         case .schedule:
             RequestDescriptor(self, "schedule", "[HOURS] [calendar=NAME]", reads: .words(ReadArguments.schedule), watchable: true, changes: .everySecond,
                               help: .line("what comes next: start, end, source and title per line"))

@@ -115,6 +115,26 @@ enum ReadArguments {
         name.map { .countdownFormat($0, request) } ?? request
     }
 
+    /// `remind snooze ALARM DURATION`: the ID as `remind list` and `watch events` give it;
+    /// DURATION (`5m`, `start`) is read by the Responder, which knows the event.
+    static func remindSnooze(_ words: RequestWords) throws(ProtocolError) -> Request {
+        let arguments = words.words
+        guard arguments.count == 2 else { throw ProtocolError(.badArgument, "usage: \(words.kind.descriptor.usage) (5m, 1h, 30s, or start)") }
+        return .pair(words.kind, try alarmID(arguments[0]), arguments[1])
+    }
+
+    static func remindDismiss(_ words: RequestWords) throws(ProtocolError) -> Request {
+        guard words.words.count == 1 else { throw ProtocolError(.badArgument, "usage: \(words.kind.descriptor.usage)") }
+        return .text(words.kind, try alarmID(words.words[0]))
+    }
+
+    private static func alarmID(_ word: String) throws(ProtocolError) -> String {
+        guard RoomLimits.isAlarmID(word) else {
+            throw ProtocolError(.badArgument, "'\(RequestParser.shorten(word))' is not an alarm ID; remind list and watch events give them (12 of 0-9 a-f)")
+        }
+        return word
+    }
+
     static func liveAdd(_ words: RequestWords) throws(ProtocolError) -> Request {
         .room(words.kind, try LiveCommandParser.draft(words.words, quoted: Set(words.quoted)))
     }

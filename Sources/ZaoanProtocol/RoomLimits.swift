@@ -13,6 +13,16 @@ public enum RoomLimits {
         isName(id, maxBytes: maxIDLength)
     }
 
+    /// An alarm's ID (`ReminderID`): 12 of 0-9 a-f.
+    public static func isAlarmID(_ id: String) -> Bool {
+        id.utf8.count == alarmIDLength && id.utf8.allSatisfy { ($0 >= 0x30 && $0 <= 0x39) || ($0 >= 0x61 && $0 <= 0x66) }
+    }
+
+    public static let alarmIDLength = 12
+    /// `alarm=-10m,-1m`: at most this many offsets, and bytes in all.
+    public static let maxAlarms = 8
+    public static let maxAlarmBytes = 128
+
     /// 1 to `maxBytes` of A-Z a-z 0-9 _ -: a room's ID, a countdown format set's name.
     public static func isName(_ text: String, maxBytes: Int) -> Bool {
         !text.isEmpty && text.utf8.count <= maxBytes && text.utf8.allSatisfy { byte in

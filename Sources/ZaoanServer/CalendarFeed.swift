@@ -31,6 +31,9 @@ final class CalendarFeed: EventHandler {
     private var paths: [String] = []
     /// The config's `name` of each calendar that has one, by path.
     private var configuredNames: [String: String] = [:]
+    /// The config's default `alarms` of each calendar that has some, by path: for its
+    /// events that have no VALARM of their own (as khal's `default_alarms`).
+    private var defaultAlarms: [String: [Alarm]] = [:]
     private var zoneName = "UTC"
     private var windowSeconds = CalendarLimits.defaultWindowSeconds
     /// Takes the events and every configured calendar's name, in the config's order.
@@ -99,8 +102,10 @@ final class CalendarFeed: EventHandler {
     func configure(calendars: [CalendarEntry], zone: String, windowHours: Int) {
         paths = calendars.map(\.path)
         configuredNames = [:]
+        defaultAlarms = [:]
         for calendar in calendars {
             if let name = calendar.name, configuredNames[calendar.path] == nil { configuredNames[calendar.path] = name }
+            if !calendar.alarms.isEmpty, defaultAlarms[calendar.path] == nil { defaultAlarms[calendar.path] = calendar.alarms }
         }
         zoneName = zone
         windowSeconds = Int64(windowHours) * 3600
@@ -175,7 +180,10 @@ final class CalendarFeed: EventHandler {
         watch(reading)
         let owners = CalendarPaths(paths)
         onChange(shown.map { occurrence in
-            Self.room(occurrence, calendar: owners.calendar(of: occurrence.source).flatMap { nameOfPath[$0] })
+            let owner = owners.calendar(of: occurrence.source)
+            var room = Self.room(occurrence, calendar: owner.flatMap { nameOfPath[$0] })
+            if room.alarms.isEmpty, let owner, let alarms = defaultAlarms[owner] { room.alarms = alarms }
+            return room
         }, names)
         if paths.isEmpty {
             slide.disarm()
@@ -212,6 +220,7 @@ final class CalendarFeed: EventHandler {
         room.url = occurrence.url
         room.location = occurrence.location
         room.calendar = calendar
+        room.alarms = occurrence.alarms
         return room
     }
 }

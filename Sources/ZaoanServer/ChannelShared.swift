@@ -2,7 +2,8 @@ import CLinux
 import Foundation
 import ZaoanCore
 
-/// The service's one notion of now, read once per loop turn (when epoll returns): requests,
+/// The service's one notion of now, read once per loop turn (when epoll returns, and again for
+/// the connections held to its second part, `TurnBudget`): requests,
 /// watch renderings, the event stream and every time limit of the turn use the same instant.
 final class LoopClock {
     let source: TimeSource
@@ -17,7 +18,7 @@ final class LoopClock {
         wall = source.now
     }
 
-    /// Once per loop turn.
+    /// When epoll returns, and when the connections held for a turn's second part are served.
     func read() {
         monotonic = Posix.monotonicSeconds()
         wall = source.now

@@ -14,6 +14,8 @@ final class EventStream {
     private let clock: LoopClock
     /// Moments up to this second have been sent.
     private var sentThrough = 0
+    /// Told the last second of a firing that sent an alarm (the group commit saves it).
+    var alarmsSent: (Int) -> Void = { _ in }
 
     init(loop: EventLoop, responder: Responder, clock: LoopClock) throws(SystemError) {
         self.responder = responder
@@ -31,7 +33,10 @@ final class EventStream {
         subscribers[ObjectIdentifier(connection)] = connection
         if let since, since < sentThrough {
             let missed = EventFiring(responder.transitions(after: since, through: sentThrough))
-            if !missed.shown.isEmpty { connection.sendFrame(responder.eventReply(missed), keepAll: true) }
+            if !missed.shown.isEmpty {
+                connection.sendFrame(responder.eventReply(missed), keepAll: true)
+                if missed.hasAlarm { alarmsSent(sentThrough) }
+            }
         }
         arm()
     }
@@ -69,6 +74,7 @@ final class EventStream {
             if !firing.shown.isEmpty {
                 let frame = responder.eventReply(firing)
                 for connection in subscribers.values { connection.sendFrame(frame, keepAll: true) }
+                if firing.hasAlarm { alarmsSent(now) }
             }
         }
         arm()

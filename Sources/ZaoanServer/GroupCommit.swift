@@ -30,6 +30,9 @@ final class GroupCommit {
 
     /// Changes read since the last save began, in order.
     private var waiting: [Change] = []
+    /// `watch events` sent alarms due up to this second since the last save began: saved
+    /// with the next batch (or alone), so a restart fires none of them again.
+    private var alarmsSentThrough: Int?
     private var saving: Batch?
     /// Sessions whose changes were answered, to take their next lines on the next turn.
     private var resumeQueue: [Session] = []
@@ -54,6 +57,10 @@ final class GroupCommit {
     /// A room change to save with the others of this loop turn.
     func enqueue(_ request: Request, from session: Session) {
         waiting.append(Change(request: request, session: session))
+    }
+
+    func alarmsSent(through second: Int) {
+        alarmsSentThrough = max(alarmsSentThrough ?? second, second)
     }
 
     func resumeNextTurn(_ session: Session) {
@@ -82,10 +89,14 @@ final class GroupCommit {
     /// that the reader refused in an earlier round, are answered with the others, each in
     /// its place, once the save is done.
     private func start() {
-        guard !waiting.isEmpty else { return }
+        guard !waiting.isEmpty || alarmsSentThrough != nil else { return }
         let changes = waiting
         waiting.removeAll(keepingCapacity: true)
         var next = responder.schedule
+        if let sent = alarmsSentThrough {
+            next.noteAlarmsSent(through: sent)
+            alarmsSentThrough = nil
+        }
         var answers: [Reply?] = []
         for change in changes {
             if let decided = change.decided {

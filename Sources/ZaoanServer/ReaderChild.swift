@@ -85,7 +85,7 @@ public enum ReaderChild {
                     for event in expansion.occurrences {
                         output.line(["E", event.uid, event.source, String(event.start), String(event.end), event.isAllDay ? "1" : "0",
                                      event.title ?? "", event.location ?? "", event.description ?? "", event.url ?? "",
-                                     event.status?.rawValue ?? ""])
+                                     event.status?.rawValue ?? "", Alarm.wire(event.alarms)])
                     }
                 }
             }

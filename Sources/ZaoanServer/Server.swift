@@ -93,6 +93,7 @@ public final class Server {
         for problem in loaded.problems { Log.error(problem, event: .stateProblem) }
         self.responder = Responder(settings: settings, schedule: loaded.schedule)
         self.responder.versionText = options.versionText
+        self.responder.noteStart(now: clock.unixSeconds)
         self.counters = ServerCounters(startedAt: clock.wall)
         self.watches = try WatchHub(loop: loop, budget: shared.turn, render: { [unowned self] request in
             self.responder.answer(request, now: self.clock.wall, counters: self.statistics)
@@ -106,6 +107,7 @@ public final class Server {
         self.commit = try GroupCommit(responder: responder, rooms: rooms, store: store, loop: loop, clock: clock) { [unowned self] in
             self.roomsChanged()
         }
+        events.alarmsSent = { [unowned self] second in self.commit.alarmsSent(through: second) }
         self.dispatcher = Dispatcher(responder: responder, clock: clock, loop: loop, watches: watches, events: events,
                                      commit: commit, refusals: refusals, adminGroupID: Dispatcher.groupID(named: settings.adminGroup))
         dispatcher.statistics = { [unowned self] in self.statistics }

@@ -85,7 +85,12 @@ final class TurnBudget {
     /// still wait.
     func resumeWaiting() -> Bool {
         guard !order.isEmpty else { return false }
-        partStart = Posix.monotonicSeconds()
+        // The second part reads the clock again: a connection held here may have sent its
+        // next line after the first part answered the last one (a one-line-at-a-time client
+        // on a busy machine), and that line is answered for now, not for the turn's start
+        // (`time %s.%N` twice gave the same nanoseconds).
+        clock.read()
+        partStart = clock.monotonic
         spent.removeAll(keepingCapacity: true)
         let accounts = order
         order.removeAll(keepingCapacity: true)
