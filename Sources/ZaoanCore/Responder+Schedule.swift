@@ -42,9 +42,9 @@ extension Responder {
         return nil
     }
 
-    /// `schedule HOURS [calendar=NAME] [search=WORDS]`: every room occurrence and calendar event live now or
-    /// starting within HOURS, by start: `START<TAB>END<TAB>SOURCE<TAB>TITLE`, times in the
-    /// configured zone (END `-` when a room has none), SOURCE `live` for a room, else the
+    /// `schedule HOURS [calendar=NAME] [search=WORDS]`: every room occurrence and calendar
+    /// event live now or starting within HOURS, by start: `START<TAB>END<TAB>SOURCE<TAB>TITLE`,
+    /// times in the configured zone (END `-` when a room has none), SOURCE `live` for a room, else the
     /// event's calendar's name (never `live` or `festival`: `CalendarName.unreserved`).
     /// Rooms are expanded 48 hours ahead and events `calendar_window_hours`: HOURS beyond
     /// that lists what is known. With NAME, the events of the calendars of that name (in any

@@ -18,14 +18,15 @@ struct ScheduleSearch {
     /// The words, folded.
     private let words: [String]
 
-    /// - Parameter words: `ScheduleQuery.search`, at most `ScheduleQuery.maxSearchWords`;
-    ///   nil for none, so a schedule without a search pays nothing.
+    /// nil for no words, so a schedule without a search pays nothing.
+    /// - Parameter words: `ScheduleQuery.search`, at most `ScheduleQuery.maxSearchWords`.
     init?(_ words: [String]) {
         guard !words.isEmpty else { return nil }
         self.words = words.map(Self.fold)
     }
 
-    /// Whether every word is in the room's title, location or description.
+    /// Whether every word is in the room's title, location or description (not its ID, which
+    /// `schedule` shows for a room without a title).
     func matches(_ room: LiveRoom) -> Bool {
         var unfound = words
         for field in [room.title, room.location, room.description] {
