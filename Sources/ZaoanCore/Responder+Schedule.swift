@@ -42,18 +42,21 @@ extension Responder {
         return nil
     }
 
-    /// `schedule HOURS [calendar=NAME]`: every room occurrence and calendar event live now or
-    /// starting within HOURS, by start: `START<TAB>END<TAB>SOURCE<TAB>TITLE`, times in the
-    /// configured zone (END `-` when a room has none), SOURCE `live` for a room, else the
+    /// `schedule HOURS [calendar=NAME] [search=WORDS]`: every room occurrence and calendar
+    /// event live now or starting within HOURS, by start: `START<TAB>END<TAB>SOURCE<TAB>TITLE`,
+    /// times in the configured zone (END `-` when a room has none), SOURCE `live` for a room, else the
     /// event's calendar's name (never `live` or `festival`: `CalendarName.unreserved`).
     /// Rooms are expanded 48 hours ahead and events `calendar_window_hours`: HOURS beyond
     /// that lists what is known. With NAME, the events of the calendars of that name (in any
     /// case) alone; a name no configured calendar has is `not-found`, once the calendars have
     /// been read (before, nothing is listed), and a source name of zaoan's own at once.
+    /// With WORDS, those whose title, location or description hold every word
+    /// (`ScheduleSearch`), looked for after the cheaper checks.
     /// At most `scheduleLines` lines; past them one last line, without tabs, says how many
     /// more and how to ask for fewer.
-    func schedule(hours: Int, calendar wanted: String? = nil, now: Date) throws(ProtocolError) -> [String] {
+    func schedule(hours: Int, calendar wanted: String? = nil, search: [String] = [], now: Date) throws(ProtocolError) -> [String] {
         if let wanted { try checkCalendar(wanted) }
+        let searched = ScheduleSearch(search)
         let horizon = now.addingTimeInterval(Double(hours) * 3600)
         let zone = ZoneInfoStore.shared.zoneInfo(for: settings.zone, at: now)
         // One pass over the rotation (in start order), without copying its rooms into
@@ -65,6 +68,7 @@ extension Responder {
         for room in rotation(at: now) where room.start < horizon {
             if let wanted, !(room.calendar.map { CalendarNameRule.matches($0, wanted) } ?? false) { continue }
             if RoomPhase(room: room, now: now, defaultDuration: duration).isOver { continue }
+            if let searched, !searched.matches(room) { continue }
             guard lines.count < Self.scheduleLines else {
                 more += 1
                 continue

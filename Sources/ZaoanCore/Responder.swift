@@ -285,7 +285,7 @@ public final class Responder {
 
     private func structured(_ request: Request, now: Date, formats: CountdownFormatSet?, counters: () -> ServiceFigures) throws(ProtocolError) -> Answer {
         switch request {
-        case .plain, .text, .number, .numberAndText, .pair, .room:
+        case .plain, .text, .number, .query, .pair, .room:
             return try answer(request.kind, Asked(request: request, place: nil, now: now, formats: formats), counters: counters)
         case .zoned(let spec, let inner) where inner.isOfItsOwn:
             return try answer(inner.kind, Asked(request: inner, place: try place(spec), now: now, formats: formats), counters: counters)
@@ -330,7 +330,8 @@ public final class Responder {
         case .liveList: return Answer(lines: liveList(now: asked.now))
         case .liveShow: return Answer(lines: try liveShow(id: asked.text ?? "", now: asked.now))
         case .schedule:
-            return Answer(lines: try schedule(hours: asked.number, calendar: asked.text, now: asked.now))
+            let query = asked.request.scheduleQuery ?? ScheduleQuery()
+            return Answer(lines: try schedule(hours: query.hours, calendar: query.calendar, search: query.search, now: asked.now))
         case .watchEvents: throw ProtocolError(.badArgument, "watch events is a stream; the connection answers it")
         case .url, .watch, .format, .blocks:
             throw ProtocolError(.badArgument, "\(kind.descriptor.words) is made of requests; send it with one")

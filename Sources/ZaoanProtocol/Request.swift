@@ -18,8 +18,9 @@ public enum Request: Hashable, Sendable {
     case text(RequestKind, String?)
     /// A whole number, checked by the reader: `ticker SKIP`.
     case number(RequestKind, Int)
-    /// A number and a text or none: `schedule HOURS calendar=NAME`.
-    case numberAndText(RequestKind, Int, String?)
+    /// `schedule`'s hours, calendar and words to search for. Boxed, as `.room` is: inline,
+    /// its three fields would make every request larger to copy.
+    indirect case query(RequestKind, ScheduleQuery)
     /// Two texts: `live skip ID DATE`.
     case pair(RequestKind, String, String)
     /// `live add`'s room as sent. Boxed: inline, its seven fields would make every request
@@ -48,7 +49,7 @@ public enum Request: Hashable, Sendable {
     /// kind of the request in it.
     public var kind: RequestKind {
         switch self {
-        case .plain(let kind), .text(let kind, _), .number(let kind, _), .numberAndText(let kind, _, _),
+        case .plain(let kind), .text(let kind, _), .number(let kind, _), .query(let kind, _),
              .pair(let kind, _, _), .room(let kind, _):
             return kind
         case .watch: return .watch
@@ -62,26 +63,34 @@ public enum Request: Hashable, Sendable {
     /// Whether it is a request of its own (one of the six shapes), not one made of requests.
     public var isOfItsOwn: Bool {
         switch self {
-        case .plain, .text, .number, .numberAndText, .pair, .room: return true
+        case .plain, .text, .number, .query, .pair, .room: return true
         case .watch, .url, .formatted, .zoned, .countdownFormat, .blocks: return false
         }
     }
 
-    /// The text of `.text` and `.numberAndText`, the first of `.pair`; nil otherwise.
+    /// The text of `.text`, the first of `.pair`, `.query`'s calendar; nil otherwise.
     public var text: String? {
         switch self {
-        case .text(_, let text), .numberAndText(_, _, let text): return text
+        case .text(_, let text): return text
+        case .query(_, let query): return query.calendar
         case .pair(_, let first, _): return first
         default: return nil
         }
     }
 
-    /// The number of `.number` and `.numberAndText`; 0 otherwise.
+    /// The number of `.number`, `.query`'s hours; 0 otherwise.
     public var number: Int {
         switch self {
-        case .number(_, let number), .numberAndText(_, let number, _): return number
+        case .number(_, let number): return number
+        case .query(_, let query): return query.hours
         default: return 0
         }
+    }
+
+    /// `schedule`'s query; nil for any other request.
+    public var scheduleQuery: ScheduleQuery? {
+        if case .query(_, let query) = self { return query }
+        return nil
     }
 
     /// Whether `watch` can stream this request's answer: its row says so, and so do the rows
@@ -158,9 +167,12 @@ extension Request {
     /// `live skip ID DATE`: a recurring room does not take place on DATE (YYYY-MM-DD).
     public static func liveSkip(id: String, date: String) -> Request { .pair(.liveSkip, id, date) }
     public static func liveShow(id: String) -> Request { .text(.liveShow, id) }
-    /// `schedule [HOURS] [calendar=NAME]`: rooms and calendar events live now or starting
-    /// within HOURS; with a calendar, that calendar's events alone.
-    public static func schedule(hours: Int, calendar: String?) -> Request { .numberAndText(.schedule, hours, calendar) }
+    /// `schedule [HOURS] [calendar=NAME] [search=WORDS]`: rooms and calendar events live now
+    /// or starting within HOURS; with a calendar, that calendar's events alone; with words,
+    /// those that hold every word.
+    public static func schedule(hours: Int, calendar: String?, search: [String] = []) -> Request {
+        .query(.schedule, ScheduleQuery(hours: hours, calendar: calendar, search: search))
+    }
 }
 /// `live add` as sent: times are still text, resolved against the clock and zone when the
 /// request is answered.
@@ -202,8 +214,6 @@ extension Request {
     /// `schedule` without HOURS, and the most it takes (a calendar window is at most 31 days).
     public static let defaultScheduleHours = 24
     public static let maxScheduleHours = 744
-    /// `schedule ... calendar=NAME`'s word.
-    public static let scheduleCalendarPrefix = "calendar="
     /// `countdown format=NAME`'s word, and the names a set of `countdown_formats` may have:
     /// 1 to `maxCountdownFormatName` of A-Z a-z 0-9 _ -.
     public static let countdownFormatPrefix = "format="

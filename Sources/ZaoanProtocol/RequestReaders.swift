@@ -165,30 +165,9 @@ enum ReadArguments {
         return .text(words.kind, try LiveCommandParser.singleID(words.words, of: words.kind))
     }
 
-    /// `schedule [HOURS] [calendar=NAME]`: NAME is the rest of the words, joined by a space
-    /// (quote it to keep other spacing), compared without regard to case by the Responder.
+    /// `schedule [HOURS] [calendar=NAME] [search=WORDS]`, keys in any order (`ScheduleQuery`).
     static func schedule(_ arguments: RequestWords) throws(ProtocolError) -> Request {
-        var words = arguments.words[...]
-        var hours = Request.defaultScheduleHours
-        if let first = words.first, !first.lowercased().hasPrefix(Request.scheduleCalendarPrefix) {
-            guard let number = Int(first), (1...Request.maxScheduleHours).contains(number) else {
-                throw ProtocolError(.badArgument, "schedule HOURS must be a whole number from 1 to \(Request.maxScheduleHours), e.g. schedule 24")
-            }
-            hours = number
-            words = words.dropFirst()
-        }
-        guard let first = words.first else { return .numberAndText(arguments.kind, hours, nil) }
-        guard first.lowercased().hasPrefix(Request.scheduleCalendarPrefix) else {
-            throw ProtocolError(.badArgument, "schedule takes HOURS and calendar=NAME, e.g. schedule 24 calendar=Work")
-        }
-        let name = ([String(first.dropFirst(Request.scheduleCalendarPrefix.count))] + words.dropFirst()).joined(separator: " ")
-        guard !name.isEmpty else {
-            throw ProtocolError(.badArgument, "calendar= needs a calendar's name, e.g. schedule 24 calendar=Work (quote a name with spaces)")
-        }
-        guard name.utf8.count <= CalendarNameRule.maxBytes else {
-            throw ProtocolError(.badArgument, "a calendar's name is at most \(CalendarNameRule.maxBytes) bytes; no calendar has '\(RequestParser.shorten(name))'")
-        }
-        return .numberAndText(arguments.kind, hours, name)
+        .query(arguments.kind, try ScheduleQuery.read(arguments.words))
     }
 
     // MARK: - Rows made of requests
