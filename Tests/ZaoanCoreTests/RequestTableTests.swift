@@ -23,8 +23,10 @@ import Testing
         countdown [ID]          距开播 01:02:03 / live 00:12:03 / ended, for a room or the next
         status [@ZONE]          greeting, time and the next room's countdown in one line
         ticker [SKIP]           rotates through live and upcoming rooms every few seconds
-        live add ID START [TITLE...] [end=END] [desc=TEXT] [viewers=N] [repeat=RULE]
+        live add ID START [TITLE...] [end=END] [desc=TEXT] [viewers=N] [repeat=RULE] [alarm=-10m]
         live rm ID | live skip ID DATE | live list | live show ID
+        remind list             pending alarms: ID, when, event and title per line
+        remind snooze ALARM DURATION|start | remind dismiss ALARM
         schedule [HOURS] [calendar=NAME]   what comes next: start, end, source and title per line
         url countdown [ID] | ticker [SKIP] | status
         watch REQUEST           send REQUEST's answer now and whenever it changes

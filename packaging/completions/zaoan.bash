@@ -167,7 +167,7 @@ _zaoan_request() {
                 compopt -o nospace 2>/dev/null
                 ;;
             *)
-                words=(greeting time ago duration ping version help stats countdown status ticker live schedule blocks)
+                words=(greeting time ago duration ping version help stats countdown status ticker live remind schedule blocks)
                 [[ $mode == ask ]] && words+=(watch reload url)
                 ((watched)) && words+=("${watch[@]}")
                 _zaoan_add "$cur" "${words[@]}"
@@ -187,6 +187,13 @@ _zaoan_request() {
             elif [[ $cur != [0-9]* ]] && { ((argument == 1)) || [[ $argument == 2 && $sub == [0-9]* ]]; }; then
                 _zaoan_add "$cur" calendar=
                 compopt -o nospace 2>/dev/null
+            fi
+            ;;
+        remind)
+            if ((argument == 1)); then
+                local -a remind=(list)
+                [[ $mode == ask ]] && remind=(snooze dismiss "${remind[@]}")
+                _zaoan_add "$cur" "${remind[@]}"
             fi
             ;;
         live)
@@ -284,7 +291,7 @@ _zaoan() {
         # BLOCK (a request word a bar can show; `live list` is two), then BUTTON.
         local before=$((_zaoan_cw - i))
         if ((before == 0)); then
-            _zaoan_add "$cur" ticker countdown status time greeting schedule live ago duration ping version help stats
+            _zaoan_add "$cur" ticker countdown status time greeting schedule live remind ago duration ping version help stats
         elif ((before == 1)) && [[ ${_zaoan_w[i]} == live ]]; then
             _zaoan_add "$cur" list show
         elif ((before == 1)) || { ((before == 2)) && [[ ${_zaoan_w[i]} == live ]]; }; then
