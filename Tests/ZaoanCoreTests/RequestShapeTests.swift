@@ -15,7 +15,7 @@ import Testing
 
     @Test func someRowsReadNothing() {
         #expect(Self.readingNothing.map(\.words) == ["ping", "version", "help", "session", "quit", "reload", "stats",
-                                                      "live list"])
+                                                      "live list", "remind list"])
     }
 
     @Test(arguments: readingNothing.map(\.kind))
