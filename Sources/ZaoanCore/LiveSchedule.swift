@@ -10,6 +10,9 @@ public struct LiveSchedule: Equatable, Sendable {
     public private(set) var sorted: [LiveRoom] = []
     /// Snoozed and dismissed alarms, and how far alarms have been sent: saved with the rooms.
     public internal(set) var reminders = Reminders()
+    /// `privacy on`: every answer and stream shows a neutral word for titles and leaves out
+    /// places, descriptions and links (`PrivacyMask`); saved, so it lasts until `privacy off`.
+    public internal(set) var privacy = false
 
     public init(rooms: [LiveRoom] = []) {
         for room in rooms { self.rooms[room.id] = room }
@@ -21,7 +24,7 @@ public struct LiveSchedule: Equatable, Sendable {
         (a.start, a.id) < (b.start, b.id)
     }
 
-    public static func == (a: LiveSchedule, b: LiveSchedule) -> Bool { a.rooms == b.rooms && a.reminders == b.reminders }
+    public static func == (a: LiveSchedule, b: LiveSchedule) -> Bool { a.rooms == b.rooms && a.reminders == b.reminders && a.privacy == b.privacy }
 
     public var count: Int { rooms.count }
 

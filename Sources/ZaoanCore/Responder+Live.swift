@@ -112,7 +112,7 @@ extension Responder {
     func liveList(now: Date) -> [String] {
         if listRows == nil {
             var kept: [String: ListRow] = [:]
-            listRows = schedule.sorted.map { room in
+            listRows = shown(schedule.sorted).map { room in
                 let row = rowCache[room.id].flatMap { $0.room == room ? $0 : nil }
                     ?? ListRow(room: room, head: room.id + "\t" + localTime(room.start) + "\t" + (room.end.map(localTime) ?? "-") + "\t",
                                tail: "\t" + room.title.replacingOccurrences(of: "\t", with: " "))
@@ -232,6 +232,8 @@ extension Responder {
             try next.upsert(room, limit: settings.maxRooms)
         case .pair(.remindSnooze, _, _), .text(.remindDismiss, _):
             try changeReminder(request, in: &next, now: now)
+        case .text(.privacy, let word?):
+            next.privacy = word == "on"
         case .text(.liveRemove, let id?):
             guard next.remove(id: id) else {
                 throw ProtocolError(.notFound, "no live room '\(id)'; see live list")
@@ -333,7 +335,13 @@ extension Responder {
         if settings.festivals {
             events = Self.merging(events, festivalEvents(now: Date(timeIntervalSince1970: Double(now))))
         }
-        rotation = Self.merging(expanded, events)
+        rotation = shown(Self.merging(expanded, events))
+    }
+
+    /// Rooms as answers show them: masked while `privacy on` (`PrivacyMask`).
+    func shown(_ rooms: [LiveRoom]) -> [LiveRoom] {
+        guard schedule.privacy else { return rooms }
+        return rooms.map { PrivacyMask.masked($0, language: settings.language) }
     }
 
     /// Two lists in order (`LiveSchedule.inOrder`) as one.
@@ -359,7 +367,7 @@ extension Responder {
         guard let room = schedule.rooms[id] else {
             throw ProtocolError(.notFound, "no live room '\(RequestParser.shorten(id))'; see live list")
         }
-        return room
+        return schedule.privacy ? PrivacyMask.masked(room, language: settings.language) : room
     }
 
     func localTime(_ date: Date) -> String {

@@ -325,7 +325,7 @@ public final class Responder {
         case .status: return try statusAnswer(now: asked.now, place: asked.place, formats: asked.formats)
         case .ticker: return tickerAnswer(now: asked.now, skip: asked.number, formats: asked.formats)
         case .remindList: return Answer(lines: remindList(now: asked.now))
-        case .liveAdd, .liveRemove, .liveSkip, .remindSnooze, .remindDismiss:
+        case .liveAdd, .liveRemove, .liveSkip, .remindSnooze, .remindDismiss, .privacy:
             throw ProtocolError(.badArgument, "\(kind.descriptor.words) changes the rooms; the server applies it")
         case .liveList: return Answer(lines: liveList(now: asked.now))
         case .liveShow: return Answer(lines: try liveShow(id: asked.text ?? "", now: asked.now))
@@ -490,6 +490,7 @@ public final class Responder {
             "timers: \(counters.timers)",
             "service_timers: \(counters.serviceTimers)",
             "live_rooms: \(schedule.count)",
+            "privacy: " + (schedule.privacy ? "on" : "off"),
             "calendars: \(counters.calendarsLoaded) read, \(counters.calendarsWaiting) waiting, \(counters.calendarsReading) reading",
             "calendar_events: \(calendarEvents.count)",
             "calendar_files: \(counters.calendarFilesParsed) parsed, \(counters.calendarFilesUnchanged) unchanged",

@@ -63,7 +63,7 @@ public enum StateFile {
             throw .notStateFile("not JSON: \(error)")
         }
         guard let members = root.members else { throw .notStateFile("not an object") }
-        for name in ["version", "rooms", "reminders"] where members.filter({ $0.key == name }).count > 1 {
+        for name in ["version", "rooms", "reminders", "privacy"] where members.filter({ $0.key == name }).count > 1 {
             throw .notStateFile("'\(name)' appears twice")
         }
         guard let versionValue = root["version"] else { throw .notStateFile("no 'version'") }
@@ -88,6 +88,15 @@ public enum StateFile {
         if let value = root["reminders"] {
             schedule.reminders = StateFileReminders.decode(value, dropped: &dropped)
         }
+        if let value = root["privacy"] {
+            if let on = value.bool {
+                schedule.privacy = on
+            } else {
+                // In doubt, hidden: a screen being shared shows nothing it should not.
+                schedule.privacy = true
+                dropped.append("'privacy' is not true or false; titles stay hidden until privacy off")
+            }
+        }
         return Decoded(schedule: schedule, dropped: dropped)
     }
 
@@ -108,6 +117,7 @@ public enum StateFile {
         }
         var top: [(String, JSONWriter.Value)] = [("version", .integer(formatVersion)), ("rooms", .array(rooms))]
         if let reminders = StateFileReminders.encode(schedule.reminders) { top.append(("reminders", reminders)) }
+        if schedule.privacy { top.append(("privacy", .bool(true))) }
         let file = JSONWriter.Value.object(top)
         return Array(JSONWriter.write(file, layout: .stateFile).utf8)
     }

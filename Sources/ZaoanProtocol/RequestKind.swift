@@ -17,7 +17,7 @@ public enum RequestKind: UInt8, CaseIterable, Hashable, Sendable {
     case ping, version, help, session, quit, reload, stats
     case countdown, status, ticker
     case liveAdd, liveRemove, liveSkip, liveList, liveShow
-    case remindList, remindSnooze, remindDismiss
+    case remindList, remindSnooze, remindDismiss, privacy
     case schedule, url
     case watch, watchEvents, format, blocks
 
@@ -92,8 +92,12 @@ public enum RequestKind: UInt8, CaseIterable, Hashable, Sendable {
         case .remindDismiss:
             RequestDescriptor(self, "remind dismiss", "ALARM", reads: .words(ReadArguments.remindDismiss),
                               effect: .changesRooms, watchable: false, changes: .everyRequest, help: .sameLineAsAbove)
+        case .privacy:
+            RequestDescriptor(self, "privacy", "on|off", reads: .words(ReadArguments.privacy),
+                              effect: .changesRooms, watchable: false, changes: .everyRequest,
+                              help: .line("hides every title, place, description and link (sharing a screen); times stay"))
         case .schedule:
-            RequestDescriptor(self, "schedule", "[HOURS] [calendar=NAME]", reads: .words(ReadArguments.schedule), watchable: true, changes: .everySecond,
+            RequestDescriptor(self, "schedule", "[HOURS] [calendar=NAME] [search=WORDS]", reads: .words(ReadArguments.schedule), watchable: true, changes: .everySecond,
                               help: .line("what comes next: start, end, source and title per line"))
         case .url:
             RequestDescriptor(self, "url", "countdown [ID] | ticker [SKIP] | status", reads: .words(ReadArguments.url), watchable: false, changes: .everyRequest,

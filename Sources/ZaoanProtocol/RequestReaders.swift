@@ -128,6 +128,14 @@ enum ReadArguments {
         return .text(words.kind, try alarmID(words.words[0]))
     }
 
+    /// `privacy on` or `privacy off` (any case).
+    static func privacy(_ words: RequestWords) throws(ProtocolError) -> Request {
+        guard words.words.count == 1, let word = ["on", "off"].first(where: { $0 == words.words[0].lowercased() }) else {
+            throw ProtocolError(.badArgument, "usage: \(words.kind.descriptor.usage) (on hides titles, places, descriptions and links; off shows them again)")
+        }
+        return .text(words.kind, word)
+    }
+
     private static func alarmID(_ word: String) throws(ProtocolError) -> String {
         guard RoomLimits.isAlarmID(word) else {
             throw ProtocolError(.badArgument, "'\(RequestParser.shorten(word))' is not an alarm ID; remind list and watch events give them (12 of 0-9 a-f)")

@@ -34,6 +34,7 @@ import Testing
         .remindList: ("remind list", ""),
         .remindSnooze: ("remind snooze 0123456789ab 5m", "ERR bad-argument remind snooze changes the rooms; the server applies it"),
         .remindDismiss: ("remind dismiss 0123456789ab", "ERR bad-argument remind dismiss changes the rooms; the server applies it"),
+        .privacy: ("privacy on", "ERR bad-argument privacy changes the rooms; the server applies it"),
         .schedule: ("schedule 2 calendar=Work", "ERR not-found no calendar 'Work': the config names no calendars…"),
         .url: ("url countdown r9", "ERR not-found no live room 'r9'…"),
         .watch: ("watch time HH:mm @Asia/Tokyo", "21:00"),

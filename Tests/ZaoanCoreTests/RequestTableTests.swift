@@ -27,7 +27,8 @@ import Testing
         live rm ID | live skip ID DATE | live list | live show ID
         remind list             pending alarms: ID, when, event and title per line
         remind snooze ALARM DURATION|start | remind dismiss ALARM
-        schedule [HOURS] [calendar=NAME]   what comes next: start, end, source and title per line
+        privacy on|off          hides every title, place, description and link (sharing a screen); times stay
+        schedule [HOURS] [calendar=NAME] [search=WORDS]   what comes next: start, end, source and title per line
         url countdown [ID] | ticker [SKIP] | status
         watch REQUEST           send REQUEST's answer now and whenever it changes
         watch events [since=TIME]   a JSON line the second a room or event is soon, live or ended

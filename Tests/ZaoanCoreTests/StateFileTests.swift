@@ -116,6 +116,21 @@ import Testing
         }
     }
 
+    /// `privacy`: saved only while on; a value that is not a boolean keeps titles hidden.
+    @Test("privacy round-trips, is left out while off, and a bad value hides rather than shows")
+    func privacy() throws {
+        var schedule = LiveSchedule()
+        #expect(!String(decoding: StateFile.encode(schedule), as: UTF8.self).contains("privacy"))
+        schedule.privacy = true
+        let saved = StateFile.encode(schedule)
+        #expect(try StateFile.decode(saved).schedule.privacy)
+        let bad = try StateFile.decode(Array(#"{"version": 1, "rooms": [], "privacy": "no"}"#.utf8))
+        #expect(bad.schedule.privacy && bad.dropped == ["'privacy' is not true or false; titles stay hidden until privacy off"])
+        #expect(throws: StateFile.Failure.notStateFile("'privacy' appears twice")) {
+            try StateFile.decode(Array(#"{"version": 1, "rooms": [], "privacy": false, "privacy": true}"#.utf8))
+        }
+    }
+
     @Test("another version is named")
     func otherVersion() {
         #expect(throws: StateFile.Failure.otherVersion(2)) { try StateFile.decode(Array(#"{"version": 2, "rooms": [{"x": 1}]}"#.utf8)) }

@@ -185,6 +185,7 @@ struct CompletionTests {
         Case("zaoan serve --exit-idle-time ", []),
         Case("zaoan ask time ", []),
         Case("zaoan ask schedule ", ["calendar="]),
+        Case("zaoan ask privacy ", ["on", "off"]),
         Case("zaoan ask schedule 24 c", ["calendar="]),
         Case("zaoan watch --format=json schedule cal", ["calendar="]),
         Case("zaoan ask schedule 2", []),
@@ -441,6 +442,7 @@ struct CompletionTests {
             Case("zaoan watch live ", ["list", "show"]),
             Case("zaoan bar --", ["--socket", "--config", "--retry-after"]),
             Case("zaoan ask schedule ", ["calendar="]),
+            Case("zaoan ask privacy ", ["on", "off"]),
             Case("zaoan watch schedule 24 ", ["calendar="]),
         ]
         // And whatever zaoan --help lists, so the completion keeps up with the usage.

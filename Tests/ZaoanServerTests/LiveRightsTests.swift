@@ -23,7 +23,7 @@ struct LiveRightsTests {
         output == "\(title) · 距开播 01:00:00\n" || output.hasPrefix("\(title) · 距开播 00:59:5")
     }
 
-    @Test("nobody is refused live add, live rm and reload with ERR forbidden, but may read")
+    @Test("nobody is refused live add, live rm, reload, privacy and remind with ERR forbidden, but may read")
     func nobodyRefused() throws {
         // zaoan makes its socket 0600; put it where nobody can reach it and open it up.
         let socketDirectory = try Live.traversableDirectory()
@@ -37,7 +37,8 @@ struct LiveRightsTests {
 
         #expect(try service.ask("live add night +1h 夜读") == "ok\n", "root (the service's own user here) may add")
 
-        for words in [["live", "add", "x", "+1h", "intruder"], ["live", "rm", "night"], ["reload"]] {
+        for words in [["live", "add", "x", "+1h", "intruder"], ["live", "rm", "night"], ["reload"], ["privacy", "on"],
+                      ["remind", "dismiss", "0123456789ab"]] {
             let result = try ask(as: "nobody", group: "nogroup", path, words, scratch: service.directory)
             #expect(refused(result), "\(words.joined(separator: " ")) as nobody: \(result)")
         }
@@ -65,6 +66,7 @@ struct LiveRightsTests {
         let rows = try Live.list(path)
         #expect(rows.map { $0[0] } == ["night"])
         #expect(rows.first?.last == "夜读")
+        #expect(try Live.lines(service.ask("stats")).contains("privacy: off"))
         #expect(service.stderrText.contains("uid 65534"), "the refusal is logged with the peer's uid: \(service.stderrText)")
         try service.stop()
     }

@@ -168,7 +168,7 @@ _zaoan_request() {
                 ;;
             *)
                 words=(greeting time ago duration ping version help stats countdown status ticker live remind schedule blocks)
-                [[ $mode == ask ]] && words+=(watch reload url)
+                [[ $mode == ask ]] && words+=(watch reload url privacy)
                 ((watched)) && words+=("${watch[@]}")
                 _zaoan_add "$cur" "${words[@]}"
                 ;;
@@ -189,6 +189,7 @@ _zaoan_request() {
                 compopt -o nospace 2>/dev/null
             fi
             ;;
+        privacy) ((argument == 1)) && _zaoan_add "$cur" on off ;;
         remind)
             if ((argument == 1)); then
                 local -a remind=(list)
