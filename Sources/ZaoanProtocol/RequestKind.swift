@@ -100,7 +100,7 @@ public enum RequestKind: UInt8, CaseIterable, Hashable, Sendable {
                               help: .usageOnly)
         case .join:
             RequestDescriptor(self, "join", "[countdown [ID] | ticker [SKIP] | status]", reads: .words(ReadArguments.join), watchable: false, changes: .everyRequest,
-                              help: .line("the meeting link of the live or next event (or of what the request shows)"))
+                              help: .line("the meeting link of the live or next event"))
         case .watch:
             RequestDescriptor(self, "watch", "REQUEST", reads: .words(ReadArguments.watch), shape: .combinator, watchable: false, changes: .byArguments,
                               help: .line("send REQUEST's answer now and whenever it changes"))
