@@ -64,6 +64,9 @@ static struct {
     __typeof__(&icalproperty_get_trigger) icalproperty_get_trigger;
     __typeof__(&icalparameter_get_related) icalparameter_get_related;
     __typeof__(&icalproperty_get_xlicerror) icalproperty_get_xlicerror;
+    __typeof__(&icalproperty_get_conference) icalproperty_get_conference;
+    __typeof__(&icalproperty_get_next_parameter) icalproperty_get_next_parameter;
+    __typeof__(&icalparameter_as_ical_string) icalparameter_as_ical_string;
     __typeof__(&icaltime_is_null_time) icaltime_is_null_time;
     __typeof__(&icaltime_is_utc) icaltime_is_utc;
 } loaded;
@@ -127,6 +130,9 @@ static void load(void) {
     loaded.icalproperty_get_trigger = (__typeof__(loaded.icalproperty_get_trigger))symbol(library, "icalproperty_get_trigger");
     loaded.icalparameter_get_related = (__typeof__(loaded.icalparameter_get_related))symbol(library, "icalparameter_get_related");
     loaded.icalproperty_get_xlicerror = (__typeof__(loaded.icalproperty_get_xlicerror))symbol(library, "icalproperty_get_xlicerror");
+    loaded.icalproperty_get_conference = (__typeof__(loaded.icalproperty_get_conference))symbol(library, "icalproperty_get_conference");
+    loaded.icalproperty_get_next_parameter = (__typeof__(loaded.icalproperty_get_next_parameter))symbol(library, "icalproperty_get_next_parameter");
+    loaded.icalparameter_as_ical_string = (__typeof__(loaded.icalparameter_as_ical_string))symbol(library, "icalparameter_as_ical_string");
     loaded.icaltime_is_null_time = (__typeof__(loaded.icaltime_is_null_time))symbol(library, "icaltime_is_null_time");
     loaded.icaltime_is_utc = (__typeof__(loaded.icaltime_is_utc))symbol(library, "icaltime_is_utc");
 }
@@ -179,5 +185,8 @@ int icalproperty_get_repeat(const icalproperty *prop) { need(); return loaded.ic
 struct icaltriggertype icalproperty_get_trigger(const icalproperty *prop) { need(); return loaded.icalproperty_get_trigger(prop); }
 icalparameter_related icalparameter_get_related(const icalparameter *value) { need(); return loaded.icalparameter_get_related(value); }
 const char *icalproperty_get_xlicerror(const icalproperty *prop) { need(); return loaded.icalproperty_get_xlicerror(prop); }
+const char *icalproperty_get_conference(const icalproperty *prop) { need(); return loaded.icalproperty_get_conference(prop); }
+icalparameter *icalproperty_get_next_parameter(icalproperty *prop, icalparameter_kind kind) { need(); return loaded.icalproperty_get_next_parameter(prop, kind); }
+char *icalparameter_as_ical_string(icalparameter *parameter) { need(); return loaded.icalparameter_as_ical_string(parameter); }
 int icaltime_is_null_time(const struct icaltimetype t) { need(); return loaded.icaltime_is_null_time(t); }
 int icaltime_is_utc(const struct icaltimetype t) { need(); return loaded.icaltime_is_utc(t); }

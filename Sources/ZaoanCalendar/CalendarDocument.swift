@@ -75,6 +75,10 @@ public struct CalendarDocument {
                         let more = event.alarmProblems.count > 1 ? " (and \(event.alarmProblems.count - 1) more)" : ""
                         skipped.append(CalendarProblem(source: source, uid: event.uid, message: "its alarms: \(first)\(more); the event and its other alarms are kept"))
                     }
+                    if let first = event.joinProblems.first {
+                        let more = event.joinProblems.count > 1 ? " (and \(event.joinProblems.count - 1) more)" : ""
+                        skipped.append(CalendarProblem(source: source, uid: event.uid, message: "\(first)\(more); the event is kept"))
+                    }
                 } catch {
                     let uid = LibICal.string(icalcomponent_get_uid(current))
                     skipped.append(CalendarProblem(source: source, uid: uid.map { CalendarText.prefix($0, maxBytes: CalendarLimits.uidBytes) },

@@ -51,6 +51,10 @@ public struct CalendarEvent {
     public let location: String?
     public let description: String?
     public let url: String?
+    /// The link to join its meeting, and the service (`MeetingLink`); nil when it has none.
+    public let join: MeetingLink?
+    /// Why values of its meeting properties were not taken (a `javascript:` CONFERENCE).
+    let joinProblems: [String]
     public let status: CalendarEventStatus?
     /// Its VALARMs that zaoan shows (`EventAlarms`), and why others were left out.
     public let alarms: [Alarm]
@@ -177,6 +181,9 @@ public struct CalendarEvent {
         description = LibICal.string(icalcomponent_get_description(component)).flatMap { CalendarText.lines($0) }
         url = icalcomponent_get_first_property(component, ICAL_URL_PROPERTY)
             .flatMap { LibICal.string(icalproperty_get_url($0)) }.flatMap { CalendarText.url($0) }
+        let meeting = EventMeeting.search(component)
+        join = meeting.link
+        joinProblems = meeting.refusals
         let read = EventAlarms(of: component)
         alarms = read.alarms
         alarmProblems = read.problems

@@ -13,12 +13,14 @@ public struct CalendarOccurrence: Equatable, Sendable {
     public let location: String?
     public let description: String?
     public let url: String?
+    /// Its event's link to join the meeting (`MeetingLink`).
+    public let join: MeetingLink?
     public let status: CalendarEventStatus?
     /// Its event's alarms (an override's own replace the series').
     public let alarms: [Alarm]
 
     public init(uid: String, source: String, start: Int64, end: Int64, isAllDay: Bool, title: String?, location: String?,
-                description: String?, url: String?, status: CalendarEventStatus?, alarms: [Alarm] = []) {
+                description: String?, url: String?, join: MeetingLink? = nil, status: CalendarEventStatus?, alarms: [Alarm] = []) {
         self.uid = uid
         self.source = source
         self.start = start
@@ -28,6 +30,7 @@ public struct CalendarOccurrence: Equatable, Sendable {
         self.location = location
         self.description = description
         self.url = url
+        self.join = join
         self.status = status
         self.alarms = alarms
     }

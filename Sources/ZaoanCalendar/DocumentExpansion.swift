@@ -129,7 +129,7 @@ extension CalendarDocument {
 
         private func occurrence(of event: CalendarEvent, start: Int64, end: Int64) -> CalendarOccurrence {
             CalendarOccurrence(uid: event.uid, source: source, start: start, end: end, isAllDay: event.isAllDay, title: event.title,
-                               location: event.location, description: event.description, url: event.url, status: event.status,
+                               location: event.location, description: event.description, url: event.url, join: event.join, status: event.status,
                                alarms: event.alarms)
         }
 

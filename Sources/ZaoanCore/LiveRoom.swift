@@ -26,6 +26,9 @@ public struct LiveRoom: Equatable, Sendable {
     public var source: String?
     /// A calendar event's URL (checked by ZaoanCalendar against `LinkText`). Not saved.
     public var url: String?
+    /// A calendar event's link to join its meeting and the service it leads to (`MeetingLink`,
+    /// found and checked by ZaoanCalendar). Not saved.
+    public var join: MeetingLink?
     /// A calendar event's LOCATION, one line, made safe and bounded by ZaoanCalendar. Not saved.
     public var location: String?
     /// The name of a calendar event's calendar (the config's, its `displayname` or

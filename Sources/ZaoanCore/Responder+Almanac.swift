@@ -7,7 +7,7 @@ import ZaoanAlmanac
 /// the per-second rendering is a lookup.
 extension Responder {
     /// Every placeholder `status_template` fills; the docs are checked against it.
-    public static let statusPlaceholders = ["greeting", "city", "time", "countdown", "ticker", "location", "calendar",
+    public static let statusPlaceholders = ["greeting", "city", "time", "countdown", "ticker", "location", "calendar", "join", "provider",
                                             "lunar", "solar_term", "next_solar_term", "festival", "next_festival"]
 
     /// Whether the settings make answers that need the almanac: a status template with a

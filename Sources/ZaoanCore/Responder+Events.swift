@@ -50,7 +50,7 @@ extension Responder {
     }
 
     /// `{"id","title","phase","at","start","end","source","text"}` and `"calendar"`,
-    /// `"location"` and `"description"` when the room or event has one: `at` (the moment), `start` and `end` (the room's or event's, the
+    /// `"location"`, `"description"`, `"join"` and `"provider"` (its meeting's link and service) when the room or event has one: `at` (the moment), `start` and `end` (the room's or event's, the
     /// end being start + `live_default_duration` when it has none) in ISO 8601 with the zone's
     /// offset; `source` `live` for a room or the calendar file; `text` the moment said in the
     /// configured language (`PhaseNoticeText`). Text made safe, as every answer (the
@@ -70,6 +70,10 @@ extension Responder {
         if let calendar = room.calendar, !calendar.isEmpty { fields.append(("calendar", SafeText.visible(calendar))) }
         if let location = room.location, !location.isEmpty { fields.append(("location", SafeText.visible(location))) }
         if let description = room.description, !description.isEmpty { fields.append(("description", SafeText.visibleLines(description))) }
+        if let join = room.join {
+            fields.append(("join", SafeText.visible(join.url)))
+            if let provider = join.provider { fields.append(("provider", provider.name)) }
+        }
         if let alarm = transition.alarm { fields.insert(("alarm", alarm), at: 3) }
         return "{" + fields.map { SafeText.jsonString($0.0) + ":" + SafeText.jsonString($0.1) }.joined(separator: ",") + "}"
     }

@@ -80,6 +80,7 @@ extension Responder {
         if let calendar = room.calendar { when += " · " + calendar }
         var tooltip = [room.title.isEmpty ? room.id : room.title, when]
         if let location = room.location { tooltip.append(location) }
+        if let provider = room.join?.provider { tooltip.append(provider.name) }
         if let description = room.source == nil ? room.description : room.description.flatMap(Self.firstLine) { tooltip.append(description) }
         if let viewers = room.viewers { tooltip.append(settings.language.viewersText(viewers)) }
         let level = settings.countdownLevels.shown(phase)

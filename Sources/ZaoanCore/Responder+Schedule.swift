@@ -7,7 +7,7 @@ import ZaoanTime
 extension Responder {
     /// `live show calendar:UID`: the calendar event with that ID (as `watch events` gives
     /// it) that is live now or comes next in the window, with its calendar, file, location,
-    /// description's first line and URL.
+    /// description's first line, URL, and the link to join its meeting with the service's name.
     func calendarEventShow(id: String, now: Date) throws(ProtocolError) -> [String] {
         let duration = settings.liveDefaultDuration
         let matching = rotation(at: now).filter { $0.id == id && $0.source != nil }
@@ -27,6 +27,10 @@ extension Responder {
         if let location = event.location { lines.append("location: \(location)") }
         if let description = event.description.flatMap(Self.firstLine) { lines.append("description: \(description)") }
         if let url = event.url { lines.append("url: \(url)") }
+        if let join = event.join {
+            lines.append("join: \(join.url)")
+            if let provider = join.provider { lines.append("provider: \(provider.name)") }
+        }
         return lines
     }
 

@@ -16,11 +16,13 @@ extension Responder {
         if settings.statusTemplate.contains("{ticker}") {
             parts["ticker"] = tickerAnswer(now: now).text
         }
-        if settings.statusTemplate.contains("{location}") || settings.statusTemplate.contains("{calendar}") {
+        if ["{location}", "{calendar}", "{join}", "{provider}"].contains(where: { settings.statusTemplate.contains($0) }) {
             // The featured event's (the one {countdown} shows); nothing for a room.
             let featured = LiveSchedule.featured(in: rotation(at: now), now: now, defaultDuration: settings.liveDefaultDuration)?.room
             parts["location"] = featured?.location ?? ""
             parts["calendar"] = featured?.calendar ?? ""
+            parts["join"] = featured?.join?.url ?? ""
+            parts["provider"] = featured?.join?.provider?.name ?? ""
         }
         parts.merge(almanacParts(now: now, template: settings.statusTemplate)) { $1 }
         let text = Self.fill(settings.statusTemplate, with: parts)

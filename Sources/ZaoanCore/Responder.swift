@@ -290,6 +290,7 @@ public final class Responder {
         case .zoned(let spec, let inner) where inner.isOfItsOwn:
             return try answer(inner.kind, Asked(request: inner, place: try place(spec), now: now, formats: formats), counters: counters)
         case .url(let inner): return Answer(try shownRoom(inner, now: now)?.url ?? "")
+        case .join(let inner): return Answer(try shownRoom(inner, now: now)?.join?.url ?? "")
         case .blocks:
             throw ProtocolError(.badArgument, "blocks answers as i3bar only; send --format=i3bar blocks ...")
         case .countdownFormat(let name, let inner):
@@ -302,7 +303,7 @@ public final class Responder {
     /// The answer table: for each kind of request, the one function that answers it. A request
     /// of its own (`.plain`, `.text`, ...) comes here from `structured` as an `Asked`, with the
     /// place a `@ZONE` named and the time (Responder+Answers.swift); combinators (`watch`,
-    /// `--format`, `blocks`, `url`) are answered by what they are made of and never reach
+    /// `--format`, `blocks`, `url`, `join`) are answered by what they are made of and never reach
     /// their row's line. `counters` is evaluated for `stats` alone.
     ///
     /// An exhaustive `switch` rather than an array of functions, so that a row without an
@@ -333,7 +334,7 @@ public final class Responder {
             let query = asked.request.scheduleQuery ?? ScheduleQuery()
             return Answer(lines: try schedule(hours: query.hours, calendar: query.calendar, search: query.search, now: asked.now))
         case .watchEvents: throw ProtocolError(.badArgument, "watch events is a stream; the connection answers it")
-        case .url, .watch, .format, .blocks:
+        case .url, .join, .watch, .format, .blocks:
             throw ProtocolError(.badArgument, "\(kind.descriptor.words) is made of requests; send it with one")
         }
     }

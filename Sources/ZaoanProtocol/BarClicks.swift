@@ -44,6 +44,9 @@ public enum ClickAction: Equatable, Sendable {
     case nextZone
     /// Opens the link (a calendar event's URL) of what the ticker, countdown or status shows.
     case openLink
+    /// Opens the meeting link (`join`) of what the ticker, countdown or status shows, else
+    /// what `openLink` opens.
+    case join
     case none
     /// Runs this argv (a command name searched on PATH, or an absolute path, then its
     /// arguments): spawned directly, never through a shell, never waited for.
@@ -52,13 +55,16 @@ public enum ClickAction: Equatable, Sendable {
     /// The built-in actions by the word `bar_clicks` and the click channel spell them with.
     public static let builtIn: [(word: String, action: ClickAction)] = [
         ("next", .next), ("previous", .previous), ("next-format", .nextFormat), ("previous-format", .previousFormat),
-        ("next-zone", .nextZone), ("open-link", .openLink), ("none", .none),
+        ("next-zone", .nextZone), ("open-link", .openLink), ("join", .join), ("none", .none),
     ]
 
     public init?(word: String) {
         guard let found = Self.builtIn.first(where: { $0.word == word }) else { return nil }
         self = found.action
     }
+
+    /// Whether it opens a link (`open-link`, `join`): one watch of a block does, not each.
+    public var opensLink: Bool { self == .openLink || self == .join }
 
     /// The word of a built-in action; nil for a command.
     public var word: String? {
@@ -71,7 +77,7 @@ public enum ClickAction: Equatable, Sendable {
         switch self {
         case .next, .previous: return ["ticker"]
         case .nextFormat, .previousFormat, .nextZone: return ["time"]
-        case .openLink: return BarClicks.linkBlocks
+        case .openLink, .join: return BarClicks.linkBlocks
         case .none, .command: return nil
         }
     }

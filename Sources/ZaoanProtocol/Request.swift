@@ -31,6 +31,10 @@ public enum Request: Hashable, Sendable {
     /// `url countdown`: the link (a calendar event's URL) of what the inner request shows, for
     /// a bar click; an empty line when it has none.
     indirect case url(Request)
+    /// `join countdown`: the link to join the meeting (a calendar event's `MeetingLink`) of
+    /// what the inner request shows (`countdown` when none is named: the live or next room or
+    /// event), for `zaoan join` and a bar click; an empty line when it has none.
+    indirect case join(Request)
     /// `--format=json greeting`: the inner request's answer as a waybar object or i3bar block.
     indirect case formatted(OutputFormat, Request)
     /// `time HH:mm @Asia/Tokyo`, `status @东京`: `time` or `status` in another zone, named by
@@ -54,6 +58,7 @@ public enum Request: Hashable, Sendable {
             return kind
         case .watch: return .watch
         case .url: return .url
+        case .join: return .join
         case .formatted: return .format
         case .zoned(_, let inner), .countdownFormat(_, let inner): return inner.kind
         case .blocks: return .blocks
@@ -64,7 +69,7 @@ public enum Request: Hashable, Sendable {
     public var isOfItsOwn: Bool {
         switch self {
         case .plain, .text, .number, .query, .pair, .room: return true
-        case .watch, .url, .formatted, .zoned, .countdownFormat, .blocks: return false
+        case .watch, .url, .join, .formatted, .zoned, .countdownFormat, .blocks: return false
         }
     }
 

@@ -18,7 +18,7 @@ public enum RequestKind: UInt8, CaseIterable, Hashable, Sendable {
     case countdown, status, ticker
     case liveAdd, liveRemove, liveSkip, liveList, liveShow
     case remindList, remindSnooze, remindDismiss, privacy
-    case schedule, url
+    case schedule, url, join
     case watch, watchEvents, format, blocks
 
     /// The row: one entry for everything the service, `help`, the completions and the docs
@@ -102,6 +102,9 @@ public enum RequestKind: UInt8, CaseIterable, Hashable, Sendable {
         case .url:
             RequestDescriptor(self, "url", "countdown [ID] | ticker [SKIP] | status", reads: .words(ReadArguments.url), watchable: false, changes: .everyRequest,
                               help: .usageOnly)
+        case .join:
+            RequestDescriptor(self, "join", "[countdown [ID] | ticker [SKIP] | status]", reads: .words(ReadArguments.join), watchable: false, changes: .everyRequest,
+                              help: .line("the meeting link of the live or next event"))
         case .watch:
             RequestDescriptor(self, "watch", "REQUEST", reads: .words(ReadArguments.watch), shape: .combinator, watchable: false, changes: .byArguments,
                               help: .line("send REQUEST's answer now and whenever it changes"))

@@ -182,14 +182,27 @@ enum ReadArguments {
 
     /// `url countdown [ID] | ticker [SKIP] | status`: the requests that show a room or event.
     static func url(_ words: RequestWords) throws(ProtocolError) -> Request {
-        guard let first = words.words.first else { throw ProtocolError(.badArgument, "usage: url \(words.kind.descriptor.arguments)") }
+        guard !words.words.isEmpty else { throw ProtocolError(.badArgument, "usage: url \(words.kind.descriptor.arguments)") }
+        return .url(try shownRequest(words))
+    }
+
+    /// `join [countdown [ID] | ticker [SKIP] | status]`: `countdown` when nothing is named.
+    static func join(_ words: RequestWords) throws(ProtocolError) -> Request {
+        guard !words.words.isEmpty else { return .join(.text(.countdown, nil)) }
+        return .join(try shownRequest(words))
+    }
+
+    /// The request `url` or `join` takes: one that shows a room or event.
+    private static func shownRequest(_ words: RequestWords) throws(ProtocolError) -> Request {
+        let word = words.kind.descriptor.words
+        guard let first = words.words.first else { throw ProtocolError(.badArgument, "usage: \(word) \(words.kind.descriptor.arguments)") }
         var inner = try RequestParser.request(command: first.lowercased(), arguments: Array(words.words.dropFirst()))
         // A link is the same whatever words the countdown is said in: `url countdown format=compact`
         // (a bar's block with a format) is `url countdown`.
         if case .countdownFormat(_, let plain) = inner { inner = plain }
         switch inner {
-        case .text(.countdown, _), .number(.ticker, _), .plain(.status): return .url(inner)
-        default: throw ProtocolError(.badArgument, "url takes countdown, ticker or status, the requests that show a room or event")
+        case .text(.countdown, _), .number(.ticker, _), .plain(.status): return inner
+        default: throw ProtocolError(.badArgument, "\(word) takes countdown, ticker or status, the requests that show a room or event")
         }
     }
 

@@ -218,6 +218,7 @@ final class CalendarFeed: EventHandler {
                             description: occurrence.description)
         room.source = occurrence.source
         room.url = occurrence.url
+        room.join = occurrence.join
         room.location = occurrence.location
         room.calendar = calendar
         room.alarms = occurrence.alarms

@@ -83,9 +83,7 @@ public enum ReaderChild {
                     for place in Set(set.watchPlaces).sorted() { output.line(["I", place]) }
                     for problem in set.problems + expansion.problems { output.line(["Q", problem.source, problem.description]) }
                     for event in expansion.occurrences {
-                        output.line(["E", event.uid, event.source, String(event.start), String(event.end), event.isAllDay ? "1" : "0",
-                                     event.title ?? "", event.location ?? "", event.description ?? "", event.url ?? "",
-                                     event.status?.rawValue ?? "", Alarm.wire(event.alarms)])
+                        output.line(ReaderWire.eventFields(event))
                     }
                 }
             }

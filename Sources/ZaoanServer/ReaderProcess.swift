@@ -237,10 +237,7 @@ enum ReaderProcess {
                 if let identity = FileIdentity(fields[2]), let events = Int(fields[3]) {
                     result.readFiles[fields[1]] = .init(identity: identity, events: events)
                 }
-            case "E" where fields.count == 12:
-                result.events.append(CalendarOccurrence(uid: fields[1], source: fields[2], start: number(3), end: number(4), isAllDay: fields[5] == "1",
-                                                        title: text(6), location: text(7), description: text(8), url: text(9),
-                                                        status: CalendarEventStatus(rawValue: fields[10]), alarms: Alarm.list(wire: fields[11])))
+            case "E": ReaderWire.event(fields).map { result.events.append($0) }
             case "O" where fields.count % 2 == 0:
                 let values = fields.dropFirst(2).map { Int64($0) ?? 0 }
                 result.rooms[fields[1]] = stride(from: 0, to: values.count, by: 2).map { OccurrenceSpan(start: values[$0], end: values[$0 + 1]) }

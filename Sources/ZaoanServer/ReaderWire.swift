@@ -1,6 +1,7 @@
 import Foundation
 import ZaoanCalendar
 import ZaoanCore
+import ZaoanRecurrence
 
 /// What the service asks its reader process (`ReaderProcess`) and what it answers: lines of
 /// tab-separated fields, each field escaped (`\\`, `\t`, `\n`, `\r`), a one-letter tag first.
@@ -18,7 +19,7 @@ import ZaoanCore
 /// `L` (one loaded), `N calendar name` (the name a configured calendar gives itself:
 /// a folder's `displayname`, a file's `X-WR-CALNAME`), `I place` (a folder or file to watch
 /// besides the calendar's own: `CalendarSource.watchPlaces`), `P problem`, `Q source problem` (a file's or a folder's), `E uid source start end all-day title location description url
-/// status` (an occurrence; all-day `1` or `0`, an absent text empty), `O room-id start end` (a room's occurrence), `X room-id reason` (a room refused),
+/// status alarms join provider` (an occurrence, `ReaderWire.eventFields`; all-day `1` or `0`, an absent text empty), `O room-id start end` (a room's occurrence), `X room-id reason` (a room refused),
 /// and `D` when everything was read.
 struct ReaderJob: Sendable, Equatable {
     var zone: String
@@ -149,6 +150,24 @@ struct ReaderResult: Sendable, Equatable {
 }
 
 enum ReaderWire {
+    /// An occurrence as an `E` line's fields, and back (nil for a line of another shape).
+    static func eventFields(_ event: CalendarOccurrence) -> [String] {
+        ["E", event.uid, event.source, String(event.start), String(event.end), event.isAllDay ? "1" : "0",
+         event.title ?? "", event.location ?? "", event.description ?? "", event.url ?? "",
+         event.status?.rawValue ?? "", Alarm.wire(event.alarms), event.join?.url ?? "", event.join?.provider?.name ?? ""]
+    }
+
+    static func event(_ fields: [String]) -> CalendarOccurrence? {
+        guard fields.count == 14, fields[0] == "E" else { return nil }
+        func number(_ index: Int) -> Int64 { Int64(fields[index]) ?? 0 }
+        func text(_ index: Int) -> String? { fields[index].isEmpty ? nil : fields[index] }
+        // The reader found and checked the link; what crosses back is checked again all the same.
+        let join = text(12).flatMap(WebLink.checked).map { MeetingLink(url: $0, provider: MeetingProvider(name: fields[13])) }
+        return CalendarOccurrence(uid: fields[1], source: fields[2], start: number(3), end: number(4), isAllDay: fields[5] == "1",
+                                  title: text(6), location: text(7), description: text(8), url: text(9), join: join,
+                                  status: CalendarEventStatus(rawValue: fields[10]), alarms: Alarm.list(wire: fields[11]))
+    }
+
     static func encode(_ lines: [[String]]) -> [UInt8] {
         var bytes: [UInt8] = []
         for fields in lines { append(fields, to: &bytes) }

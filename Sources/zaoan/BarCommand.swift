@@ -421,15 +421,16 @@ final class BarCommand {
               blocks.indices.contains(index), blocks[index].instance == instance else { return }
         let block = blocks[index]
         guard let button = ClickButton(i3bar: click.button ?? 1) else { return }
-        switch config.clicks.action(block: block.kind, button: button) {
+        let action = config.clicks.action(block: block.kind, button: button)
+        switch action {
         case .none:
             return
         case .command(let argv):
             DetachedCommand.spawn(argv, for: "\(ConfigKey.barClicks.name) (\(block.kind), \(button.rawValue))")
-        case .openLink:
+        case .openLink, .join:
             guard let request = block.linkRequest else { return }
-            LinkOpener.open(shownBy: request, socketPath: socketPath, config: config)
-        case let action:
+            LinkOpener.open(action, shownBy: request, socketPath: socketPath, config: config)
+        default:
             guard block.apply(action, clockFormats: config.clockFormats, zones: config.clockZones) else { return }
             watch(now: Posix.monotonicSeconds())
         }

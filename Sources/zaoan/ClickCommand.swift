@@ -9,7 +9,7 @@ import ZaoanSystem
 /// run from here (`DetachedCommand`) and not waited for. A built-in action changes what a
 /// `zaoan watch` shows, so it goes to the user's running watches of BLOCK through the click
 /// channel (`ClickChannel`): a step (`next`, `next-format`, ...) to every one of them, so
-/// two bars showing the ticker stay in step; `open-link` to one only, so one click opens
+/// two bars showing the ticker stay in step; `open-link` and `join` to one only, so one click opens
 /// one browser tab.
 ///
 /// Exit status: 0 once the action is taken (or is `none`), 1 when no watch of BLOCK runs
@@ -36,7 +36,7 @@ struct ClickCommand {
             exit(started ? 0 : 1)
         default:
             guard let word = action.word else { exit(0) }
-            deliver(word, toOneOnly: action == .openLink)
+            deliver(word, toOneOnly: action.opensLink)
         }
     }
 

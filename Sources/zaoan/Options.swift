@@ -16,6 +16,8 @@ enum Command: Equatable {
     case bar(BarOptions)
     /// `zaoan click`: a bar module's click, for the watches showing it (waybar's on-click).
     case click(ClickOptions)
+    /// `zaoan join`: opens the meeting link of the live or next event.
+    case join(JoinOptions)
     case help
     case version
 }
@@ -69,6 +71,7 @@ enum Options {
                       [--config FILE] REQUEST...
           zaoan bar [--socket PATH] [--config FILE] [--retry-after DURATION]
           zaoan click [--config FILE] BLOCK BUTTON
+          zaoan join [--socket PATH] [--config FILE] [countdown [ID] | ticker [SKIP] | status]
           zaoan check-config [FILE]
           zaoan --help | --version
 
@@ -87,6 +90,8 @@ enum Options {
                         right, wheel-up, wheel-down) on BLOCK (ticker, time, status, ...)
                         does what bar_clicks says; a step goes to every zaoan watch of BLOCK
                         you run, a command is run from here
+          join          open the meeting link (Zoom, Meet, Teams, ...) of the live or next
+                        event with bar_url_opener, as a bar click opens a link
           check-config  check a config file (default $XDG_CONFIG_HOME/zaoan/config.json)
 
         Formats (--format FMT or --format=FMT):
@@ -127,13 +132,14 @@ enum Options {
         case "watch": return .watch(try parseClient(rest, command: "watch", example: "zaoan watch time HH:mm:ss"))
         case "bar": return .bar(try parseBar(rest))
         case "click": return .click(try parseClick(rest))
+        case "join": return .join(try JoinOptions.parse(rest))
         default:
             throw UsageError("unknown command '\(first)'\(suggestion(for: first).map { " (did you mean '\($0)'?)" } ?? ""); run zaoan --help")
         }
     }
 
     /// The client's commands, for suggestions.
-    static let commands = ["ask", "watch", "bar", "click", "serve", "check-config", "help", "version"]
+    static let commands = ["ask", "watch", "bar", "click", "join", "serve", "check-config", "help", "version"]
 
     /// What a mistyped command most likely meant: one of the client's (`wacth` → `watch`),
     /// or a request sent with ask (`greting` → `zaoan ask greeting`, `greeting` too).

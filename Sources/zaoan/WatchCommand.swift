@@ -206,8 +206,8 @@ struct WatchCommand {
                 printError("ignoring '\(RequestParser.shorten(word))' from the click channel: not an action")
                 continue
             }
-            if action == .openLink {
-                if let request = block.linkRequest { LinkOpener.open(shownBy: request, socketPath: socketPath, config: config) }
+            if action.opensLink {
+                if let request = block.linkRequest { LinkOpener.open(action, shownBy: request, socketPath: socketPath, config: config) }
             } else if block.apply(action, clockFormats: config.clockFormats, zones: config.clockZones) {
                 clicked.block = block
                 changed = true

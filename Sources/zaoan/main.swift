@@ -4,7 +4,7 @@ import ZaoanCommandLine
 import ZaoanProtocol
 import ZaoanSystem
 
-// The client: ask, watch, bar, click. Glibc only (no Foundation, no ICU), so a prompt or a bar
+// The client: ask, watch, bar, click, join. Glibc only (no Foundation, no ICU), so a prompt or a bar
 // pays for a small process; `serve` and `check-config` become `zaoan-server`.
 
 let command: Command
@@ -32,6 +32,8 @@ case .watch(let options):
     }
 case .click(let options):
     ClickCommand(options: options, environment: ProcessEnvironment.current()).run()
+case .join(let options):
+    JoinCommand(options: options, environment: ProcessEnvironment.current()).run()
 case .bar(let options):
     let environment = ProcessEnvironment.current()
     let config: BarConfig

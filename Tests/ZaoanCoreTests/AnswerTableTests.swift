@@ -37,6 +37,7 @@ import Testing
         .privacy: ("privacy on", "ERR bad-argument privacy changes the rooms; the server applies it"),
         .schedule: ("schedule 2 calendar=Work", "ERR not-found no calendar 'Work': the config names no calendars…"),
         .url: ("url countdown r9", "ERR not-found no live room 'r9'…"),
+        .join: ("join countdown r9", "ERR not-found no live room 'r9'…"),
         .watch: ("watch time HH:mm @Asia/Tokyo", "21:00"),
         .watchEvents: ("watch events", "ERR bad-argument watch events is a stream; the connection answers it"),
         .format: ("--format=json countdown r1", "{\"text\":\"starts in 01:00:00\"…"),

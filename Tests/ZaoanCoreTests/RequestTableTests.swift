@@ -30,6 +30,7 @@ import Testing
         privacy on|off          hides every title, place, description and link (sharing a screen); times stay
         schedule [HOURS] [calendar=NAME] [search=WORDS]   what comes next: start, end, source and title per line
         url countdown [ID] | ticker [SKIP] | status
+        join [countdown [ID] | ticker [SKIP] | status]   the meeting link of the live or next event
         watch REQUEST           send REQUEST's answer now and whenever it changes
         watch events [since=TIME]   a JSON line the second a room or event is soon, live or ended
         --format=FMT REQUEST    plain text, json (waybar), i3bar, or text for tmux or polybar

@@ -17,7 +17,7 @@ struct CompletionTests {
 
     // MARK: - What the completions should offer, from the sources
 
-    static let subcommands: Set = ["serve", "ask", "watch", "bar", "click", "check-config"]
+    static let subcommands: Set = ["serve", "ask", "watch", "bar", "click", "join", "check-config"]
     /// Request words for `zaoan ask`: the first words of the request table's rows, less the
     /// connection controls `session` and `quit` (meaningless for a one-shot CLI) and the
     /// option `--format` (an option of `ask` here).
@@ -179,6 +179,10 @@ struct CompletionTests {
         Case("zaoan click live ", ["list", "show"]),
         Case("zaoan click live list w", ["wheel-up", "wheel-down"]),
         Case("zaoan click ticker left ", []),
+        Case("zaoan join ", ["countdown", "ticker", "status"]),
+        Case("zaoan join --socket /tmp/s ", ["countdown", "ticker", "status"]),
+        Case("zaoan join --", ["--socket", "--config"]),
+        Case("zaoan join status ", []),
         Case("zaoan check-config /nonexistent-zaoan-dir/", []),
         Case("zaoan check-config \(directory)/zaoan.b", ["\(directory)/zaoan.bash"]),
         Case("zaoan bar --config=\(directory)/_za", ["\(directory)/_zaoan"]),
@@ -444,6 +448,7 @@ struct CompletionTests {
             Case("zaoan ask schedule ", ["calendar="]),
             Case("zaoan ask privacy ", ["on", "off"]),
             Case("zaoan watch schedule 24 ", ["calendar="]),
+            Case("zaoan join ", ["countdown", "ticker", "status"]),
         ]
         // And whatever zaoan --help lists, so the completion keeps up with the usage.
         for (command, options) in usage.options.sorted(by: { $0.key < $1.key }) where !command.isEmpty && !options.isEmpty {

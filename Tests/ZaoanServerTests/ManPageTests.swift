@@ -48,7 +48,8 @@ struct ManPageTests {
                 var words: [String] = []
                 for word in segment.split(separator: " ") {
                     guard let first = word.first, first.isLowercase || first == "-" else { break }
-                    words.append(String(word.prefix(while: { $0 != "=" })))
+                    // `status]`: the request word, then the end of an optional group (`join [... | status]`).
+                    words.append(String(word.prefix(while: { $0 != "=" && $0 != "]" })))
                     if first == "-" { break }
                 }
                 if !words.isEmpty { commands.append(words.joined(separator: " ")) }
@@ -77,7 +78,7 @@ struct ManPageTests {
             return line.hasPrefix(" ") && parts.count >= 2 && parts[0] == "zaoan" && !parts[1].hasPrefix("-") ? String(parts[1]) : nil
         })
         #expect(options.isSuperset(of: ["--socket", "--config", "--exit-idle-time", "--format", "--help", "--version"]), "\(options)")
-        #expect(commands == ["serve", "ask", "watch", "bar", "click", "check-config"], "\(commands)")
+        #expect(commands == ["serve", "ask", "watch", "bar", "click", "join", "check-config"], "\(commands)")
         for word in options.union(commands) {
             #expect(page.contains(word), "zaoan.1.scd does not mention `\(word)`")
         }

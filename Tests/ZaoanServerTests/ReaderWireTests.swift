@@ -1,5 +1,7 @@
 import Testing
+import ZaoanCalendar
 import ZaoanCore
+import ZaoanRecurrence
 @testable import ZaoanServer
 
 /// The reader process's job and answers cross a pipe as escaped tab-separated lines: any
@@ -29,5 +31,35 @@ struct ReaderWireTests {
         #expect(ReaderJob(decoding: job.encoded) == job)
         #expect(ReaderJob(decoding: Array("N\tsoon\n".utf8)) == nil)
         #expect(ReaderJob(decoding: Array("Q\tx\n".utf8)) == nil)
+    }
+
+    @Test("an event crosses as it left: its texts, alarms, status and meeting link (E, 14 fields)", arguments: awkward)
+    func eventRoundTrip(_ text: String) throws {
+        let alarm = try Alarm(anchor: .start, seconds: -600)
+        for join in [nil, MeetingLink(url: "https://zoom.us/j/1?pwd=a%09b", provider: .zoom),
+                     MeetingLink(url: "https://example.org/room", provider: nil),
+                     MeetingLink(url: "https://teams.microsoft.com/l/meetup-join/x", provider: .teams)] {
+            let event = CalendarOccurrence(uid: "u\(text)", source: "/cal/\(text).ics", start: 1_796_000_000, end: 1_796_003_600, isAllDay: false,
+                                           title: text.isEmpty ? nil : text, location: "at \(text)", description: "line\n\(text)",
+                                           url: "https://example.org/e", join: join, status: .tentative, alarms: [alarm])
+            var bytes: [UInt8] = []
+            ReaderWire.append(ReaderWire.eventFields(event), to: &bytes)
+            let lines = ReaderWire.lines(bytes)
+            #expect(lines.count == 1 && lines.first?.count == 14)
+            #expect(lines.first.flatMap(ReaderWire.event) == event)
+        }
+    }
+
+    @Test("a join link that fails the checks does not cross; a line of another length is no event")
+    func eventRefusals() {
+        var fields = ReaderWire.eventFields(CalendarOccurrence(uid: "u", source: "s", start: 0, end: 1, isAllDay: false, title: "t", location: nil,
+                                                               description: nil, url: nil, join: MeetingLink(url: "https://zoom.us/j/1", provider: .zoom), status: nil))
+        #expect(ReaderWire.event(fields)?.join?.provider == .zoom)
+        for hostile in ["javascript:alert(1)", "https://zoom.us/j/1\u{202E}gpj.exe", "file:///etc/passwd"] {
+            fields[12] = hostile
+            #expect(ReaderWire.event(fields) != nil && ReaderWire.event(fields)?.join == nil, "\(hostile)")
+        }
+        #expect(ReaderWire.event(Array(fields.prefix(12))) == nil)
+        #expect(ReaderWire.event(fields + ["extra"]) == nil)
     }
 }

@@ -168,7 +168,7 @@ _zaoan_request() {
                 ;;
             *)
                 words=(greeting time ago duration ping version help stats countdown status ticker live remind schedule blocks)
-                [[ $mode == ask ]] && words+=(watch reload url privacy)
+                [[ $mode == ask ]] && words+=(watch reload url join privacy)
                 ((watched)) && words+=("${watch[@]}")
                 _zaoan_add "$cur" "${words[@]}"
                 ;;
@@ -221,7 +221,7 @@ _zaoan() {
     ((_zaoan_cw > 0)) && prev=${_zaoan_w[_zaoan_cw - 1]}
 
     if ((_zaoan_cw == 1)); then
-        _zaoan_add "$cur" serve ask watch bar click check-config --help --version
+        _zaoan_add "$cur" serve ask watch bar click join check-config --help --version
         return 0
     fi
 
@@ -232,6 +232,7 @@ _zaoan() {
         watch) options="--socket --format --timeout --retry-after --config" ;;
         bar) options="--socket --config --retry-after" ;;
         click) options="--config" ;;
+        join) options="--socket --config" ;;
         check-config)
             ((_zaoan_cw == 2)) && _zaoan_files "$cur"
             return 0
@@ -287,6 +288,13 @@ _zaoan() {
             _zaoan_add "$cur" $options
         elif ((i <= _zaoan_cw)); then
             _zaoan_request "$i" "$command" "$socket"
+        fi
+    elif [[ $command == join && $cur != -* ]]; then
+        # What shows the event: countdown [ID], ticker [SKIP] or status; none is the live or next.
+        if ((_zaoan_cw == i)); then
+            _zaoan_add "$cur" countdown ticker status
+        elif ((_zaoan_cw == i + 1)) && [[ ${_zaoan_w[i]} == countdown ]]; then
+            _zaoan_room_values "$cur" "$socket"
         fi
     elif [[ $command == click && $cur != -* ]]; then
         # BLOCK (a request word a bar can show; `live list` is two), then BUTTON.

@@ -1,0 +1,73 @@
+import Glibc
+import ZaoanClient
+import ZaoanCommandLine
+import ZaoanProtocol
+import ZaoanSystem
+
+/// `zaoan join [--socket PATH] [--config FILE] [countdown [ID] | ticker [SKIP] | status]`:
+/// opens the meeting link of the live or next event (or of what the request shows), as a
+/// bar click opens a link: the service's `join` answer, checked against `bar_url_schemes`,
+/// given to `bar_url_opener` (`LinkOpener`).
+///
+/// Exit status: 0 once the opener is started, 1 when nothing shown has a meeting link, the
+/// link is refused or the opener cannot be started, 2 when the service cannot be reached,
+/// 64 for bad arguments, 78 for a bad config.
+struct JoinCommand {
+    let options: JoinOptions
+    let environment: [String: String]
+
+    func run() -> Never {
+        let config: BarConfig
+        do {
+            config = try BarConfig.load(path: options.config, environment: environment)
+        } catch {
+            fail(error.description, status: 78)  // EX_CONFIG
+        }
+        let socketPath: String
+        do {
+            socketPath = try ServiceSocket.locate(explicit: options.socket, environment: environment)
+        } catch {
+            fail(error.description, status: error.exitStatus)
+        }
+        let line = (try? RequestWords.line(["join"] + options.words)) ?? "join"  // parse refused words that cannot be sent
+        switch LinkOpener.ask(line, socketPath: socketPath) {
+        case .failure(let failure):
+            fail(failure.description, status: failure.description.hasPrefix("ERR ") ? 1 : 2)
+        case .success(nil):
+            fail("nothing \(options.words.isEmpty ? "live or next" : "it shows") has a meeting link", status: 1)
+        case .success(let link?):
+            exit(LinkOpener.open(link, config: config, what: "the meeting link") ? 0 : 1)
+        }
+    }
+}
+
+struct JoinOptions: Equatable {
+    var socket: String?
+    var config: String?
+    /// What shows the event (`countdown ID`, `ticker 2`, `status`); none: the live or next.
+    var words: [String] = []
+
+    /// `[--socket PATH] [--config FILE] [--] [REQUEST...]`, options before the request.
+    static func parse(_ arguments: [String]) throws(UsageError) -> JoinOptions {
+        var options = JoinOptions()
+        var index = 0
+        while index < arguments.count, arguments[index].hasPrefix("-") {
+            if arguments[index] == "--" {
+                index += 1
+                break
+            }
+            let name = Arguments.optionName(arguments[index])
+            guard name == "--socket" || name == "--config" else { throw UsageError("unknown option '\(arguments[index])' for join; run zaoan --help") }
+            let (value, consumed) = try Arguments.value(of: name, in: arguments, at: index)
+            if name == "--socket" { options.socket = value } else { options.config = value }
+            index += consumed
+        }
+        options.words = Array(arguments[index...])
+        do {
+            _ = try RequestWords.line(["join"] + options.words)
+        } catch {
+            throw UsageError(error.description)
+        }
+        return options
+    }
+}
