@@ -167,6 +167,13 @@ public struct ConfigFile: Sendable, Equatable {
             return try ConfigDocument.string(value, key: name).map(Value.string)
         case .integer:
             return try ConfigDocument.integer(value, key: name).map(Value.integer)
+        case .seconds:
+            guard let text = value.string else { return try ConfigDocument.integer(value, key: name).map(Value.integer) }
+            guard let seconds = Alarm.seconds(ofDuration: text), let whole = Int(exactly: seconds) else {
+                throw ConfigError(key: name, problem: "expected seconds or a duration such as \"5m\", \"1h\" or \"30s\"; got '\(RequestParser.shorten(text))'",
+                                  at: value.position)
+            }
+            return .integer(whole)
         case .strings:
             let list = try ConfigDocument.strings(value, key: name)
             for (index, item) in (value.items ?? []).enumerated() { positions["\(name).\(index)"] = item.position }

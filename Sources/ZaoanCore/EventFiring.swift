@@ -23,7 +23,7 @@ public struct EventFiring: Equatable, Sendable {
 
     /// The moments sent in full, in time order.
     public let shown: [PhaseTransition]
-    /// How many of each phase were left out (alarm, soon, live, ended order), only phases with some.
+    /// How many of each phase were left out (alarm, soon, live, ending, ended order), only phases with some.
     public let more: [(phase: PhaseTransition.Phase, count: Int)]
     /// The last moment of the firing, for the "more" lines' `at`.
     public let at: Int
@@ -40,7 +40,7 @@ public struct EventFiring: Equatable, Sendable {
         shown = transitions.indices.filter(kept.contains).map { transitions[$0] }
         var left: [PhaseTransition.Phase: Int] = [:]
         for index in ranked.dropFirst(Self.linesInFull) { left[transitions[index].phase, default: 0] += 1 }
-        more = [PhaseTransition.Phase.alarm, .soon, .live, .ended].compactMap { phase in left[phase].map { (phase, $0) } }
+        more = [PhaseTransition.Phase.alarm, .soon, .live, .ending, .ended].compactMap { phase in left[phase].map { (phase, $0) } }
     }
 
     /// Whether it fires an alarm (shown or counted).
@@ -61,7 +61,8 @@ public struct EventFiring: Equatable, Sendable {
         case .alarm: phase = 0
         case .soon: phase = 1
         case .live: phase = 2
-        case .ended: phase = 3
+        case .ending: phase = 3
+        case .ended: phase = 4
         }
         let kind = (phase == 0 ? 0 : 2) + (room.source == nil ? 0 : 1)  // alarms first, then rooms before events
         return (kind, phase, moment.at, room.start.timeIntervalSince1970, room.title, room.id + (moment.alarm ?? ""))

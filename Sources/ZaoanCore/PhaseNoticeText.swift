@@ -26,6 +26,11 @@
 /// | before the start | `reminder — starts at 05:42:30` | `提醒 · 05:42:30 开始` | `リマインダー · 05:42:30 に開始` | `Erinnerung — beginnt um 05:42:30` |
 /// | during | `reminder — ends at 06:42:30` | `提醒 · 06:42:30 结束` | `リマインダー · 06:42:30 に終了` | `Erinnerung — endet um 06:42:30` |
 ///
+/// `before_end`'s `ending` says the end: `ending — ends at 06:42:30`, `即将结束 · 06:42:30 结束`
+/// (zh-Hant 即將結束), `まもなく終了 · 06:42:30 に終了`, `곧 종료 · 06:42:30에 종료`,
+/// `endet bald — endet um 06:42:30`, `bientôt fini — se termine à 06:42:30`,
+/// `termina pronto — termina a las 06:42:30`.
+///
 /// `start` and `end` come already written as wall-clock times (see
 /// `Responder.noticeTime`); soon and live name the start, ended the end.
 public enum PhaseNoticeText {
@@ -64,6 +69,21 @@ public enum PhaseNoticeText {
         case (.es, .live): return (event ? "en curso" : "en directo") + " — desde las \(start)"
         case (.es, .ended): return "terminó a las \(end)"
         case (_, .alarm): return reminder(stage, start: start, end: end, calendarEvent: event, language: language)
+        case (_, .ending): return ending(end: end, language: language)
+        }
+    }
+
+    /// `before_end`'s notice: when it ends, as the reminder during an event says it.
+    private static func ending(end: String, language: Language) -> String {
+        switch language {
+        case .en: return "ending — ends at \(end)"
+        case .zh: return "即将结束 · \(end) 结束"
+        case .zhHant: return "即將結束 · \(end) 結束"
+        case .ja: return "まもなく終了 · \(end) に終了"
+        case .ko: return "곧 종료 · \(end)에 종료"
+        case .de: return "endet bald — endet um \(end)"
+        case .fr: return "bientôt fini — se termine à \(end)"
+        case .es: return "termina pronto — termina a las \(end)"
         }
     }
 
@@ -139,6 +159,14 @@ public enum PhaseNoticeText {
         case (.de, .alarm): return "und \(count) weitere Erinnerungen — zaoan ask remind list"
         case (.fr, .alarm): return "et \(count) autres rappels — zaoan ask remind list"
         case (.es, .alarm): return "y \(count) recordatorios más — zaoan ask remind list"
+        case (.en, .ending): return "and \(count) more end soon" + hint
+        case (.zh, .ending): return "另有 \(count) 项即将结束" + hint
+        case (.zhHant, .ending): return "另有 \(count) 項即將結束" + hint
+        case (.ja, .ending): return "ほか \(count) 件がまもなく終了" + hint
+        case (.ko, .ending): return "외 \(count)건 곧 종료" + hint
+        case (.de, .ending): return "und \(count) weitere enden bald" + hint
+        case (.fr, .ending): return "et \(count) autres se terminent bientôt" + hint
+        case (.es, .ending): return "y \(count) más terminan pronto" + hint
         }
     }
 }

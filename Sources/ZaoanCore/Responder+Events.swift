@@ -6,6 +6,8 @@ public struct PhaseTransition: Equatable, Sendable {
         /// `soon_threshold` seconds before the start (the json class `soon`).
         case soon
         case live
+        /// `before_end` seconds before the end, while live.
+        case ending
         case ended
         /// One of its alarms fires (`alarm` is which: `ReminderID`).
         case alarm
@@ -123,12 +125,14 @@ extension Responder {
     }
 
     /// The moments a room changes phase: soon (if `soon_threshold` leaves room before the
-    /// start), live at the start, ended at the end (or start + `live_default_duration`).
+    /// start), live at the start, ending `before_end` before the end (if set, and after the
+    /// start), ended at the end (or start + `live_default_duration`).
     private func moments(of room: LiveRoom) -> [(PhaseTransition.Phase, Int)] {
         let start = Int(clampingSeconds: room.start.timeIntervalSince1970)
         let end = endSecond(of: room)
         var moments: [(PhaseTransition.Phase, Int)] = [(.live, start), (.ended, end)]
         if settings.soonThreshold > 0 { moments.insert((.soon, start - settings.soonThreshold), at: 0) }
+        if settings.beforeEnd > 0, end - settings.beforeEnd > start { moments.insert((.ending, end - settings.beforeEnd), at: moments.count - 1) }
         return moments
     }
 
@@ -144,7 +148,8 @@ extension Responder {
         case .alarm: return 0
         case .soon: return 1
         case .live: return 2
-        case .ended: return 3
+        case .ending: return 3
+        case .ended: return 4
         }
     }
 }

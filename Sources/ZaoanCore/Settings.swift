@@ -46,6 +46,8 @@ public struct Settings: Sendable {
     public var liveDefaultDuration: Int
     /// A room starting within this many seconds is `soon` (waybar class, i3bar urgent).
     public var soonThreshold: Int
+    /// `before_end`: seconds before an end that `watch events` says it is ending; 0: never.
+    public var beforeEnd = 0
     /// `countdown_formats`: named sets of templates for what a countdown says; the set
     /// named `default` is used without `format=NAME`. Empty: today's text.
     public var countdownFormats: [String: CountdownFormatSet] = [:]
@@ -251,6 +253,7 @@ public struct Settings: Sendable {
         settings.stuckClientSeconds = problems.integer(.stuckClientSeconds, in: file)
         settings.partialLineSeconds = problems.integer(.partialLineSeconds, in: file)
         settings.firstLineSeconds = problems.integer(.firstLineSeconds, in: file)
+        settings.beforeEnd = problems.integer(.beforeEnd, in: file)
         return (settings, problems.all)
     }
 

@@ -15,6 +15,9 @@ public struct ConfigKey: Sendable, Hashable, CustomStringConvertible {
         /// A whole number in `range`, `default` when absent. Both nil when they depend on
         /// another key (`max_connections_per_user` ≤ `max_connections`): `Settings` checks those.
         case integer(range: ClosedRange<Int>?, default: Int?)
+        /// Seconds: a whole number, or a duration as `alarm=` and `remind snooze` write it
+        /// (`30s`, `5m`, `1h`), within `range`.
+        case seconds(range: ClosedRange<Int>, default: Int)
         case strings
         /// An object of strings; `perEntry`: a bad entry is left out and the others kept
         /// (`cities`), rather than the whole key falling back to its default (`greetings`,
@@ -51,6 +54,7 @@ public struct ConfigKey: Sendable, Hashable, CustomStringConvertible {
     /// A whole number's fixed bounds, if it has them.
     public var range: ClosedRange<Int>? {
         if case .integer(let range, _) = kind { return range }
+        if case .seconds(let range, _) = kind { return range }
         return nil
     }
 
@@ -63,6 +67,7 @@ public struct ConfigKey: Sendable, Hashable, CustomStringConvertible {
     /// A whole number's default, when it does not depend on another key.
     public var defaultInteger: Int? {
         if case .integer(_, let value) = kind { return value }
+        if case .seconds(_, let value) = kind { return value }
         return nil
     }
 
@@ -70,7 +75,7 @@ public struct ConfigKey: Sendable, Hashable, CustomStringConvertible {
     public static let all: [ConfigKey] = [
         .language, .city, .timezone, .cities, .separator, .greetings, .timeFormat, .idleTimeout, .formatterCacheSize,
         .maxConnections, .maxConnectionsPerUser, .reservedConnections, .outputSoftLimit, .outputSoftSeconds,
-        .outputHardLimit, .stuckClientSeconds, .partialLineSeconds, .firstLineSeconds, .tickerPeriod, .maxRooms, .liveDefaultDuration, .soonThreshold,
+        .outputHardLimit, .stuckClientSeconds, .partialLineSeconds, .firstLineSeconds, .tickerPeriod, .maxRooms, .liveDefaultDuration, .soonThreshold, .beforeEnd,
         .countdownFormats, .countdownLevels, .statusTemplate,
         .i3barMarkup, .barBlocks, .barClockFormats, .barClockZones, .barURLOpener, .barURLSchemes, .barClicks, .adminGroup,
         .calendars, .calendarWindowHours, .festivals,
@@ -100,6 +105,7 @@ public struct ConfigKey: Sendable, Hashable, CustomStringConvertible {
     public static let maxRooms = ConfigKey("max_rooms", .integer(range: 1...10_000, default: 1_000), "live rooms stored")
     public static let liveDefaultDuration = ConfigKey("live_default_duration", .integer(range: 1...604_800, default: 7_200), "seconds a room without an end is live")
     public static let soonThreshold = ConfigKey("soon_threshold", .integer(range: 1...604_800, default: 600), "seconds before a start that are soon")
+    public static let beforeEnd = ConfigKey("before_end", .seconds(range: 0...86_400, default: 0), "how long before an end watch events says a room or event is ending: 300 or \"5m\" (0: never)")
     public static let countdownFormats = ConfigKey("countdown_formats", .object, "named sets of countdown templates: upcoming, live, ended, none")
     public static let countdownLevels = ConfigKey("countdown_levels", .object, "warning and critical thresholds and colours, live and ended colours")
     public static let statusTemplate = ConfigKey("status_template", .string, "the status line, with placeholders")
