@@ -18,6 +18,12 @@ public struct CountdownTemplate: Equatable, Sendable {
         case since
         /// How long until an upcoming room starts (`01:02:03`); empty otherwise.
         case until
+        /// How long a live room or event has left (`00:47:57`, as MeetingBar's "ends in");
+        /// empty otherwise.
+        case endsIn = "ends_in"
+        /// The room or event that starts next after this one, as `{title} {in}` says it
+        /// (`Review · starts in 00:25:00`); empty when nothing follows.
+        case next
 
         /// Only a time takes a pattern.
         var takesPattern: Bool { self == .start || self == .end }

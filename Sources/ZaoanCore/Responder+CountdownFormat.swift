@@ -16,28 +16,27 @@ extension Responder {
 
     /// A template filled in for `room` in `phase`; spaces left doubled or dangling by an
     /// empty field are removed, as `status_template`'s are.
-    func fill(_ template: CountdownTemplate, room: LiveRoom?, phase: RoomPhase?) -> String {
+    func fill(_ template: CountdownTemplate, room: LiveRoom?, phase: RoomPhase?, now: Date) -> String {
         var out = ""
         for piece in template.pieces {
             switch piece {
             case .text(let text): out += text
             case .field(let field, let pattern):
                 guard let room, let phase else { continue }
-                out += value(of: field, pattern: pattern, room: room, phase: phase)
+                out += value(of: field, pattern: pattern, room: room, phase: phase, now: now)
             }
         }
         return out.split(separator: " ", omittingEmptySubsequences: true).joined(separator: " ")
     }
 
-    private func value(of field: CountdownTemplate.Field, pattern: String?, room: LiveRoom, phase: RoomPhase) -> String {
+    private func value(of field: CountdownTemplate.Field, pattern: String?, room: LiveRoom, phase: RoomPhase, now: Date) -> String {
         let language = settings.language
         switch field {
         case .title: return room.title
         case .location: return room.location ?? ""
         case .calendar: return room.calendar ?? ""
         case .start: return formatted(room.start, pattern: pattern)
-        case .end:
-            return formatted(room.end ?? room.start.addingTimeInterval(TimeInterval(settings.liveDefaultDuration)), pattern: pattern)
+        case .end: return formatted(end(of: room), pattern: pattern)
         case .in: return CountdownText.render(phase, language: language)
         case .since:
             if case .live(let seconds) = phase { return CountdownText.clock(seconds, language: language) }
@@ -45,7 +44,28 @@ extension Responder {
         case .until:
             if case .upcoming(let seconds) = phase { return CountdownText.clock(seconds, language: language) }
             return ""
+        case .endsIn:
+            guard case .live = phase else { return "" }
+            // Rounded up as `{until}` is: 0.4 s before the end still says 00:00:01.
+            return CountdownText.clock(max(1, Int(clampingSeconds: end(of: room).timeIntervalSince(now).rounded(.up))), language: language)
+        case .next:
+            guard let (next, nextPhase) = following(room, now: now) else { return "" }
+            return CountdownText.titled(next, nextPhase, language: language)
         }
+    }
+
+    private func end(of room: LiveRoom) -> Date {
+        room.end ?? room.start.addingTimeInterval(TimeInterval(settings.liveDefaultDuration))
+    }
+
+    /// What starts next after `room`: the first of the rotation (by start) still to start
+    /// that is not `room` itself nor another occurrence of it.
+    private func following(_ room: LiveRoom, now: Date) -> (LiveRoom, RoomPhase)? {
+        for other in rotation(at: now) where other.id != room.id && other.start >= room.start {
+            let phase = RoomPhase(room: other, now: now, defaultDuration: settings.liveDefaultDuration)
+            if case .upcoming = phase { return (other, phase) }
+        }
+        return nil
     }
 
     /// A start or end as `time PATTERN` would say that instant (the same rules and caches).

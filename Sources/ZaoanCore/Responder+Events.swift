@@ -44,7 +44,7 @@ extension Responder {
             for (_, at) in moments(of: room) where at > now {
                 next = min(next ?? at, at)
             }
-            for alarm in alarmMoments(of: room) where alarm.at > now {
+            for alarm in alarmMoments(of: room, reference: now) where alarm.at > now {
                 next = min(next ?? alarm.at, alarm.at)
             }
         }
@@ -52,7 +52,10 @@ extension Responder {
     }
 
     /// `{"id","title","phase","at","start","end","source","text"}` and `"calendar"`,
-    /// `"location"`, `"description"`, `"join"` and `"provider"` (its meeting's link and service) when the room or event has one: `at` (the moment), `start` and `end` (the room's or event's, the
+    /// `"location"`, `"description"`, `"join"` and `"provider"` (its meeting's link and
+    /// service) when the room or event has one; an alarm's `"alarm"` (its ID) and the words
+    /// of its notice's buttons (`"action_join"`, `"action_snooze"`, `"action_dismiss"`,
+    /// `AlarmAction`): `at` (the moment), `start` and `end` (the room's or event's, the
     /// end being start + `live_default_duration` when it has none) in ISO 8601 with the zone's
     /// offset; `source` `live` for a room or the calendar file; `text` the moment said in the
     /// configured language (`PhaseNoticeText`). Text made safe, as every answer (the
@@ -76,7 +79,10 @@ extension Responder {
             fields.append(("join", SafeText.visible(join.url)))
             if let provider = join.provider { fields.append(("provider", provider.name)) }
         }
-        if let alarm = transition.alarm { fields.insert(("alarm", alarm), at: 3) }
+        if let alarm = transition.alarm {
+            fields.insert(("alarm", alarm), at: 3)
+            for action in AlarmAction.offered(hasJoinLink: room.join != nil) { fields.append(("action_" + action.rawValue, action.label(settings.language))) }
+        }
         return "{" + fields.map { SafeText.jsonString($0.0) + ":" + SafeText.jsonString($0.1) }.joined(separator: ",") + "}"
     }
 

@@ -14,12 +14,12 @@ extension Responder {
         let duration = settings.liveDefaultDuration
         if let id {
             let room = nextOccurrence(of: try self.room(id), now: now)
-            return roomAnswer(room, RoomPhase(room: room, now: now, defaultDuration: duration), titled: false, formats: formats)
+            return roomAnswer(room, RoomPhase(room: room, now: now, defaultDuration: duration), titled: false, formats: formats, now: now)
         }
         guard let (room, phase) = LiveSchedule.featured(in: rotation(at: now), now: now, defaultDuration: duration) else {
-            return Answer(formats?.none.map { fill($0, room: nil, phase: nil) } ?? "")
+            return Answer(formats?.none.map { fill($0, room: nil, phase: nil, now: now) } ?? "")
         }
-        return roomAnswer(room, phase, titled: true, formats: formats)
+        return roomAnswer(room, phase, titled: true, formats: formats, now: now)
     }
 
     /// One live or upcoming room per `ticker_period` seconds, chosen by the wall clock.
@@ -29,9 +29,9 @@ extension Responder {
 
     func tickerAnswer(now: Date, skip: Int = 0, formats: CountdownFormatSet? = nil) -> Answer {
         guard let shown = tickerRoom(now: now, skip: skip) else {
-            return Answer(formats?.none.map { fill($0, room: nil, phase: nil) } ?? "")
+            return Answer(formats?.none.map { fill($0, room: nil, phase: nil, now: now) } ?? "")
         }
-        var answer = roomAnswer(shown.room, shown.phase, titled: true, formats: formats)
+        var answer = roomAnswer(shown.room, shown.phase, titled: true, formats: formats, now: now)
         answer.shortText = Self.shortText(shown.room, suffix: "\(shown.index + 1)/\(shown.count)")
         return answer
     }
@@ -60,7 +60,7 @@ extension Responder {
     /// A room's countdown with its state for bars: `soon` within `soon_threshold` of the
     /// start, urgent then and in the first minute live; `countdown_levels`' class, colour
     /// and urgency beside that; its text from `formats`' template for the phase, if any.
-    func roomAnswer(_ room: LiveRoom, _ phase: RoomPhase, titled: Bool, formats: CountdownFormatSet? = nil) -> Answer {
+    func roomAnswer(_ room: LiveRoom, _ phase: RoomPhase, titled: Bool, formats: CountdownFormatSet? = nil, now: Date) -> Answer {
         let bare = CountdownText.render(phase, language: settings.language)
         let state: String
         var urgent = false
@@ -84,7 +84,7 @@ extension Responder {
         if let description = room.source == nil ? room.description : room.description.flatMap(Self.firstLine) { tooltip.append(description) }
         if let viewers = room.viewers { tooltip.append(settings.language.viewersText(viewers)) }
         let level = settings.countdownLevels.shown(phase)
-        let text = formats?.template(for: phase).map { fill($0, room: room, phase: phase) }
+        let text = formats?.template(for: phase).map { fill($0, room: room, phase: phase, now: now) }
             ?? (titled ? CountdownText.titled(room, phase, language: settings.language) : bare)
         var answer = Answer(text, shortText: titled ? Self.shortText(room, suffix: CountdownText.short(phase, language: settings.language)) : bare,
                             tooltip: tooltip.joined(separator: "\n"), state: state, urgent: urgent || level.urgent)

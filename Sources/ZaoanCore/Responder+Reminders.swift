@@ -10,7 +10,11 @@ import ZaoanRecurrence
 /// a replay), and a firing that several seconds cover at once (waking) is sent once.
 extension Responder {
     /// The firings of `room`'s alarms, each with its alarm's ID, in no particular order.
-    func alarmMoments(of room: LiveRoom) -> [(id: String, at: Int)] {
+    /// With `nag` on, an alarm that fired is fired again every `nagSeconds` until it is
+    /// snoozed or dismissed or its event ends; of those, only the two around `reference`
+    /// (the last at or before it, the first after it) are given, so an alarm costs the same
+    /// however long it nags.
+    func alarmMoments(of room: LiveRoom, reference: Int) -> [(id: String, at: Int)] {
         guard !room.alarms.isEmpty else { return [] }
         let start = Int(clampingSeconds: room.start.timeIntervalSince1970)
         let end = endSecond(of: room)
@@ -27,9 +31,21 @@ extension Responder {
             if let missed = missedAlarms, end > missed.start, times.contains(where: { $0 > missed.after && $0 <= missed.start }) {
                 times.append(missed.start + 1)
             }
+            if settings.nag { times += Self.nagMoments(after: times, end: end, reference: reference) }
             for at in Set(times) { found.append((id, at)) }
         }
         return found
+    }
+
+    /// `nag`'s repeat, a minute as calendar apps' "remind me again" offers it.
+    static let nagSeconds = 60
+
+    /// The nag firings around `reference` after the last of `firings` at or before it: the
+    /// last at or before `reference` and the first after it, before `end`.
+    static func nagMoments(after firings: [Int], end: Int, reference: Int) -> [Int] {
+        guard let base = firings.filter({ $0 <= reference }).max() else { return [] }
+        let steps = (reference - base) / nagSeconds  // whole steps since the last firing
+        return [base + steps * nagSeconds, base + (steps + 1) * nagSeconds].filter { $0 > base && $0 < end }
     }
 
     /// The alarms of `room` due after `after` and up to `through`, one per alarm (its
@@ -38,7 +54,7 @@ extension Responder {
     func alarmTransitions(of room: LiveRoom, after: Int, through: Int) -> [PhaseTransition] {
         let end = endSecond(of: room)
         var latest: [String: Int] = [:]
-        for (id, at) in alarmMoments(of: room) where at > after && at <= through {
+        for (id, at) in alarmMoments(of: room, reference: through) where at > after && at <= through {
             if at < through && end <= through { continue }
             latest[id] = max(latest[id] ?? at, at)
         }
@@ -61,7 +77,7 @@ extension Responder {
         var pending: [(at: Int, id: String, room: LiveRoom)] = []
         for room in rotation(at: now) where !room.alarms.isEmpty && endSecond(of: room) > second {
             var next: [String: Int] = [:]
-            for (id, at) in alarmMoments(of: room) where at > second { next[id] = min(next[id] ?? at, at) }
+            for (id, at) in alarmMoments(of: room, reference: second) where at > second { next[id] = min(next[id] ?? at, at) }
             pending += next.map { (at: $0.value, id: $0.key, room: room) }
         }
         pending.sort { ($0.at, $0.id) < ($1.at, $1.id) }

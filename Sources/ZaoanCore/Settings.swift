@@ -48,6 +48,8 @@ public struct Settings: Sendable {
     public var soonThreshold: Int
     /// `before_end`: seconds before an end that `watch events` says it is ending; 0: never.
     public var beforeEnd = 0
+    /// `nag`: an alarm that fired fires again every minute until snoozed or dismissed.
+    public var nag = false
     /// `countdown_formats`: named sets of templates for what a countdown says; the set
     /// named `default` is used without `format=NAME`. Empty: today's text.
     public var countdownFormats: [String: CountdownFormatSet] = [:]
@@ -248,6 +250,7 @@ public struct Settings: Sendable {
         settings.calendars = calendars
         settings.calendarWindowHours = windowHours
         settings.festivals = file[boolean: .festivals] ?? ConfigKey.festivals.defaultBoolean!
+        settings.nag = file[boolean: .nag] ?? ConfigKey.nag.defaultBoolean!
         settings.countdownFormats = countdownFormats(file[object: .countdownFormats], language: language, problems: &problems)
         settings.countdownLevels = countdownLevels(file[object: .countdownLevels], problems: &problems)
         settings.stuckClientSeconds = problems.integer(.stuckClientSeconds, in: file)

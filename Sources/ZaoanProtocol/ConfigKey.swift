@@ -75,7 +75,7 @@ public struct ConfigKey: Sendable, Hashable, CustomStringConvertible {
     public static let all: [ConfigKey] = [
         .language, .city, .timezone, .cities, .separator, .greetings, .timeFormat, .idleTimeout, .formatterCacheSize,
         .maxConnections, .maxConnectionsPerUser, .reservedConnections, .outputSoftLimit, .outputSoftSeconds,
-        .outputHardLimit, .stuckClientSeconds, .partialLineSeconds, .firstLineSeconds, .tickerPeriod, .maxRooms, .liveDefaultDuration, .soonThreshold, .beforeEnd,
+        .outputHardLimit, .stuckClientSeconds, .partialLineSeconds, .firstLineSeconds, .tickerPeriod, .maxRooms, .liveDefaultDuration, .soonThreshold, .beforeEnd, .nag,
         .countdownFormats, .countdownLevels, .statusTemplate,
         .i3barMarkup, .barBlocks, .barClockFormats, .barClockZones, .barURLOpener, .barURLSchemes, .barClicks, .adminGroup,
         .calendars, .calendarWindowHours, .festivals,
@@ -106,6 +106,7 @@ public struct ConfigKey: Sendable, Hashable, CustomStringConvertible {
     public static let liveDefaultDuration = ConfigKey("live_default_duration", .integer(range: 1...604_800, default: 7_200), "seconds a room without an end is live")
     public static let soonThreshold = ConfigKey("soon_threshold", .integer(range: 1...604_800, default: 600), "seconds before a start that are soon")
     public static let beforeEnd = ConfigKey("before_end", .seconds(range: 0...86_400, default: 0), "how long before an end watch events says a room or event is ending: 300 or \"5m\" (0: never)")
+    public static let nag = ConfigKey("nag", .boolean(default: false), "an alarm that fired fires again every minute until snoozed or dismissed")
     public static let countdownFormats = ConfigKey("countdown_formats", .object, "named sets of countdown templates: upcoming, live, ended, none")
     public static let countdownLevels = ConfigKey("countdown_levels", .object, "warning and critical thresholds and colours, live and ended colours")
     public static let statusTemplate = ConfigKey("status_template", .string, "the status line, with placeholders")

@@ -175,6 +175,28 @@ import Testing
                     == "ERR not-found no countdown format 'nope'; countdown_formats has compact, default")
     }
 
+    @Test("during a meeting: {ends_in} says what is left of the live one, {next} what follows it (MeetingBar's view); both empty when there is nothing to say")
+    func meetingFields() throws {
+        let live = LiveRoom(id: "standup", title: "Standup", start: Self.now.addingTimeInterval(-723), end: Self.now.addingTimeInterval(1077))
+        let later = LiveRoom(id: "later", title: "Later", start: Self.now.addingTimeInterval(7200))
+        let review = LiveRoom(id: "review", title: "Review", start: Self.now.addingTimeInterval(1500))
+        let earlier = LiveRoom(id: "old", title: "Old", start: Self.now.addingTimeInterval(-3000), end: Self.now.addingTimeInterval(-100))
+        let formats = ##""countdown_formats": {"m": {"live": "{title} ends in {ends_in} · next: {next}", "upcoming": "{title} {in} [{ends_in}] {next}"}}"##
+        let responder = try responder(##"{"language": "en", "timezone": "UTC", \##(formats)}"##, rooms: [later, live, review, earlier])
+        func text(_ request: Request) -> String { responder.answer(request, now: Self.now, counters: ServiceFigures(startedAt: Self.now)).text }
+        #expect(text(.countdownFormat("m", .countdown(id: nil))) == "Standup ends in 00:17:57 · next: Review · starts in 00:25:00")
+        // Upcoming: nothing ends yet; what follows Review is Later (not the live one, which began before).
+        #expect(text(.countdownFormat("m", .countdown(id: "review"))) == "Review starts in 00:25:00 [] Later · starts in 01:46:40")
+        let alone = try self.responder(##"{"language": "zh", "timezone": "UTC", \##(formats)}"##, rooms: [live])
+        #expect(alone.answer(.countdownFormat("m", .countdown(id: nil)), now: Self.now, counters: ServiceFigures(startedAt: Self.now)).text
+                    == "Standup ends in 00:17:57 · next:", "nothing follows: {next} is empty")
+        // A room without an end: live_default_duration after its start.
+        let open = try self.responder(##"{"language": "en", "timezone": "UTC", "live_default_duration": 3600, \##(formats)}"##,
+                                      rooms: [LiveRoom(id: "o", title: "Open", start: Self.now.addingTimeInterval(-600))])
+        #expect(open.answer(.countdownFormat("m", .countdown(id: nil)), now: Self.now, counters: ServiceFigures(startedAt: Self.now)).text
+                    == "Open ends in 00:50:00 · next:")
+    }
+
     @Test("an empty field leaves no doubled or dangling space, as in status_template")
     func squeezesSpaces() throws {
         let room = LiveRoom(id: "r", title: "", start: Self.now.addingTimeInterval(-723))

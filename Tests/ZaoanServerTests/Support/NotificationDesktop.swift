@@ -22,7 +22,7 @@ final class NotificationDesktop {
         var description: String { "(\(arrived) \(summary.debugDescription) \(body.debugDescription) \(urgency) \(timeout) ms)" }
     }
 
-    static let tools = ["Xvfb", "dbus-daemon", "dbus-send", "dunst", "notify-send", "jq"]
+    static let tools = ["Xvfb", "dbus-daemon", "dbus-send", "dunst", "dunstctl", "notify-send", "jq"]
 
     /// The first tool missing, with what to install; nil when all are there.
     static var missingTool: String? {
@@ -73,10 +73,19 @@ final class NotificationDesktop {
 
             """)
         chmod(scratch.file("log.sh"), 0o755)
+        // dunst's context menu (`dunstctl context`) runs `dmenu` with one line per action;
+        // this one logs them and picks the line holding what `choose` wrote.
+        try scratch.write("dmenu.sh", """
+            #!/bin/sh
+            tee -a '\(scratch.file("menu.log"))' | grep -F -- "$(cat '\(scratch.file("choice")')")" | head -n 1
+
+            """)
+        chmod(scratch.file("dmenu.sh"), 0o755)
         try scratch.write("dunstrc", """
             [global]
                 font = DejaVu Sans 8
                 markup = \(markup)
+                dmenu = \(scratch.file("dmenu.sh"))
             [log-everything]
                 appname = zaoan
                 script = \(scratch.file("log.sh"))
@@ -113,6 +122,37 @@ final class NotificationDesktop {
             return Received(arrived: Double(object["at"] ?? "") ?? 0, summary: object["summary"] ?? "", body: object["body"] ?? "",
                             urgency: object["urgency"] ?? "", timeout: Int(object["timeout"] ?? "") ?? -1)
         }
+    }
+
+    /// Chooses the action whose words hold `label` through dunst's context menu (the
+    /// scripted dmenu), as a person picks a button.
+    func choose(_ label: String) throws {
+        try scratch.write("choice", label)
+        let run = try Tool.run(Locations.tool("dunstctl")!, ["context"], environment: environment, timeout: 20, scratch: scratch)
+        if run.status != 0 { throw TestFailure("dunstctl context: \(run)") }
+    }
+
+    /// A click on the newest notification: its default action (`dunstctl action`).
+    func click() throws {
+        let run = try Tool.run(Locations.tool("dunstctl")!, ["action", "0"], environment: environment, timeout: 20, scratch: scratch)
+        if run.status != 0 { throw TestFailure("dunstctl action: \(run)") }
+    }
+
+    /// Closes every notification shown, as its close button does: no action chosen.
+    func closeAll() throws {
+        let run = try Tool.run(Locations.tool("dunstctl")!, ["close-all"], environment: environment, timeout: 20, scratch: scratch)
+        if run.status != 0 { throw TestFailure("dunstctl close-all: \(run)") }
+    }
+
+    /// The lines dunst's context menus listed so far (each action as dunst words it).
+    var menuLines: [String] {
+        ((try? String(contentsOfFile: scratch.file("menu.log"), encoding: .utf8)) ?? "").split(separator: "\n").map(String.init)
+    }
+
+    /// How many notifications dunst shows now.
+    func displayed() -> Int {
+        let run = try? Tool.run(Locations.tool("dunstctl")!, ["count", "displayed"], environment: environment, timeout: 20, scratch: scratch)
+        return Int(run?.output.trimmingCharacters(in: .whitespacesAndNewlines) ?? "") ?? -1
     }
 
     /// Waits until `count` notifications have arrived (or `timeout` passes); returns what came.
