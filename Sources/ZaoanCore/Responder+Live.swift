@@ -13,7 +13,7 @@ extension Responder {
     func countdownAnswer(id: String?, now: Date, formats: CountdownFormatSet? = nil) throws(ProtocolError) -> Answer {
         let duration = settings.liveDefaultDuration
         if let id {
-            let room = nextOccurrence(of: try self.room(id), now: now)
+            let room = try roomOrEvent(id, now: now)
             return roomAnswer(room, RoomPhase(room: room, now: now, defaultDuration: duration), titled: false, formats: formats, now: now)
         }
         guard let (room, phase) = LiveSchedule.featured(in: rotation(at: now), now: now, defaultDuration: duration) else {
@@ -128,6 +128,13 @@ extension Responder {
         }
     }
 
+    /// A room by its ID at its live or next occurrence, or a calendar event by its
+    /// `calendar:UID` (`countdown ID`, `url`/`join countdown ID`, the notifier's Join).
+    func roomOrEvent(_ id: String, now: Date) throws(ProtocolError) -> LiveRoom {
+        if schedule.rooms[id] == nil, id.hasPrefix(Request.calendarEventPrefix) { return try calendarEvent(id, now: now) }
+        return nextOccurrence(of: try room(id), now: now)
+    }
+
     func liveShow(id: String, now: Date) throws(ProtocolError) -> [String] {
         if schedule.rooms[id] == nil, id.hasPrefix(Request.calendarEventPrefix) { return try calendarEventShow(id: id, now: now) }
         let saved = try self.room(id)
@@ -164,7 +171,7 @@ extension Responder {
     /// unknown ID is `not-found`, as for `countdown ID`.
     func shownRoom(_ request: Request, now: Date) throws(ProtocolError) -> LiveRoom? {
         switch request {
-        case .text(.countdown, let id?): return nextOccurrence(of: try room(id), now: now)
+        case .text(.countdown, let id?): return try roomOrEvent(id, now: now)
         case .text(.countdown, nil), .plain(.status):
             return LiveSchedule.featured(in: rotation(at: now), now: now, defaultDuration: settings.liveDefaultDuration)?.room
         case .number(.ticker, let skip): return tickerRoom(now: now, skip: skip)?.room

@@ -5,15 +5,23 @@ import ZaoanTime
 /// What is ahead, rooms and calendar events together (`schedule`), and a calendar event on
 /// its own (`live show calendar:UID`), with the event's calendar, location and description.
 extension Responder {
-    /// `live show calendar:UID`: the calendar event with that ID (as `watch events` gives
-    /// it) that is live now or comes next in the window, with its calendar, file, location,
-    /// description's first line, URL, and the link to join its meeting with the service's name.
-    func calendarEventShow(id: String, now: Date) throws(ProtocolError) -> [String] {
+    /// The calendar event with ID `id` (`calendar:UID`) live now or next in the window, else
+    /// its last there.
+    func calendarEvent(_ id: String, now: Date) throws(ProtocolError) -> LiveRoom {
         let duration = settings.liveDefaultDuration
         let matching = rotation(at: now).filter { $0.id == id && $0.source != nil }
         guard let event = matching.first(where: { !RoomPhase(room: $0, now: now, defaultDuration: duration).isOver }) ?? matching.last else {
             throw ProtocolError(.notFound, "no calendar event '\(RequestParser.shorten(id))' in the window; watch events gives the events' IDs")
         }
+        return event
+    }
+
+    /// `live show calendar:UID`: the calendar event with that ID (as `watch events` gives
+    /// it) that is live now or comes next in the window, with its calendar, file, location,
+    /// description's first line, URL, and the link to join its meeting with the service's name.
+    func calendarEventShow(id: String, now: Date) throws(ProtocolError) -> [String] {
+        let duration = settings.liveDefaultDuration
+        let event = try calendarEvent(id, now: now)
         let phase = RoomPhase(room: event, now: now, defaultDuration: duration)
         var lines = [
             "id: \(event.id)",

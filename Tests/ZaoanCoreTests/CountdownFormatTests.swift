@@ -186,7 +186,7 @@ import Testing
         func text(_ request: Request) -> String { responder.answer(request, now: Self.now, counters: ServiceFigures(startedAt: Self.now)).text }
         #expect(text(.countdownFormat("m", .countdown(id: nil))) == "Standup ends in 00:17:57 · next: Review · starts in 00:25:00")
         // Upcoming: nothing ends yet; what follows Review is Later (not the live one, which began before).
-        #expect(text(.countdownFormat("m", .countdown(id: "review"))) == "Review starts in 00:25:00 [] Later · starts in 01:46:40")
+        #expect(text(.countdownFormat("m", .countdown(id: "review"))) == "Review starts in 00:25:00 [] Later · starts in 02:00:00")
         let alone = try self.responder(##"{"language": "zh", "timezone": "UTC", \##(formats)}"##, rooms: [live])
         #expect(alone.answer(.countdownFormat("m", .countdown(id: nil)), now: Self.now, counters: ServiceFigures(startedAt: Self.now)).text
                     == "Standup ends in 00:17:57 · next:", "nothing follows: {next} is empty")

@@ -77,7 +77,7 @@ final class NotificationDesktop {
         // this one logs them and picks the line holding what `choose` wrote.
         try scratch.write("dmenu.sh", """
             #!/bin/sh
-            tee -a '\(scratch.file("menu.log"))' | grep -F -- "$(cat '\(scratch.file("choice")')")" | head -n 1
+            tee -a '\(scratch.file("menu.log"))' | grep -F -- "$(cat '\(scratch.file("choice"))')" | head -n 1
 
             """)
         chmod(scratch.file("dmenu.sh"), 0o755)
@@ -126,10 +126,15 @@ final class NotificationDesktop {
 
     /// Chooses the action whose words hold `label` through dunst's context menu (the
     /// scripted dmenu), as a person picks a button.
+    /// Returns once dunst has run the menu (`dunstctl context` only asks for it).
     func choose(_ label: String) throws {
         try scratch.write("choice", label)
+        let before = menuLines.count
         let run = try Tool.run(Locations.tool("dunstctl")!, ["context"], environment: environment, timeout: 20, scratch: scratch)
         if run.status != 0 { throw TestFailure("dunstctl context: \(run)") }
+        guard eventually(timeout: 20, interval: 0.05, { self.menuLines.count > before }) else {
+            throw TestFailure("dunst did not open its context menu within 20 s; its log: \(dunstLog)")
+        }
     }
 
     /// A click on the newest notification: its default action (`dunstctl action`).
