@@ -69,10 +69,13 @@ extension Responder {
         path.lowercased().hasSuffix(".ics")
     }
 
-    /// A folder's last component: the name a calendar has before it is read.
+    /// A folder's or file's last component (a file's without `.ics`): the name a calendar
+    /// has before it is read, as the reader gives it (`CalendarName.fallback`).
     static func folderName(_ path: String) -> String {
         var trimmed = Substring(path)
         while trimmed.count > 1, trimmed.hasSuffix("/") { trimmed = trimmed.dropLast() }
-        return trimmed.split(separator: "/").last.map(String.init) ?? path
+        var last = trimmed.split(separator: "/").last ?? trimmed
+        if last.count > 4, last.lowercased().hasSuffix(".ics") { last = last.dropLast(4) }
+        return String(last)
     }
 }

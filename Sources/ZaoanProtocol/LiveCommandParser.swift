@@ -105,6 +105,9 @@ enum LiveCommandParser {
             throw ProtocolError(.badArgument, "the title is \(draft.title.utf8.count) bytes; at most \(RoomLimits.maxTitleBytes)")
         }
         if kind == .eventAdd {
+            guard !draft.title.isEmpty else {
+                throw ProtocolError(.badArgument, "event add needs a TITLE after WHEN: \(kind.descriptor.usage)")
+            }
             // Written into a file other programs read and show: no control or format
             // character in the title (a line break would end the property early), none but
             // line breaks and tabs in the description.
