@@ -196,28 +196,7 @@ extension Responder {
         var next = base ?? schedule
         switch request {
         case .room(.liveAdd, let draft):
-            let zone = settings.zone
-            let resolved = try TimeExpression.resolve(draft.start, now: now, zone: zone, lean: .future, within: AcceptedTimes.room)
-            let start = resolved.date
-            var end: Date?
-            if let text = draft.end {
-                // A relative or time-of-day END counts from START: end=+90m lasts 90 minutes.
-                let resolved = try TimeExpression.parse(text, now: start, zone: zone, lean: .future, within: AcceptedTimes.room)
-                guard resolved > start else {
-                    throw ProtocolError(.badArgument, "end=\(RequestParser.shorten(text)) is not after the start \(isoTime(start))")
-                }
-                end = resolved
-            }
-            let rule = try draft.repeatRule.map { (text) throws(ProtocolError) in try RoomRecurrence.canonical(text) }
-            var room = LiveRoom(id: draft.id, title: draft.title, start: start, end: end,
-                                description: draft.description, viewers: draft.viewers, startWallClock: resolved.ambiguousWallClock,
-                                repeatRule: rule)
-            room.alarms = try (draft.alarms ?? []).map { (text) throws(ProtocolError) in
-                do throws(Alarm.Problem) { return try Alarm(offset: text) } catch {
-                    throw ProtocolError(.badArgument, "alarm=\(RequestParser.shorten(text)): \(error.description)")
-                }
-            }
-            if rule != nil { try RoomRecurrence.check(room, zone: zone, defaultDuration: settings.liveDefaultDuration) }
+            let room = try resolvedRoom(draft, now: now)
             if next.rooms[room.id] == nil && next.count >= settings.maxRooms {
                 // Full: rooms that have ended make way before a new one is refused.
                 next.removeEnded(now: now, defaultDuration: settings.liveDefaultDuration)
@@ -250,6 +229,35 @@ extension Responder {
             throw ProtocolError(.badArgument, "not a change to the live rooms")
         }
         return next
+    }
+
+    /// `live add`'s (and `event add`'s) words made a room: START and END resolved against
+    /// `now` in the configured zone, the rule and the alarms read and checked.
+    func resolvedRoom(_ draft: LiveRoomDraft, now: Date) throws(ProtocolError) -> LiveRoom {
+        let zone = settings.zone
+        let resolved = try TimeExpression.resolve(draft.start, now: now, zone: zone, lean: .future, within: AcceptedTimes.room)
+        let start = resolved.date
+        var end: Date?
+        if let text = draft.end {
+            // A relative or time-of-day END counts from START: end=+90m lasts 90 minutes.
+            let resolved = try TimeExpression.parse(text, now: start, zone: zone, lean: .future, within: AcceptedTimes.room)
+            guard resolved > start else {
+                throw ProtocolError(.badArgument, "end=\(RequestParser.shorten(text)) is not after the start \(isoTime(start))")
+            }
+            end = resolved
+        }
+        let rule = try draft.repeatRule.map { (text) throws(ProtocolError) in try RoomRecurrence.canonical(text) }
+        var room = LiveRoom(id: draft.id, title: draft.title, start: start, end: end,
+                            description: draft.description, viewers: draft.viewers, startWallClock: resolved.ambiguousWallClock,
+                            repeatRule: rule)
+        room.location = draft.location
+        room.alarms = try (draft.alarms ?? []).map { (text) throws(ProtocolError) in
+            do throws(Alarm.Problem) { return try Alarm(offset: text) } catch {
+                throw ProtocolError(.badArgument, "alarm=\(RequestParser.shorten(text)): \(error.description)")
+            }
+        }
+        if rule != nil { try RoomRecurrence.check(room, zone: zone, defaultDuration: settings.liveDefaultDuration) }
+        return room
     }
 
     /// Puts a saved schedule in force, with the expansions of its recurring rooms that

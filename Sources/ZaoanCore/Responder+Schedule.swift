@@ -108,7 +108,7 @@ extension Responder {
     }
 
     /// Refuses a calendar name none of the configured calendars has, naming those there are.
-    private func checkCalendar(_ wanted: String) throws(ProtocolError) {
+    func checkCalendar(_ wanted: String) throws(ProtocolError) {
         let shown = RequestParser.shorten(wanted)
         guard !settings.calendars.isEmpty else {
             throw ProtocolError(.notFound, "no calendar '\(shown)': the config names no calendars (see \"calendars\" in zaoan.conf(5))")

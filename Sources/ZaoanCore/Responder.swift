@@ -328,6 +328,8 @@ public final class Responder {
         case .remindList: return Answer(lines: remindList(now: asked.now))
         case .liveAdd, .liveRemove, .liveSkip, .remindSnooze, .remindDismiss, .privacy:
             throw ProtocolError(.badArgument, "\(kind.descriptor.words) changes the rooms; the server applies it")
+        case .eventAdd, .eventRemove:
+            throw ProtocolError(.badArgument, "\(kind.descriptor.words) writes a calendar folder; the server does it (calendarWrite)")
         case .liveList: return Answer(lines: liveList(now: asked.now))
         case .liveShow: return Answer(lines: try liveShow(id: asked.text ?? "", now: asked.now))
         case .schedule:

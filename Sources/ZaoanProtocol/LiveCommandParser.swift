@@ -1,8 +1,14 @@
+import ZaoanText
+
 /// The arguments of the `live` rows, after their words:
 ///
 ///     live add ID START [TITLE...] [end=END] [desc=TEXT] [viewers=N] [repeat=RULE] [alarm=OFFSETS]
 ///     live rm ID
 ///     live show ID
+///     event add CALENDAR WHEN [TITLE...] [end=END] [location=TEXT] [desc=TEXT] [repeat=RULE] [alarm=OFFSETS]
+///
+/// `event add` is read by the same code: its first word is a calendar's name (quoted when it
+/// has spaces) instead of a room's ID, it takes `location=` and not `viewers=`.
 ///
 /// START may be two words when it is a local date and time (`2026-12-01 20:00`). Options
 /// may stand anywhere after START (quote values with spaces: `desc="two words"`); every
@@ -25,13 +31,24 @@ enum LiveCommandParser {
 
     /// The options of `live add`, in the order the errors list them.
     static let options = ["end", "desc", "viewers", "repeat", "alarm"]
+    /// The options of `event add`.
+    static let eventOptions = ["end", "location", "desc", "repeat", "alarm"]
 
-    /// - Parameter quoted: indices of words that began with a quote.
-    static func draft(_ words: [String], quoted: Set<Int> = []) throws(ProtocolError) -> LiveRoomDraft {
+    /// - Parameters:
+    ///   - quoted: indices of words that began with a quote.
+    ///   - kind: `.liveAdd`, or `.eventAdd` (the first word is a calendar's name).
+    static func draft(_ words: [String], quoted: Set<Int> = [], for kind: RequestKind = .liveAdd) throws(ProtocolError) -> LiveRoomDraft {
         guard words.count >= 2 else {
-            throw ProtocolError(.badArgument, "usage: \(RequestKind.liveAdd.descriptor.usage)")
+            throw ProtocolError(.badArgument, "usage: \(kind.descriptor.usage)")
         }
-        try checkID(words[0])
+        let options = kind == .eventAdd ? eventOptions : options
+        if kind == .eventAdd {
+            if let problem = CalendarNameRule.problem(words[0]) {
+                throw ProtocolError(.badArgument, "event add CALENDAR: the name \(problem) (quote a name with spaces: \"Work Team\")")
+            }
+        } else {
+            try checkID(words[0])
+        }
         var start = words[1]
         var index = 2
         if RoomLimits.isDate(start), index < words.count, RoomLimits.timeOfDay(Substring(words[index])) != nil {
@@ -55,7 +72,12 @@ enum LiveCommandParser {
                     throw ProtocolError(.badArgument, "desc is \(value.utf8.count) bytes; at most \(RoomLimits.maxDescriptionBytes)")
                 }
                 draft.description = value
-            } else if let value = option("viewers=", word) {
+            } else if options.contains("location"), let value = option("location=", word) {
+                guard value.utf8.count <= RoomLimits.maxDescriptionBytes else {
+                    throw ProtocolError(.badArgument, "location is \(value.utf8.count) bytes; at most \(RoomLimits.maxDescriptionBytes)")
+                }
+                draft.location = value
+            } else if options.contains("viewers"), let value = option("viewers=", word) {
                 guard let viewers = Int(value), viewers >= 0 else {
                     throw ProtocolError(.badArgument, "viewers='\(RequestParser.shorten(value))' must be a whole number, 0 or more")
                 }
@@ -73,7 +95,7 @@ enum LiveCommandParser {
                 }
                 draft.alarms = offsets
             } else if !quoted.contains(index - 1), let key = unknownKey(word) {
-                throw ProtocolError(.badArgument, "live add has no option '\(key)='; its options are \(options.map { $0 + "=" }.joined(separator: ", ")) (quote the word to keep it in the title)")
+                throw ProtocolError(.badArgument, "\(kind.descriptor.words) has no option '\(key)='; its options are \(options.map { $0 + "=" }.joined(separator: ", ")) (quote the word to keep it in the title)")
             } else {
                 titleWords.append(word)
             }
@@ -81,6 +103,20 @@ enum LiveCommandParser {
         draft.title = titleWords.joined(separator: " ")
         guard draft.title.utf8.count <= RoomLimits.maxTitleBytes else {
             throw ProtocolError(.badArgument, "the title is \(draft.title.utf8.count) bytes; at most \(RoomLimits.maxTitleBytes)")
+        }
+        if kind == .eventAdd {
+            guard !draft.title.isEmpty else {
+                throw ProtocolError(.badArgument, "event add needs a TITLE after WHEN: \(kind.descriptor.usage)")
+            }
+            // Written into a file other programs read and show: no control or format
+            // character in the title (a line break would end the property early), none but
+            // line breaks and tabs in the description.
+            for (name, text, breaks) in [("the title", draft.title, false), ("location", draft.location ?? "", false),
+                                         ("desc", draft.description ?? "", true)] {
+                if let culprit = text.unicodeScalars.first(where: { !SafeText.isWritable($0, lineBreaks: breaks) }) {
+                    throw ProtocolError(.badArgument, "\(name) holds a control or format character (\(culprit.codePoint)); nothing was written")
+                }
+            }
         }
         return draft
     }

@@ -180,7 +180,7 @@ extension Request {
     }
 }
 /// `live add` as sent: times are still text, resolved against the clock and zone when the
-/// request is answered.
+/// request is answered. `event add` sends the same words: its `id` is the calendar's name.
 public struct LiveRoomDraft: Hashable, Sendable {
     public var id: String
     public var start: String
@@ -192,6 +192,8 @@ public struct LiveRoomDraft: Hashable, Sendable {
     public var repeatRule: String?
     /// `alarm=-10m,-1m`: offsets from the start, checked when answered.
     public var alarms: [String]?
+    /// `location=` (`event add` only): the event's LOCATION.
+    public var location: String?
 
     public init(id: String, start: String, title: String, end: String? = nil, description: String? = nil, viewers: Int? = nil,
                 repeatRule: String? = nil) {

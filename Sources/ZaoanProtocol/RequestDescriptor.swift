@@ -57,6 +57,10 @@ public final class RequestDescriptor: Sendable {
         /// `live add`, `live rm`: saved to disk before they are answered, several read in one
         /// loop turn with one write (the server's group commit).
         case changesRooms
+        /// `event add`, `event rm`: a file written into (or removed from) a calendar folder
+        /// the config names, off the loop, answered once it is on disk; the caller needs the
+        /// right to change zaoan, as for `live add`.
+        case writesCalendars
     }
 
     /// How long one rendering of the answer stays right, for answers that depend only on the

@@ -18,6 +18,7 @@ public enum RequestKind: UInt8, CaseIterable, Hashable, Sendable {
     case countdown, status, ticker
     case liveAdd, liveRemove, liveSkip, liveList, liveShow
     case remindList, remindSnooze, remindDismiss, privacy
+    case eventAdd, eventRemove
     case schedule, url, join
     case watch, watchEvents, format, blocks
 
@@ -96,6 +97,13 @@ public enum RequestKind: UInt8, CaseIterable, Hashable, Sendable {
             RequestDescriptor(self, "privacy", "on|off", reads: .words(ReadArguments.privacy),
                               effect: .changesRooms, watchable: false, changes: .everyRequest,
                               help: .line("hides every title, place, description and link (sharing a screen); times stay"))
+        case .eventAdd:
+            RequestDescriptor(self, "event add", "CALENDAR WHEN [TITLE...] [end=END] [location=TEXT] [desc=TEXT] [repeat=RULE] [alarm=-10m]",
+                              reads: .words(ReadArguments.eventAdd), effect: .writesCalendars, watchable: false, changes: .everyRequest, help: .usageOnly)
+        case .eventRemove:
+            RequestDescriptor(self, "event rm", "UID", aliases: ["event remove", "event del"], reads: .words(ReadArguments.eventRemove),
+                              effect: .writesCalendars, watchable: false, changes: .everyRequest,
+                              help: .line("removes an event event add wrote (its file in the calendar's folder)"))
         case .schedule:
             RequestDescriptor(self, "schedule", "[HOURS] [calendar=NAME] [search=WORDS]", reads: .words(ReadArguments.schedule), watchable: true, changes: .everySecond,
                               help: .line("what comes next: start, end, source and title per line"))

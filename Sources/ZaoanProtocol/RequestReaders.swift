@@ -147,6 +147,24 @@ enum ReadArguments {
         .room(words.kind, try LiveCommandParser.draft(words.words, quoted: Set(words.quoted)))
     }
 
+    /// `event add CALENDAR WHEN [TITLE...] [options]`: `live add`'s words, a calendar's name
+    /// in place of the room's ID (`LiveCommandParser`).
+    static func eventAdd(_ words: RequestWords) throws(ProtocolError) -> Request {
+        .room(words.kind, try LiveCommandParser.draft(words.words, quoted: Set(words.quoted), for: .eventAdd))
+    }
+
+    /// `event rm UID`: a UID `event add` made (`EventUID`), or the ID `watch events` gives
+    /// its event (`calendar:` and the UID).
+    static func eventRemove(_ words: RequestWords) throws(ProtocolError) -> Request {
+        guard words.words.count == 1 else { throw ProtocolError(.badArgument, "usage: \(words.kind.descriptor.usage)") }
+        var uid = words.words[0]
+        if uid.hasPrefix(Request.calendarEventPrefix) { uid = String(uid.dropFirst(Request.calendarEventPrefix.count)) }
+        guard EventUID.isMade(uid) else {
+            throw ProtocolError(.badArgument, "'\(RequestParser.shorten(uid))' is not a UID event add made (\(EventUID.shape)); event rm removes only the events zaoan wrote")
+        }
+        return .text(words.kind, uid)
+    }
+
     static func liveRemove(_ words: RequestWords) throws(ProtocolError) -> Request {
         .text(words.kind, try LiveCommandParser.singleID(words.words, of: words.kind))
     }

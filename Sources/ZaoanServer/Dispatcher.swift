@@ -22,6 +22,9 @@ final class Dispatcher {
         case enqueueChange(Request)
         /// `reload` by a peer that may: answered once the config is read and applied.
         case reloadSettings
+        /// `event add`, `event rm` by a peer that may, checked against the settings: answered
+        /// once the file is written or removed (`CalendarWriter`).
+        case writeCalendar(CalendarWrite)
     }
 
     let responder: Responder
@@ -42,6 +45,8 @@ final class Dispatcher {
     var statistics: () -> ServiceFigures = { ServiceFigures(startedAt: .init(timeIntervalSince1970: 0)) }
     /// Re-reads the config off the loop (`reload`), answering the session when it is applied.
     var reload: (Session) -> Void = { _ in }
+    /// Writes or removes a calendar event's file off the loop, answering the session when done.
+    var writeCalendar: (CalendarWrite, Session) -> Void = { _, _ in }
     /// Connections, watches or rooms changed: the status line is due.
     var statusChanged: () -> Void = {}
 
@@ -79,6 +84,14 @@ final class Dispatcher {
             return refusal(of: parsed.request, from: peer).map(Outcome.reply) ?? .reloadSettings
         case .changesRooms:
             return refusal(of: parsed.request, from: peer).map(Outcome.reply) ?? .enqueueChange(parsed.request)
+        case .writesCalendars:
+            if let refused = refusal(of: parsed.request, from: peer) { return .reply(refused) }
+            var random = SystemRandomNumberGenerator()
+            do {
+                return .writeCalendar(try responder.calendarWrite(parsed.request, now: clock.wall, uid: EventUID.make(using: &random)))
+            } catch {
+                return .reply(.error(error))
+            }
         }
     }
 

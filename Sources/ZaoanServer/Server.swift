@@ -73,6 +73,8 @@ public final class Server {
     var almanac: AlmanacPreparer!
     /// `reload` and SIGHUP: the config read off the loop.
     var reloader: SettingsReloader!
+    /// `event add`, `event rm`: calendar files written off the loop.
+    var calendarWriter: CalendarWriter!
     var acceptPaused = false
     var idleTimer: MonotonicTimer?
     var watchdogTimer: MonotonicTimer?
@@ -113,6 +115,8 @@ public final class Server {
         dispatcher.statistics = { [unowned self] in self.statistics }
         self.reloader = try SettingsReloader(loop: loop, source: options.config) { [unowned self] read in self.applyReloaded(read) }
         dispatcher.reload = { [unowned self] session in self.reloader.reload(for: .session(session)) }
+        self.calendarWriter = try CalendarWriter(loop: loop)
+        dispatcher.writeCalendar = { [unowned self] write, session in self.calendarWriter.write(write, for: session) }
         dispatcher.statusChanged = { [unowned self] in self.statusChanged() }
         table.closed = { [unowned(unsafe) self] session in self.sessionClosed(session) }  // per close: no reference counting
     }
@@ -163,6 +167,7 @@ public final class Server {
         rooms.stop()
         almanac.stop()
         reloader.stop()
+        calendarWriter.stop()
         calendars?.stop()
         refusals.flush(all: true)
         let reason = lifecycle.stopReason

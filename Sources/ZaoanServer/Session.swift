@@ -198,6 +198,10 @@ final class Session: ChannelHandler {
             // Answered once the config is read off the loop and applied (`SettingsReloader`).
             state = .awaitingCommit(CommitWait(mode: mode, inFlight: 1, held: nil, takesChanges: false, closeAfter: isClosing))
             dispatcher.reload(self)
+        case .writeCalendar(let write):
+            // Answered once the file is on disk (`CalendarWriter`); later lines wait, as for reload.
+            state = .awaitingCommit(CommitWait(mode: mode, inFlight: 1, held: nil, takesChanges: false, closeAfter: isClosing))
+            dispatcher.writeCalendar(write, self)
         }
         return true
     }

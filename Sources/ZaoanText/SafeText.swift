@@ -58,6 +58,16 @@ public enum SafeText {
         text.split(separator: "\n", omittingEmptySubsequences: false).map { visible(String($0)) }.joined(separator: "\n")
     }
 
+    /// Whether `scalar` may be written as it is into a text another program shows (an
+    /// iCalendar TEXT value `event add` writes): not a control character (LF too, unless
+    /// `lineBreaks`), not a bidi override or any other format character `visible` would
+    /// replace or remove, but the joiners and emoji tags that build a character.
+    public static func isWritable(_ scalar: Unicode.Scalar, lineBreaks: Bool) -> Bool {
+        if scalar == "\n" { return lineBreaks }
+        guard needsAttention(scalar) else { return true }
+        return scalar.value == 0x200C || scalar.value == 0x200D || (0xE0020...0xE007F).contains(scalar.value)
+    }
+
     enum Treatment: Equatable {
         case keep
         case replace(Unicode.Scalar)

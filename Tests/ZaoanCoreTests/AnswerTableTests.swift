@@ -35,6 +35,8 @@ import Testing
         .remindSnooze: ("remind snooze 0123456789ab 5m", "ERR bad-argument remind snooze changes the rooms; the server applies it"),
         .remindDismiss: ("remind dismiss 0123456789ab", "ERR bad-argument remind dismiss changes the rooms; the server applies it"),
         .privacy: ("privacy on", "ERR bad-argument privacy changes the rooms; the server applies it"),
+        .eventAdd: ("event add Work +1h Standup", "ERR bad-argument event add writes a calendar folder; the server does it (calendarWrite)"),
+        .eventRemove: ("event rm 0123456789abcdef0123456789abcdef@zaoan", "ERR bad-argument event rm writes a calendar folder; the server does it (calendarWrite)"),
         .schedule: ("schedule 2 calendar=Work", "ERR not-found no calendar 'Work': the config names no calendars…"),
         .url: ("url countdown r9", "ERR not-found no live room 'r9'…"),
         .join: ("join countdown r9", "ERR not-found no live room 'r9'…"),

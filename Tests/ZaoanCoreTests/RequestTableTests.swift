@@ -28,6 +28,8 @@ import Testing
         remind list             pending alarms: ID, when, event and title per line
         remind snooze ALARM DURATION|start | remind dismiss ALARM
         privacy on|off          hides every title, place, description and link (sharing a screen); times stay
+        event add CALENDAR WHEN [TITLE...] [end=END] [location=TEXT] [desc=TEXT] [repeat=RULE] [alarm=-10m]
+        event rm UID            removes an event event add wrote (its file in the calendar's folder)
         schedule [HOURS] [calendar=NAME] [search=WORDS]   what comes next: start, end, source and title per line
         url countdown [ID] | ticker [SKIP] | status
         join [countdown [ID] | ticker [SKIP] | status]   the meeting link of the live or next event
@@ -147,7 +149,9 @@ import Testing
         ("pin", "unknown command 'pin' (did you mean 'ping'?); send help for the list"),
         ("sttus", "unknown command 'sttus' (did you mean 'status'?); send help for the list"),
         ("stauts", "unknown command 'stauts' (did you mean 'stats'?); send help for the list"),  // as near to status: the table's first
-        ("add x +1h t", "unknown command 'add' (did you mean 'live add'?); send help for the list"),
+        // `add` leads both `live add` and `event add`: no one guess.
+        ("add x +1h t", "unknown command 'add'; send help for the list"),
+        ("skip x 2026-12-24", "unknown command 'skip' (did you mean 'live skip'?); send help for the list"),
         ("events", "unknown command 'events' (did you mean 'watch events'?); send help for the list"),
         ("--fromat=json ping", "unknown command '--fromat=json' (did you mean '--format=json'?); send help for the list"),
         ("frobnicate", "unknown command 'frobnicate'; send help for the list"),

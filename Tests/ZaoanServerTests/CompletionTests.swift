@@ -190,6 +190,7 @@ struct CompletionTests {
         Case("zaoan ask time ", []),
         Case("zaoan ask schedule ", ["calendar="]),
         Case("zaoan ask privacy ", ["on", "off"]),
+        Case("zaoan ask event ", ["add", "rm"]),
         Case("zaoan ask schedule 24 c", ["calendar="]),
         Case("zaoan watch --format=json schedule cal", ["calendar="]),
         Case("zaoan ask schedule 2", []),
@@ -447,6 +448,7 @@ struct CompletionTests {
             Case("zaoan bar --", ["--socket", "--config", "--retry-after"]),
             Case("zaoan ask schedule ", ["calendar="]),
             Case("zaoan ask privacy ", ["on", "off"]),
+            Case("zaoan ask event ", ["add", "rm"]),
             Case("zaoan watch schedule 24 ", ["calendar="]),
             Case("zaoan join ", ["countdown", "ticker", "status"]),
         ]

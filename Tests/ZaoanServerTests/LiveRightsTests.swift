@@ -23,7 +23,7 @@ struct LiveRightsTests {
         output == "\(title) · 距开播 01:00:00\n" || output.hasPrefix("\(title) · 距开播 00:59:5")
     }
 
-    @Test("nobody is refused live add, live rm, reload, privacy and remind with ERR forbidden, but may read")
+    @Test("nobody is refused live add, live rm, reload, privacy, remind and event add/rm with ERR forbidden, but may read")
     func nobodyRefused() throws {
         // zaoan makes its socket 0600; put it where nobody can reach it and open it up.
         let socketDirectory = try Live.traversableDirectory()
@@ -38,7 +38,8 @@ struct LiveRightsTests {
         #expect(try service.ask("live add night +1h 夜读") == "ok\n", "root (the service's own user here) may add")
 
         for words in [["live", "add", "x", "+1h", "intruder"], ["live", "rm", "night"], ["reload"], ["privacy", "on"],
-                      ["remind", "dismiss", "0123456789ab"]] {
+                      ["remind", "dismiss", "0123456789ab"], ["event", "add", "work", "+1h", "intruder"],
+                      ["event", "rm", "0123456789abcdef0123456789abcdef@zaoan"]] {
             let result = try ask(as: "nobody", group: "nogroup", path, words, scratch: service.directory)
             #expect(refused(result), "\(words.joined(separator: " ")) as nobody: \(result)")
         }

@@ -168,7 +168,7 @@ _zaoan_request() {
                 ;;
             *)
                 words=(greeting time ago duration ping version help stats countdown status ticker live remind schedule blocks)
-                [[ $mode == ask ]] && words+=(watch reload url join privacy)
+                [[ $mode == ask ]] && words+=(watch reload url join privacy event)
                 ((watched)) && words+=("${watch[@]}")
                 _zaoan_add "$cur" "${words[@]}"
                 ;;
@@ -190,6 +190,16 @@ _zaoan_request() {
             fi
             ;;
         privacy) ((argument == 1)) && _zaoan_add "$cur" on off ;;
+        event)
+            # `event add CALENDAR WHEN TITLE ...`, `event rm UID`: writes, so ask only.
+            if ((argument == 1)); then
+                local -a event=()
+                [[ $mode == ask ]] && event=(add rm)
+                _zaoan_add "$cur" "${event[@]}"
+            elif ((argument == 2)) && [[ $sub == add ]]; then
+                _zaoan_calendar_values "$cur" "$socket"
+            fi
+            ;;
         remind)
             if ((argument == 1)); then
                 local -a remind=(list)
