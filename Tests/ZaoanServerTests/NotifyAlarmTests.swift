@@ -114,4 +114,29 @@ struct NotifyAlarmTests {
         #expect(eventually(timeout: 10) { desktop.displayed() == 0 })
         #expect(eventually(timeout: 10) { (try? Self.reminders(service))?.isEmpty == true }, "joining acknowledges: the alarm is dismissed, no more nagging")
     }
+
+    @Test("ten alarms at once: eight notices wait with buttons, the ninth and tenth come without them and expire; none is lost")
+    func boundedWaiting() throws {
+        let service = try TestService.start(arguments: ["--language", "en", "--timezone", "UTC"], config: "{}")
+        defer { try? service.stop() }
+        let (desktop, notifier) = try NotifyIntegrationTests.notifierRunning(for: service, markup: "no")
+        defer {
+            notifier.stop()
+            desktop.stop()
+        }
+        // Five alarms on one second, five on the next (a firing sends at most 8 lines in full).
+        let start = Self.second(in: 65)
+        for index in 0..<10 {
+            let iso = NotifyIntegrationTests.Room.iso(start.unix + index / 5)
+            #expect(try service.ask("live add r\(index) \(iso) Room\(index) alarm=-1m") == "ok\n")
+        }
+        var got: [NotificationDesktop.Received] = []
+        #expect(eventually(timeout: 30, interval: 0.1) {
+            got = desktop.received().filter { $0.summary.hasPrefix("Room") }
+            return got.count >= 10
+        }, "\(got) notifier: \(notifier.errorText)")
+        #expect(got.filter { $0.timeout == 0 }.count == 8, "eight wait for a choice: \(got)")
+        #expect(got.filter { $0.timeout == 15_000 }.count == 2, "the rest expire: \(got)")
+        #expect(Set(got.map(\.summary)).count == 10, "every alarm shown once: \(got)")
+    }
 }
