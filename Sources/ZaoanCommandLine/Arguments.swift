@@ -56,6 +56,26 @@ public enum Arguments {
         }
     }
 
+    /// The `--name VALUE` / `--name=VALUE` options before the first word that is not one
+    /// (`--` ends them too), and the words after them: `zaoan join`'s and `zaoan click`'s
+    /// command lines, whose words may not start with `-`.
+    public static func leadingOptions(_ arguments: [String], of command: String, valued: Set<String>) throws(UsageError) -> (values: [String: String], words: [String]) {
+        var values: [String: String] = [:]
+        var index = 0
+        while index < arguments.count, arguments[index].hasPrefix("-") {
+            if arguments[index] == "--" {
+                index += 1
+                break
+            }
+            let name = optionName(arguments[index])
+            guard valued.contains(name) else { throw UsageError("unknown option '\(arguments[index])' for \(command); run zaoan --help") }
+            let (value, consumed) = try self.value(of: name, in: arguments, at: index)
+            values[name] = value
+            index += consumed
+        }
+        return (values, Array(arguments[index...]))
+    }
+
     /// `--name` of `--name=VALUE`, or the whole argument.
     public static func optionName(_ argument: String) -> String {
         argument.split(separator: "=", maxSplits: 1).first.map(String.init) ?? argument

@@ -49,20 +49,9 @@ struct JoinOptions: Equatable {
 
     /// `[--socket PATH] [--config FILE] [--] [REQUEST...]`, options before the request.
     static func parse(_ arguments: [String]) throws(UsageError) -> JoinOptions {
-        var options = JoinOptions()
-        var index = 0
-        while index < arguments.count, arguments[index].hasPrefix("-") {
-            if arguments[index] == "--" {
-                index += 1
-                break
-            }
-            let name = Arguments.optionName(arguments[index])
-            guard name == "--socket" || name == "--config" else { throw UsageError("unknown option '\(arguments[index])' for join; run zaoan --help") }
-            let (value, consumed) = try Arguments.value(of: name, in: arguments, at: index)
-            if name == "--socket" { options.socket = value } else { options.config = value }
-            index += consumed
-        }
-        options.words = Array(arguments[index...])
+        let (values, words) = try Arguments.leadingOptions(arguments, of: "join", valued: ["--socket", "--config"])
+        var options = JoinOptions(socket: values["--socket"], config: values["--config"])
+        options.words = words
         do {
             _ = try RequestWords.line(["join"] + options.words)
         } catch {

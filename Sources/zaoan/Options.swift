@@ -210,20 +210,8 @@ enum Options {
 
     /// `[--config FILE] BLOCK... BUTTON`: the block's request word may be two words (`live list`).
     private static func parseClick(_ arguments: [String]) throws(UsageError) -> ClickOptions {
-        var config: String?
-        var index = 0
-        while index < arguments.count, arguments[index].hasPrefix("-") {
-            if arguments[index] == "--" {
-                index += 1
-                break
-            }
-            let name = Arguments.optionName(arguments[index])
-            guard name == "--config" else { throw UsageError("unknown option '\(arguments[index])' for click; run zaoan --help") }
-            let (value, consumed) = try Arguments.value(of: name, in: arguments, at: index)
-            config = value
-            index += consumed
-        }
-        let words = Array(arguments[index...])
+        let (values, words) = try Arguments.leadingOptions(arguments, of: "click", valued: ["--config"])
+        let config = values["--config"]
         guard words.count >= 2, let last = words.last else {
             throw UsageError("click needs a block and a button, e.g. zaoan click ticker left")
         }

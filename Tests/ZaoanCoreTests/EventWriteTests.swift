@@ -152,7 +152,7 @@ import ZaoanRecurrence
     }
 
     @Test func madeUIDs() {
-        var generator = SeededGenerator(seed: 7)
+        var generator = SplitMix(seed: 7)
         var seen = Set<String>()
         for _ in 0..<200 {
             let uid = EventUID.make(using: &generator)
@@ -246,18 +246,5 @@ import ZaoanRecurrence
         #expect(try self.responder(["/cal/work", "/cal/h.ics", "/cal/home"]).calendarWrite(request, now: now, uid: "unused")
                     == .remove(uid: uid, folders: ["/cal/work", "/cal/home"]))
         #expect(throws: ProtocolError.self) { try self.responder([]).calendarWrite(request, now: now, uid: "unused") }
-    }
-}
-
-/// A small deterministic generator (SplitMix64) for UIDs in tests.
-struct SeededGenerator: RandomNumberGenerator {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }

@@ -155,8 +155,9 @@ struct TZifBuilder {
     }
 }
 
-/// A small deterministic generator (SplitMix64), so failures reproduce.
-struct SplitMix {
+/// A small deterministic generator (SplitMix64), so failures reproduce (the zone readers'
+/// corruptions, `event add`'s UIDs).
+struct SplitMix: RandomNumberGenerator {
     var state: UInt64
     init(seed: UInt64) { state = seed }
     mutating func next() -> UInt64 {

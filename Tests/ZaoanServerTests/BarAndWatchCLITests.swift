@@ -385,6 +385,17 @@ struct BarAndWatchOptionTests {
         }
     }
 
+    @Test("join and click read their options before the words (= or a separate value, -- ends them); any other option is named")
+    func leadingOptions() throws {
+        let read = try Arguments.leadingOptions(["--socket", "/s", "--config=/c", "countdown", "-x"], of: "join", valued: ["--socket", "--config"])
+        #expect(read.values == ["--socket": "/s", "--config": "/c"] && read.words == ["countdown", "-x"])
+        #expect(try Arguments.leadingOptions(["--", "--socket", "x"], of: "join", valued: ["--socket"]).words == ["--socket", "x"])
+        #expect(throws: UsageError("unknown option '--socket' for click; run zaoan --help")) {
+            try Arguments.leadingOptions(["--socket", "/s", "ticker", "left"], of: "click", valued: ["--config"])
+        }
+        #expect(throws: UsageError.self) { try Arguments.leadingOptions(["--config"], of: "click", valued: ["--config"]) }
+    }
+
     @Test("watch and bar take --retry-after DURATION (50ms to 1h, default 2s); ask does not")
     func retryAfterOption() throws {
         #expect(try Options.parse(["watch", "--retry-after", "200ms", "ping"])
