@@ -112,20 +112,22 @@ public struct EventFile: Equatable, Sendable {
     /// A UTC-OFFSET (§3.3.14): `+0100`, `-0330`, `+053328` (seconds only when there are some).
     static func offset(_ seconds: Int) -> String {
         let magnitude = abs(seconds)
-        var text = (seconds < 0 ? "-" : "+") + two(magnitude / 3600) + two(magnitude / 60 % 60)
-        if magnitude % 60 != 0 { text += two(magnitude % 60) }
+        var text = (seconds < 0 ? "-" : "+") + padded(magnitude / 3600, 2) + padded(magnitude / 60 % 60, 2)
+        if magnitude % 60 != 0 { text += padded(magnitude % 60, 2) }
         return text
     }
 
     /// `20261201T190000Z`.
     static func utcStamp(_ instant: Int64) -> String { wallClock(Int(instant)) + "Z" }
 
-    /// Local seconds since 1970 as `20261201T200000`.
+    /// Local seconds since 1970 as `20261201T200000`: `LocalDateTime.basicText`'s form, for
+    /// any year a room may have (a `LocalDateTime` holds only the calendar reader's years).
     static func wallClock(_ localSeconds: Int) -> String {
         let days = CivilCalendar.floorDivide(localSeconds, 86_400)
         let date = CivilCalendar.civil(daysSince1970: days)
         let second = localSeconds - days * 86_400
-        return four(date.year) + two(date.month) + two(date.day) + "T" + two(second / 3600) + two(second / 60 % 60) + two(second % 60)
+        return padded(date.year, 4) + padded(date.month, 2) + padded(date.day, 2) + "T"
+            + padded(second / 3600, 2) + padded(second / 60 % 60, 2) + padded(second % 60, 2)
     }
 
     /// A DURATION (§3.3.6) of whole seconds: `-PT10M`, `PT0S`, `-P1DT2H`, `PT90S` → `PT1M30S`.
@@ -181,6 +183,4 @@ public struct EventFile: Equatable, Sendable {
         return String(decoding: out, as: UTF8.self)
     }
 
-    private static func two(_ value: Int) -> String { value < 10 ? "0\(value)" : "\(value)" }
-    private static func four(_ value: Int) -> String { String(repeating: "0", count: max(0, 4 - String(value).count)) + String(value) }
 }

@@ -25,10 +25,12 @@ extension Responder {
         case .room(.eventAdd, let draft):
             let (path, name) = try writableCalendar(named: draft.id)
             let room = try resolvedRoom(draft, now: now)
-            let start = Int64(room.start.timeIntervalSince1970.rounded(.down))
+            // Whole seconds, clamped (never a trap): the room's times were checked by live add's
+            // rules, the clock is the service's.
+            func seconds(_ date: Date) -> Int64 { Int64(Int(clampingSeconds: date.timeIntervalSince1970.rounded(.down))) }
+            let start = seconds(room.start)
             let info = ZoneInfoStore.shared.zoneInfo(for: settings.zone, at: room.start)
-            let file = EventFile(uid: uid, stamp: Int64(now.timeIntervalSince1970.rounded(.down)), start: start,
-                                 end: room.end.map { Int64($0.timeIntervalSince1970.rounded(.down)) },
+            let file = EventFile(uid: uid, stamp: seconds(now), start: start, end: room.end.map(seconds),
                                  zone: EventFile.zone(named: settings.zone.identifier, info: info, start: start),
                                  title: room.title, location: room.location, description: room.description,
                                  rule: room.repeatRule, alarms: room.alarms)

@@ -39,6 +39,9 @@ public struct CivilDay: Hashable, Comparable, Sendable, CustomStringConvertible 
 
     /// `2026-03-27`.
     public var description: String { "\(padded(year, 4))-\(padded(month, 2))-\(padded(day, 2))" }
+
+    /// RFC 5545's DATE: `20260327` (an UNTIL, a DTSTART's day).
+    public var basicText: String { padded(year, 4) + padded(month, 2) + padded(day, 2) }
 }
 
 /// A date and time on a wall clock, in no zone yet: what a user types, what a floating or
@@ -80,6 +83,9 @@ public struct LocalDateTime: Hashable, Comparable, Sendable, CustomStringConvert
     public static func < (a: LocalDateTime, b: LocalDateTime) -> Bool {
         (a.day, a.secondOfDay) < (b.day, b.secondOfDay)
     }
+
+    /// RFC 5545's DATE-TIME without its zone: `20260327T070000` (add `Z` for UTC).
+    public var basicText: String { day.basicText + "T" + padded(hour, 2) + padded(minute, 2) + padded(second, 2) }
 
     /// `2026-03-27 07:00:00`.
     public var description: String { "\(day) \(padded(hour, 2)):\(padded(minute, 2)):\(padded(second, 2))" }

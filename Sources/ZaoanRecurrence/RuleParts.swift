@@ -307,9 +307,9 @@ public struct RuleParts: Hashable, Sendable {
         out.append("FREQ=\(frequency.name)")
         if let until {
             switch until {
-            case .day(let day): out.append("UNTIL=" + Self.compact(day))
-            case .utc(let wall): out.append("UNTIL=" + Self.compact(wall) + "Z")
-            case .wall(let wall): out.append("UNTIL=" + Self.compact(wall))
+            case .day(let day): out.append("UNTIL=" + day.basicText)
+            case .utc(let wall): out.append("UNTIL=" + wall.basicText + "Z")
+            case .wall(let wall): out.append("UNTIL=" + wall.basicText)
             }
         }
         if let count { out.append("COUNT=\(count)") }
@@ -332,14 +332,6 @@ public struct RuleParts: Hashable, Sendable {
         if weekStart != 1 { out.append("WKST=" + Self.dayNames[weekStart]) }
         if skip != .omit { out.append("SKIP=" + skip.rawValue) }
         return out.joined(separator: ";")
-    }
-
-    private static func compact(_ day: CivilDay) -> String {
-        padded(day.year, 4) + padded(day.month, 2) + padded(day.day, 2)
-    }
-
-    private static func compact(_ wall: LocalDateTime) -> String {
-        compact(wall.day) + "T" + padded(wall.hour, 2) + padded(wall.minute, 2) + padded(wall.second, 2)
     }
 
     /// Whether the rule has no part beyond FREQ, INTERVAL, COUNT, UNTIL and WKST, in the

@@ -29,8 +29,7 @@ struct JoinCommand {
         } catch {
             fail(error.description, status: error.exitStatus)
         }
-        let line = (try? RequestWords.line(["join"] + options.words)) ?? "join"  // parse refused words that cannot be sent
-        switch LinkOpener.ask(line, socketPath: socketPath) {
+        switch LinkOpener.ask(options.line, socketPath: socketPath) {
         case .failure(let failure):
             fail(failure.description, status: failure.description.hasPrefix("ERR ") ? 1 : 2)
         case .success(nil):
@@ -46,14 +45,15 @@ struct JoinOptions: Equatable {
     var config: String?
     /// What shows the event (`countdown ID`, `ticker 2`, `status`); none: the live or next.
     var words: [String] = []
+    /// The request sent: `join` and the words, quoted as the protocol reads them.
+    var line = "join"
 
     /// `[--socket PATH] [--config FILE] [--] [REQUEST...]`, options before the request.
     static func parse(_ arguments: [String]) throws(UsageError) -> JoinOptions {
         let (values, words) = try Arguments.leadingOptions(arguments, of: "join", valued: ["--socket", "--config"])
-        var options = JoinOptions(socket: values["--socket"], config: values["--config"])
-        options.words = words
+        var options = JoinOptions(socket: values["--socket"], config: values["--config"], words: words)
         do {
-            _ = try RequestWords.line(["join"] + options.words)
+            options.line = try RequestWords.line(["join"] + words)
         } catch {
             throw UsageError(error.description)
         }
