@@ -15,6 +15,12 @@ public struct Answer: Equatable, Sendable {
     public var levels: [String] = []
     /// A countdown level's colour: i3bar's `color`, polybar's `%{F#rrggbb}`, tmux's `#[fg=...]`.
     public var color: BarColor?
+    /// A tooltip already in Pango markup, every text in it escaped by its maker (`month`'s
+    /// grid): waybar's JSON carries it as it is, in place of `tooltip`.
+    public var tooltipMarkup: String?
+    /// What a bar shows of a multi-line answer, in place of its lines (`month`: the title and
+    /// the week with today).
+    public var barText: String?
 
     public init(_ text: String, shortText: String? = nil, tooltip: String? = nil, state: String? = nil, urgent: Bool = false) {
         self.lines = [text]
@@ -51,8 +57,8 @@ extension OutputFormat {
             let lines = self == .plain ? answer.lines : answer.lines.map { escaped(SafeText.visible($0)) }
             return answer.isMultiLine ? .lines(lines) : .line(lines.first ?? "")
         case .json:
-            let object = WaybarObject(text: SafeText.pango(SafeText.visibleLines(answer.text)),
-                                      tooltip: answer.tooltip.map { SafeText.pango(SafeText.visibleLines($0)) },
+            let object = WaybarObject(text: SafeText.pango(SafeText.visibleLines(answer.barText ?? answer.text)),
+                                      tooltip: answer.tooltipMarkup ?? answer.tooltip.map { SafeText.pango(SafeText.visibleLines($0)) },
                                       state: answer.state, levels: answer.state == nil ? [] : answer.levels)
             return .line(object.encoded)
         case .i3bar:
@@ -67,7 +73,7 @@ extension OutputFormat {
             let shown = label.map { $0 + " " + text } ?? text
             return pangoMarkup ? SafeText.pango(SafeText.visible(shown)) : SafeText.visible(shown)
         }
-        return I3barBlock(instance: instance, fullText: escape(answer.text), shortText: answer.shortText.map(escape),
+        return I3barBlock(instance: instance, fullText: escape(answer.barText ?? answer.text), shortText: answer.shortText.map(escape),
                           urgent: answer.urgent, pango: pangoMarkup, color: answer.color)
     }
 }

@@ -335,6 +335,8 @@ public final class Responder {
         case .schedule:
             let query = asked.request.scheduleQuery ?? ScheduleQuery()
             return Answer(lines: try schedule(hours: query.hours, calendar: query.calendar, search: query.search, now: asked.now))
+        case .month: return try monthAnswer(asked)
+        case .monthDays: return Answer(lines: try monthText(asked).dayLines)
         case .watchEvents: throw ProtocolError(.badArgument, "watch events is a stream; the connection answers it")
         case .url, .join, .watch, .format, .blocks:
             throw ProtocolError(.badArgument, "\(kind.descriptor.words) is made of requests; send it with one")

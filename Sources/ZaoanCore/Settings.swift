@@ -70,6 +70,8 @@ public struct Settings: Sendable {
     /// Whether the Chinese calendar's festivals are all-day events in `schedule`,
     /// `countdown`, `ticker`, `status` and `watch events` (`Responder+Festivals.swift`).
     public var festivals = false
+    /// The month view's week, lunar days and workdays (`Settings+Month.swift`).
+    public var month = MonthSettings(language: .en, zoneIdentifier: "UTC")
 
     /// At most this many `calendars` entries, each at most `maxCalendarPathBytes`.
     public static let maxCalendars = 64
@@ -257,6 +259,7 @@ public struct Settings: Sendable {
         settings.partialLineSeconds = problems.integer(.partialLineSeconds, in: file)
         settings.firstLineSeconds = problems.integer(.firstLineSeconds, in: file)
         settings.beforeEnd = problems.integer(.beforeEnd, in: file)
+        settings.month = monthSettings(file, language: language, zoneIdentifier: resolvedZone.identifier, problems: &problems)
         return (settings, problems.all)
     }
 

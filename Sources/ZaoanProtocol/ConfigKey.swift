@@ -78,7 +78,7 @@ public struct ConfigKey: Sendable, Hashable, CustomStringConvertible {
         .outputHardLimit, .stuckClientSeconds, .partialLineSeconds, .firstLineSeconds, .tickerPeriod, .maxRooms, .liveDefaultDuration, .soonThreshold, .beforeEnd, .nag,
         .countdownFormats, .countdownLevels, .statusTemplate,
         .i3barMarkup, .barBlocks, .barClockFormats, .barClockZones, .barURLOpener, .barURLSchemes, .barClicks, .adminGroup,
-        .calendars, .calendarWindowHours, .festivals,
+        .calendars, .calendarWindowHours, .festivals, .weekStart, .lunar, .workdays, .workdaysExtra,
     ]
 
     // MARK: - The keys
@@ -116,6 +116,10 @@ public struct ConfigKey: Sendable, Hashable, CustomStringConvertible {
     public static let barClockZones = ConfigKey("bar_clock_zones", .strings, "zones a middle click on a time block cycles through")
     public static let calendars = ConfigKey("calendars", .calendars, ".ics files and vdir folders whose events count like rooms")
     public static let calendarWindowHours = ConfigKey("calendar_window_hours", .integer(range: 1...744, default: 48), "hours of calendar events expanded ahead")
+    public static let weekStart = ConfigKey("week_start", .string, "the month grid's first weekday: \"monday\", \"sunday\" or \"saturday\" (default: CLDR's for the language's region)")
+    public static let lunar = ConfigKey("lunar", .boolean(default: false), "lunar days under the month grid's days (default on for zh and zh-Hant)")
+    public static let workdays = ConfigKey("workdays", .string, "\"cn\": China's public holidays and make-up workdays, or \"none\" (default cn for zh in China's zone)")
+    public static let workdaysExtra = ConfigKey("workdays_extra", .stringMap(perEntry: true), "days the shipped holiday table lacks: {\"2027-02-07\": \"makeup-workday\", \"2027-02-11\": \"spring-festival\"}")
     public static let festivals = ConfigKey("festivals", .boolean(default: false), "the Chinese calendar's festivals as all-day events")
     public static let barURLOpener = ConfigKey("bar_url_opener", .strings, "the command a click on an event's URL runs")
     public static let barURLSchemes = ConfigKey("bar_url_schemes", .strings, "the only URL schemes a click opens")

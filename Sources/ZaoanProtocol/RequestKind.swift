@@ -19,7 +19,7 @@ public enum RequestKind: UInt8, CaseIterable, Hashable, Sendable {
     case liveAdd, liveRemove, liveSkip, liveList, liveShow
     case remindList, remindSnooze, remindDismiss, privacy
     case eventAdd, eventRemove
-    case schedule, url, join
+    case schedule, month, monthDays, url, join
     case watch, watchEvents, format, blocks
 
     /// The row: one entry for everything the service, `help`, the completions and the docs
@@ -107,6 +107,12 @@ public enum RequestKind: UInt8, CaseIterable, Hashable, Sendable {
         case .schedule:
             RequestDescriptor(self, "schedule", "[HOURS] [calendar=NAME] [search=WORDS]", reads: .words(ReadArguments.schedule), watchable: true, changes: .everySecond,
                               help: .line("what comes next: start, end, source and title per line"))
+        case .month:
+            RequestDescriptor(self, "month", "[YYYY-MM|+N|-N] [@ZONE]", reads: .words(ReadArguments.month), watchable: true, changes: .everyMinute,
+                              help: .line("the month as a grid: week numbers, lunar days, festivals, holidays"))
+        case .monthDays:
+            RequestDescriptor(self, "month", "[YYYY-MM|+N|-N] [@ZONE] days", reads: .words(ReadArguments.month), watchable: true, changes: .everyMinute,
+                              help: .line("a line a day: DATE, LUNAR DAY, MARKS, KIND, EVENTS"))
         case .url:
             RequestDescriptor(self, "url", "countdown [ID] | ticker [SKIP] | status", reads: .words(ReadArguments.url), watchable: false, changes: .everyRequest,
                               help: .usageOnly)

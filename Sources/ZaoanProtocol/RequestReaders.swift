@@ -191,6 +191,27 @@ enum ReadArguments {
         return .text(words.kind, try LiveCommandParser.singleID(words.words, of: words.kind))
     }
 
+    /// `month [YYYY-MM|+N|-N] [@ZONE] [days]`, in any order, each once: the grid, or with
+    /// `days` a line a day (`.monthDays`); the month's word as `MonthSelector` writes it.
+    static func month(_ arguments: RequestWords) throws(ProtocolError) -> Request {
+        var selector: MonthSelector?
+        var zone: String?
+        var days = false
+        for word in arguments.words {
+            if word.lowercased() == "days", !days {
+                days = true
+            } else if zone == nil, let name = try RequestParser.zoneWord(word) {
+                zone = name
+            } else if selector == nil, !word.hasPrefix("@") {
+                selector = try MonthSelector(word: word)
+            } else {
+                throw ProtocolError(.badArgument, "usage: month [YYYY-MM|+N|-N] [@ZONE] [days], each at most once")
+            }
+        }
+        let month = Request.text(days ? .monthDays : .month, selector.map(\.word))
+        return zone.map { .zoned($0, month) } ?? month
+    }
+
     /// `schedule [HOURS] [calendar=NAME] [search=WORDS]`, keys in any order (`ScheduleQuery`).
     static func schedule(_ arguments: RequestWords) throws(ProtocolError) -> Request {
         .query(arguments.kind, try ScheduleQuery.read(arguments.words))

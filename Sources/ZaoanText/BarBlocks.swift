@@ -109,7 +109,7 @@ public struct WaybarObject: Equatable, Sendable {
         let classes = object["class"].map { $0.string.map { [$0] } ?? ($0.items ?? []).compactMap(\.string) } ?? []
         let state = classes.first.map(Self.className)
         self.init(text: SafeText.pangoEntitiesOnly(SafeText.visibleLines(text)),
-                  tooltip: object["tooltip"]?.string.map { SafeText.pangoEntitiesOnly(SafeText.visibleLines($0)) },
+                  tooltip: object["tooltip"]?.string.map { SafeText.pangoEntitiesOnly(SafeText.visibleLines($0), keepingTags: true) },
                   state: state, levels: classes.dropFirst().prefix(Self.maxLevels).map(Self.className).filter { !$0.isEmpty })
     }
 }

@@ -149,15 +149,23 @@ public enum SafeText {
     /// Text that is to be read as Pango markup but comes from someone else: character
     /// entities (`&amp;`, `&#39;`, `&#x263A;`) are kept, every other `&`, `<` and `>` is
     /// escaped, so it can show text but never open a tag.
-    public static func pangoEntitiesOnly(_ text: String) -> String {
+    ///
+    /// With `keepingTags`, the few tags zaoan's own markup uses (`PangoTags`) stay, balanced.
+    public static func pangoEntitiesOnly(_ text: String, keepingTags: Bool = false) -> String {
         guard text.unicodeScalars.contains(where: { $0 == "&" || $0 == "<" || $0 == ">" }) else { return text }
         let scalars = Array(text.unicodeScalars)
         var out = ""
         var index = 0
+        var open = PangoTags()
         while index < scalars.count {
             let scalar = scalars[index]
             switch scalar {
-            case "<": out += "&lt;"
+            case "<":
+                if keepingTags, let length = open.accept(scalars, at: index, into: &out) {
+                    index += length
+                    continue
+                }
+                out += "&lt;"
             case ">": out += "&gt;"
             case "&":
                 if let length = entityLength(scalars, at: index) {
@@ -171,6 +179,7 @@ public enum SafeText {
             }
             index += 1
         }
+        open.closeAll(into: &out)
         return out
     }
 

@@ -18,6 +18,8 @@ enum Command: Equatable {
     case click(ClickOptions)
     /// `zaoan join`: opens the meeting link of the live or next event.
     case join(JoinOptions)
+    /// `zaoan cal`: the month's grid in a terminal.
+    case cal(ClientOptions)
     case help
     case version
 }
@@ -72,6 +74,7 @@ enum Options {
           zaoan bar [--socket PATH] [--config FILE] [--retry-after DURATION]
           zaoan click [--config FILE] BLOCK BUTTON
           zaoan join [--socket PATH] [--config FILE] [countdown [ID] | ticker [SKIP] | status]
+          zaoan cal [--socket PATH] [YYYY-MM|+N|-N] [@ZONE]
           zaoan check-config [FILE]
           zaoan --help | --version
 
@@ -92,6 +95,8 @@ enum Options {
                         you run, a command is run from here
           join          open the meeting link (Zoom, Meet, Teams, ...) of the live or next
                         event with bar_url_opener, as a bar click opens a link
+          cal           print the month as a grid (week numbers, lunar days, holidays,
+                        days with events), in colour on a terminal: a bar's popup
           check-config  check a config file (default $XDG_CONFIG_HOME/zaoan/config.json)
 
         Formats (--format FMT or --format=FMT):
@@ -133,13 +138,18 @@ enum Options {
         case "bar": return .bar(try parseBar(rest))
         case "click": return .click(try parseClick(rest))
         case "join": return .join(try JoinOptions.parse(rest))
+        case "cal":
+            let split = CalCommand.optionCount(rest)
+            var options = try parseClient(Array(rest[..<split]) + ["--", "month"] + Array(rest[split...]), command: "cal", example: "zaoan cal +1")
+            options.format = .json
+            return .cal(options)
         default:
             throw UsageError("unknown command '\(first)'\(suggestion(for: first).map { " (did you mean '\($0)'?)" } ?? ""); run zaoan --help")
         }
     }
 
     /// The client's commands, for suggestions.
-    static let commands = ["ask", "watch", "bar", "click", "join", "serve", "check-config", "help", "version"]
+    static let commands = ["ask", "watch", "bar", "click", "join", "cal", "serve", "check-config", "help", "version"]
 
     /// What a mistyped command most likely meant: one of the client's (`wacth` → `watch`),
     /// or a request sent with ask (`greting` → `zaoan ask greeting`, `greeting` too).

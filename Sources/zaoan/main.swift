@@ -32,6 +32,8 @@ case .watch(let options):
     }
 case .click(let options):
     ClickCommand(options: options, environment: ProcessEnvironment.current()).run()
+case .cal(let options):
+    CalCommand(options: options, environment: ProcessEnvironment.current()).run()
 case .join(let options):
     JoinCommand(options: options, environment: ProcessEnvironment.current()).run()
 case .bar(let options):
