@@ -42,7 +42,7 @@ public enum CalendarName {
     public static func unreserved(_ name: String, path: String) -> (name: String, problem: CalendarProblem?) {
         let (shown, reserved) = CalendarNameRule.unreserved(name)
         guard let reserved else { return (name, nil) }
-        let whose = reserved == SourceName.festivals ? "the festivals'" : "the rooms'"
+        let whose = SourceName.whose(reserved)
         return (shown, CalendarProblem(source: path, uid: nil, message:
             "its name '\(name)' reads as '\(reserved)', \(whose) source name in schedule; the calendar is shown as '\(shown)'"))
     }

@@ -2,13 +2,13 @@ import Foundation
 import ZaoanAlmanac
 
 /// The Chinese calendar's placeholders of `status_template`: `{lunar}`, `{solar_term}`,
-/// `{next_solar_term}`, `{festival}` and `{next_festival}`, each worked out only when the
+/// `{next_solar_term}`, `{festival}` and `{next_festival}` (and China's `{workday}`), each worked out only when the
 /// template has it. The almanac computes a year once (a few milliseconds) and keeps it, so
 /// the per-second rendering is a lookup.
 extension Responder {
     /// Every placeholder `status_template` fills; the docs are checked against it.
     public static let statusPlaceholders = ["greeting", "city", "time", "countdown", "ticker", "location", "calendar", "join", "provider",
-                                            "lunar", "solar_term", "next_solar_term", "festival", "next_festival"]
+                                            "lunar", "solar_term", "next_solar_term", "festival", "next_festival", "workday"]
 
     /// Whether the settings make answers that need the almanac: a status template with a
     /// Chinese-calendar placeholder, or the festivals as events.
@@ -25,6 +25,11 @@ extension Responder {
     /// The Chinese-calendar parts a template asks for, by placeholder name.
     func almanacParts(now: Date, template: String) -> [String: String] {
         var parts: [String: String] = [:]
+        if template.contains("{workday}") {
+            // `调休上班`, `法定假日 · 春节`; nothing on an ordinary day or with workdays off.
+            let entry = settings.month.workdays?.kind(of: localDay(now))
+            parts["workday"] = entry.map { WorkdayWords.forLanguage(settings.language).text($0.kind, $0.holiday) } ?? ""
+        }
         guard Self.almanacPlaceholders.contains(where: { template.contains($0) }) else { return parts }
         let today = localDay(now)
         let language = settings.language

@@ -361,7 +361,7 @@ extension Responder {
     }
 
     /// Two lists in order (`LiveSchedule.inOrder`) as one.
-    private static func merging(_ first: [LiveRoom], _ second: [LiveRoom]) -> [LiveRoom] {
+    static func merging(_ first: [LiveRoom], _ second: [LiveRoom]) -> [LiveRoom] {
         guard !second.isEmpty else { return first }
         guard !first.isEmpty else { return second }
         var merged: [LiveRoom] = []

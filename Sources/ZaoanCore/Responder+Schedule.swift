@@ -77,7 +77,8 @@ extension Responder {
         let duration = settings.liveDefaultDuration
         var lines: [String] = []
         var more = 0
-        for room in rotation(at: now) where room.start < horizon {
+        let holidays = holidayEvents(from: now, to: horizon)
+        for room in holidays.isEmpty ? rotation(at: now) : Self.merging(rotation(at: now), holidays) where room.start < horizon {
             if let wanted, !(room.calendar.map { CalendarNameRule.matches($0, wanted) } ?? false) { continue }
             if RoomPhase(room: room, now: now, defaultDuration: duration).isOver { continue }
             if let searched, !searched.matches(room) { continue }
@@ -114,7 +115,7 @@ extension Responder {
             throw ProtocolError(.notFound, "no calendar '\(shown)': the config names no calendars (see \"calendars\" in zaoan.conf(5))")
         }
         if let reserved = CalendarNameRule.reserved(wanted) {
-            let whose = reserved == SourceName.festivals ? "the festivals'" : "the rooms'"
+            let whose = SourceName.whose(reserved)
             throw ProtocolError(.notFound, "no calendar '\(shown)': \(reserved) is \(whose) source, not a calendar's"
                                 + " (a calendar that calls itself so is shown as '\(CalendarNameRule.unreserved(wanted).name)')")
         }

@@ -42,6 +42,8 @@ public enum ClickAction: Equatable, Sendable {
     case nextFormat, previousFormat
     /// A clock shows the next zone of `bar_clock_zones`, after the last the configured zone.
     case nextZone
+    /// The month grid shows the next or previous month, or this one again.
+    case nextMonth, previousMonth, thisMonth
     /// Opens the link (a calendar event's URL) of what the ticker, countdown or status shows.
     case openLink
     /// Opens the meeting link (`join`) of what the ticker, countdown or status shows, else
@@ -55,7 +57,8 @@ public enum ClickAction: Equatable, Sendable {
     /// The built-in actions by the word `bar_clicks` and the click channel spell them with.
     public static let builtIn: [(word: String, action: ClickAction)] = [
         ("next", .next), ("previous", .previous), ("next-format", .nextFormat), ("previous-format", .previousFormat),
-        ("next-zone", .nextZone), ("open-link", .openLink), ("join", .join), ("none", .none),
+        ("next-zone", .nextZone), ("next-month", .nextMonth), ("previous-month", .previousMonth), ("this-month", .thisMonth),
+        ("open-link", .openLink), ("join", .join), ("none", .none),
     ]
 
     public init?(word: String) {
@@ -77,6 +80,7 @@ public enum ClickAction: Equatable, Sendable {
         switch self {
         case .next, .previous: return ["ticker"]
         case .nextFormat, .previousFormat, .nextZone: return ["time"]
+        case .nextMonth, .previousMonth, .thisMonth: return ["month"]
         case .openLink, .join: return BarClicks.linkBlocks
         case .none, .command: return nil
         }
@@ -138,7 +142,9 @@ public struct BarClicks: Equatable, Sendable {
     /// button and wheel down show the next room, the right button and wheel up the previous
     /// one, the middle button opens its link; on a clock the same buttons cycle
     /// `bar_clock_formats` and the middle one `bar_clock_zones`; the left button opens a
-    /// countdown's or the status's link. Nothing else.
+    /// countdown's or the status's link. On the month grid, the wheel steps months as
+    /// waybar's clock calendar does (up: the next month), the middle and right buttons come
+    /// back to this month. Nothing else.
     public static func defaultAction(block: String, button: ClickButton) -> ClickAction {
         switch (block, button) {
         case ("ticker", .left), ("ticker", .wheelDown): return .next
@@ -148,6 +154,9 @@ public struct BarClicks: Equatable, Sendable {
         case ("time", .right), ("time", .wheelUp): return .previousFormat
         case ("time", .middle): return .nextZone
         case ("countdown", .left), ("status", .left): return .openLink
+        case ("month", .wheelUp): return .nextMonth
+        case ("month", .wheelDown): return .previousMonth
+        case ("month", .middle), ("month", .right): return .thisMonth
         default: return .none
         }
     }

@@ -50,6 +50,22 @@ public enum MonthSelector: Hashable, Sendable {
         }
     }
 
+    /// This selector moved by `step` months (a bar's wheel): nil past the bounds.
+    public func stepped(by step: Int) -> MonthSelector? {
+        switch self {
+        case .this, .relative:
+            let current: Int
+            if case .relative(let steps) = self { current = steps } else { current = 0 }
+            let next = current + step
+            guard abs(next) <= Self.maxStep else { return nil }
+            return next == 0 ? .this : .relative(next)
+        case .absolute(let year, let month):
+            let index = year * 12 + (month - 1) + step
+            guard Self.years.contains(index / 12) else { return nil }
+            return .absolute(year: index / 12, month: index % 12 + 1)
+        }
+    }
+
     /// The year and month shown when this month is `year`-`month`, or an error when it falls
     /// outside the years.
     public func resolved(thisYear year: Int, month: Int) throws(ProtocolError) -> (year: Int, month: Int) {

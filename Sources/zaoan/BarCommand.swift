@@ -16,6 +16,8 @@ final class BarBlock {
         /// own pattern is not one of them; `zone` the entry of `bar_clock_zones` shown, nil
         /// for the configured zone.
         case clock(formatIndex: Int?, pattern: String, zone: String? = nil)
+        /// The month grid: the month it shows now, and the words after it (`@ZONE`, `days`).
+        case month(MonthSelector, rest: [String])
         case request(String)
     }
 
@@ -34,6 +36,7 @@ final class BarBlock {
         switch source {
         case .ticker(let skip): return skip == 0 ? "ticker" : "ticker \(skip)"
         case .clock(_, let pattern, let zone): return Self.line(["time", pattern] + (zone.map { ["@" + $0] } ?? []))
+        case .month(let selector, let rest): return Self.line(["month"] + (selector == .this ? [] : [selector.word]) + rest)
         case .request(let line): return line
         }
     }
@@ -64,6 +67,11 @@ final class BarBlock {
             kind = "time"
             let shown = pattern ?? clockFormats[0]
             source = .clock(formatIndex: clockFormats.firstIndex(of: shown), pattern: shown, zone: zone)
+        case .text(.month, let selector)?, .text(.monthDays, let selector)?, .zoned(_, .text(.month, let selector))?, .zoned(_, .text(.monthDays, let selector))?:
+            kind = "month"
+            let given = selector.flatMap { try? MonthSelector(word: $0) } ?? .this
+            let rest = words.dropFirst().filter { word in (try? MonthSelector(word: word)) == nil || word.hasPrefix("@") }
+            source = .month(given, rest: Array(rest))
         default:
             kind = request?.commandWord ?? "block"
             source = .request(line)
@@ -123,6 +131,14 @@ final class BarBlock {
             let updated = Source.clock(formatIndex: next, pattern: clockFormats[next], zone: zone)
             guard updated != source else { return false }
             source = updated
+            return true
+        case (.nextMonth, .month(let selector, let rest)), (.previousMonth, .month(let selector, let rest)):
+            guard let next = selector.stepped(by: action == .nextMonth ? 1 : -1) else { return false }
+            source = .month(next, rest: rest)
+            return true
+        case (.thisMonth, .month(let selector, let rest)):
+            guard selector != .this else { return false }
+            source = .month(.this, rest: rest)
             return true
         default:
             return false
