@@ -56,7 +56,11 @@ public struct MonthText: Sendable {
             let weekday = (grid.rule.firstWeekday + offset) % 7
             let name = words.weekday(weekday)
             let style: Style = weekday == 0 || weekday == 6 ? .weekend : .plain
-            header.append((wide ? " " + Self.fit(name, columns: 7, right: false) : Self.fit(name, columns: 3, right: true) + "  ", style, false))
+            // Over the day's number (columns 1–2): a name of up to three columns right-aligned
+            // to it, a wider one (周日) from column 1.
+            let narrow = !wide && DisplayWidth.columns(name) <= 3
+            header.append((narrow ? Self.fit(name, columns: 3, right: true) + "  " : " " + Self.fit(name, columns: cellColumns - 1, right: false),
+                           style, false))
         }
         lines.append(header)
         for week in grid.weeks {

@@ -198,7 +198,8 @@ enum ReadArguments {
         var zone: String?
         var days = false
         for word in arguments.words {
-            if word.lowercased() == "days", !days {
+            if word.lowercased() == "days" {
+                guard !days else { throw ProtocolError(.badArgument, "usage: month [YYYY-MM|+N|-N] [@ZONE] [days], each at most once") }
                 days = true
             } else if zone == nil, let name = try RequestParser.zoneWord(word) {
                 zone = name
