@@ -6,6 +6,7 @@ import ZaoanText
 @Suite struct ReservedSourceNameTests {
     @Test("what reads as live or festival, and what does not", arguments: [
         ("live", "live"), ("Live", "live"), ("LIVE", "live"), ("festival", "festival"), ("FESTIVAL", "festival"),
+        ("holiday-cn", "holiday-cn"), ("Holiday-CN", "holiday-cn"), ("holiday", nil), ("Holidays", nil),
         // Whatever shows nothing is left out before comparing: default-ignorable scalars, the blank symbols.
         ("live\u{3164}", "live"), ("\u{115F}live", "live"), ("li\u{034F}ve", "live"), ("live\u{FE0F}", "live"),
         ("live\u{E0100}", "live"), ("live\u{200B}", "live"), ("live\u{2800}", "live"), ("fes\u{1D159}tival", "festival"),
@@ -30,7 +31,7 @@ import ZaoanText
     }
 
     @Test func everyReservedNameIsASourceName() {
-        #expect(SourceName.reserved == [SourceName.rooms, SourceName.festivals])
+        #expect(SourceName.reserved == [SourceName.rooms, SourceName.festivals, SourceName.holidays])
         #expect(SourceName.reserved.allSatisfy { CalendarNameRule.reserved($0) == $0 })
     }
 }
