@@ -74,7 +74,7 @@ enum Options {
           zaoan bar [--socket PATH] [--config FILE] [--retry-after DURATION]
           zaoan click [--config FILE] BLOCK BUTTON
           zaoan join [--socket PATH] [--config FILE] [countdown [ID] | ticker [SKIP] | status]
-          zaoan cal [--socket PATH] [YYYY-MM|+N|-N] [@ZONE]
+          zaoan cal [--socket PATH] [--timeout DURATION] [YYYY-MM|+N|-N] [@ZONE]
           zaoan check-config [FILE]
           zaoan --help | --version
 

@@ -17,7 +17,7 @@ struct CompletionTests {
 
     // MARK: - What the completions should offer, from the sources
 
-    static let subcommands: Set = ["serve", "ask", "watch", "bar", "click", "join", "check-config"]
+    static let subcommands: Set = ["serve", "ask", "watch", "bar", "click", "join", "cal", "check-config"]
     /// Request words for `zaoan ask`: the first words of the request table's rows, less the
     /// connection controls `session` and `quit` (meaningless for a one-shot CLI) and the
     /// option `--format` (an option of `ask` here).

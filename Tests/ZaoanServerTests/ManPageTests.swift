@@ -78,7 +78,7 @@ struct ManPageTests {
             return line.hasPrefix(" ") && parts.count >= 2 && parts[0] == "zaoan" && !parts[1].hasPrefix("-") ? String(parts[1]) : nil
         })
         #expect(options.isSuperset(of: ["--socket", "--config", "--exit-idle-time", "--format", "--help", "--version"]), "\(options)")
-        #expect(commands == ["serve", "ask", "watch", "bar", "click", "join", "check-config"], "\(commands)")
+        #expect(commands == ["serve", "ask", "watch", "bar", "click", "join", "cal", "check-config"], "\(commands)")
         for word in options.union(commands) {
             #expect(page.contains(word), "zaoan.1.scd does not mention `\(word)`")
         }

@@ -167,7 +167,7 @@ _zaoan_request() {
                 compopt -o nospace 2>/dev/null
                 ;;
             *)
-                words=(greeting time ago duration ping version help stats countdown status ticker live remind schedule blocks)
+                words=(greeting time ago duration ping version help stats countdown status ticker live remind schedule month blocks)
                 [[ $mode == ask ]] && words+=(watch reload url join privacy event)
                 ((watched)) && words+=("${watch[@]}")
                 _zaoan_add "$cur" "${words[@]}"
@@ -190,6 +190,7 @@ _zaoan_request() {
             fi
             ;;
         privacy) ((argument == 1)) && _zaoan_add "$cur" on off ;;
+        month) [[ $cur != [-+@0-9]* ]] && _zaoan_add "$cur" days ;; # and YYYY-MM, +N, -N, @ZONE
         event)
             # `event add CALENDAR WHEN TITLE ...`, `event rm UID`: writes, so ask only.
             if ((argument == 1)); then
@@ -231,7 +232,7 @@ _zaoan() {
     ((_zaoan_cw > 0)) && prev=${_zaoan_w[_zaoan_cw - 1]}
 
     if ((_zaoan_cw == 1)); then
-        _zaoan_add "$cur" serve ask watch bar click join check-config --help --version
+        _zaoan_add "$cur" serve ask watch bar click join cal check-config --help --version
         return 0
     fi
 
@@ -243,6 +244,7 @@ _zaoan() {
         bar) options="--socket --config --retry-after" ;;
         click) options="--config" ;;
         join) options="--socket --config" ;;
+        cal) options="--socket --timeout" ;;
         check-config)
             ((_zaoan_cw == 2)) && _zaoan_files "$cur"
             return 0
@@ -310,7 +312,7 @@ _zaoan() {
         # BLOCK (a request word a bar can show; `live list` is two), then BUTTON.
         local before=$((_zaoan_cw - i))
         if ((before == 0)); then
-            _zaoan_add "$cur" ticker countdown status time greeting schedule live remind ago duration ping version help stats
+            _zaoan_add "$cur" ticker countdown status time greeting schedule month live remind ago duration ping version help stats
         elif ((before == 1)) && [[ ${_zaoan_w[i]} == live ]]; then
             _zaoan_add "$cur" list show
         elif ((before == 1)) || { ((before == 2)) && [[ ${_zaoan_w[i]} == live ]]; }; then
