@@ -54,6 +54,9 @@ extension OutputFormat {
                 let visible = SafeText.visible(line)
                 return .line(self == .tmux ? ColoredLine.tmux(visible, color: color) : ColoredLine.polybar(visible, color: color))
             }
+            // A bar's status line is one line: a multi-line answer made for bars (`month`)
+            // shows its bar text there.
+            if self != .plain, let barText = answer.barText { return .line(escaped(SafeText.visible(barText))) }
             let lines = self == .plain ? answer.lines : answer.lines.map { escaped(SafeText.visible($0)) }
             return answer.isMultiLine ? .lines(lines) : .line(lines.first ?? "")
         case .json:
