@@ -158,7 +158,8 @@ final class SystemZoneFollower: EventHandler {
         } catch {
             return .problem("\(link) points to '\(shown)', whose zone cannot be read: \(error)")
         }
-        guard let zone = TimeZone.named(name) else {
+        // The zone in force is not made again (Foundation's zones cost at start).
+        guard let zone = name == zone?.identifier ? zone : TimeZone.named(name) else {
             return .problem("\(link) points to '\(shown)', a zone this system's time library does not know")
         }
         return .zone(zone, rulesChanged: rulesChanged, file: ZoneInfoStore.shared.directory + "/" + name)
