@@ -118,6 +118,11 @@ struct SystemZoneServiceTests {
                 "the watch should be re-rendered at once, not at the next minute's tick (changed at \(changedAt), line at \(arrivedAt))")
         #expect(try Live.stats(service.socketPath)["system_zone_changes"] == "1")
         #expect(service.stderrText.contains("the machine's zone is now Asia/Tokyo"), "\(service.stderrText)")
+
+        // A reload keeps the zone followed (not the one the process first found).
+        #expect(try service.ask("reload") == "ok\n")
+        let reloaded = try service.ask("time HH:mm zzzz") + service.ask("greeting")
+        #expect(reloaded.contains(Self.tokyo) && reloaded.contains("· Tokyo"), "after a reload: \(reloaded)")
     }
 
     @Test("a configured timezone, and TZ in the service's environment, are not affected by /etc/localtime")
