@@ -15,6 +15,9 @@ public struct ServiceFigures: Sendable, Equatable {
     public var serviceTimers: Int = 0
     /// Times the wall clock was set while something was watched (each re-aligned every watch).
     public var clockChanges: Int = 0
+    /// Times the machine's zone, followed while the config gives none, changed (the link
+    /// `/etc/localtime` replaced, or its zone file rewritten).
+    public var systemZoneChanges: Int = 0
     /// Connections refused because every slot open to the peer was taken.
     public var connectionsRefused: Int = 0
     /// The same, by the peer's uid (-1: the kernel did not say).
@@ -504,6 +507,7 @@ public final class Responder {
             "config_problems: \(problems.count)",
         ] + configLines + [
             "clock_changes: \(counters.clockChanges)",
+            "system_zone_changes: \(counters.systemZoneChanges)",
             "connections_refused: \(counters.connectionsRefused)",
             "refused_by_uid: " + Self.topUIDs(counters.refusedByUID),
             "closed_output_limit: \(counters.closedOutputLimit)",

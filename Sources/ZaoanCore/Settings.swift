@@ -20,6 +20,12 @@ public struct Settings: Sendable {
     public var zone: TimeZone
     /// City name → zone: the built-in cities plus the config's `cities`.
     public var cities: [String: TimeZone]
+    /// Whether `zone` is the machine's: neither `timezone` nor `city` gave one. The service
+    /// then follows the machine's zone as it changes (`withSystemZone`).
+    public var followsSystemZone = false
+    /// The entry of `cities` made for the machine's zone (its city was not known), taken
+    /// out again when that zone changes.
+    var systemZoneCity: String?
     public var greetings: GreetingTable
     public var separator: String
     public var timeFormat: String
@@ -180,6 +186,7 @@ public struct Settings: Sendable {
         }
         let resolvedZone = zone ?? systemZone ?? .current  // asked only when needed: Foundation's TimeZone.current costs a million instructions at start
         let resolvedCity = city ?? BuiltinCities.name(forZone: resolvedZone.identifier, language: language)
+        let addedCity = cities[resolvedCity] == nil
         cities[resolvedCity] = cities[resolvedCity] ?? resolvedZone
 
         var greetings = GreetingTable.standard(for: language)
@@ -249,6 +256,8 @@ public struct Settings: Sendable {
             liveDefaultDuration: liveDefaultDuration, soonThreshold: soonThreshold,
             statusTemplate: statusTemplate, i3barPango: bar.config.pango,
             adminGroup: file.adminGroup.flatMap { $0.isEmpty ? nil : $0 })
+        settings.followsSystemZone = zone == nil
+        settings.systemZoneCity = zone == nil && addedCity ? resolvedCity : nil
         settings.calendars = calendars
         settings.calendarWindowHours = windowHours
         settings.festivals = file[boolean: .festivals] ?? ConfigKey.festivals.defaultBoolean!

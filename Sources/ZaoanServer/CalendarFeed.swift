@@ -26,7 +26,7 @@ import ZaoanCore
 /// `festival`) gets a suffix (`CalendarName.unreserved`), said in `calendar_problems`.
 final class CalendarFeed: EventHandler {
     private let loop: EventLoop
-    private let inotify: Int32
+    private let inotify: Inotify
     private var watches: CalendarWatches
     private var paths: [String] = []
     /// The config's `name` of each calendar that has one, by path.
@@ -70,10 +70,9 @@ final class CalendarFeed: EventHandler {
         self.loop = loop
         self.clock = clock
         self.onChange = onChange
-        inotify = inotify_init1(Int32(IN_NONBLOCK | IN_CLOEXEC))
-        guard inotify >= 0 else { throw SystemError(errno: errno, "watching calendar files (inotify_init1)") }
+        inotify = try Inotify("watching calendar files")
         watches = CalendarWatches(inotify: inotify)
-        try loop.register(inotify, events: EventLoop.readable, handler: self)
+        try loop.register(inotify.rawValue, events: EventLoop.readable, handler: self)
         debounce = try MonotonicTimer(loop: loop) { [unowned self] in self.read() }
         slide = try MonotonicTimer(loop: loop) { [unowned self] in self.read() }
         // Files that ran past the reader's limits, left out while they stay as they were:
@@ -115,11 +114,7 @@ final class CalendarFeed: EventHandler {
     /// inotify says something changed in a watched folder: read again once it settles, and
     /// no later than `longestSettleSeconds` after the burst's first change.
     func handle(events: UInt32) {
-        var buffer = [UInt8](repeating: 0, count: 16 * 1024)
-        while true {
-            let count = buffer.withUnsafeMutableBytes { Glibc.read(inotify, $0.baseAddress, $0.count) }
-            if count <= 0 { break }  // EAGAIN: drained
-        }
+        inotify.drain()
         let now = Posix.monotonicSeconds()
         let first = burstStartedAt ?? now
         burstStartedAt = first

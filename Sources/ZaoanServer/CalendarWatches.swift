@@ -14,7 +14,7 @@ struct CalendarWatches {
     /// The places watched beside the configured folders, at most.
     static let maxPlaces = 256
 
-    private let inotify: Int32
+    private let inotify: Inotify
     /// Watch descriptors of the configured folders and of the places, with what they watch.
     private var folders: [Int32: String] = [:]
     private var places: [Int32: String] = [:]
@@ -29,7 +29,7 @@ struct CalendarWatches {
     /// (a name of it removed or renamed over), removed or moved.
     private static let fileMask = UInt32(IN_MODIFY | IN_CLOSE_WRITE | IN_ATTRIB | IN_DELETE_SELF | IN_MOVE_SELF)
 
-    init(inotify: Int32) {
+    init(inotify: Inotify) {
         self.inotify = inotify
     }
 
@@ -43,8 +43,7 @@ struct CalendarWatches {
             var info = stat()
             let isFolder = stat(path, &info) == 0 && (info.st_mode & S_IFMT) == S_IFDIR
             let folder = isFolder ? path : (path as NSString).deletingLastPathComponent
-            let descriptor = inotify_add_watch(inotify, folder, Self.folderMask)
-            if descriptor >= 0 { folders[descriptor] = folder } else { unwatchedFolders += 1 }
+            if let descriptor = try? inotify.watch(folder, mask: Self.folderMask) { folders[descriptor] = folder } else { unwatchedFolders += 1 }
         }
         drop(old)
     }
@@ -57,9 +56,13 @@ struct CalendarWatches {
         let sorted = wanted.sorted()
         unwatchedPlaces = max(0, sorted.count - Self.maxPlaces) + beyond
         for place in sorted.prefix(Self.maxPlaces) {
-            var descriptor = inotify_add_watch(inotify, place, Self.folderMask)
-            if descriptor < 0 && errno == ENOTDIR { descriptor = inotify_add_watch(inotify, place, Self.fileMask) }
-            if descriptor >= 0 { places[descriptor] = place } else { unwatchedPlaces += 1 }
+            do throws(SystemError) {
+                places[try inotify.watch(place, mask: Self.folderMask)] = place
+            } catch where error.errno == ENOTDIR {
+                if let descriptor = try? inotify.watch(place, mask: Self.fileMask) { places[descriptor] = place } else { unwatchedPlaces += 1 }
+            } catch {
+                unwatchedPlaces += 1
+            }
         }
         drop(old)
     }
@@ -68,7 +71,7 @@ struct CalendarWatches {
     /// configured folder too: one watch serves both).
     private mutating func drop(_ old: [Int32: String]) {
         for descriptor in old.keys where folders[descriptor] == nil && places[descriptor] == nil {
-            inotify_rm_watch(inotify, descriptor)
+            inotify.remove(descriptor)
         }
     }
 }

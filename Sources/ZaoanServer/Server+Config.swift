@@ -19,20 +19,12 @@ extension Server {
     /// loop); a bad file is rejected and the settings in force are kept.
     func applyReloaded(_ read: Result<Settings, ConfigError>) -> Reply {
         switch read {
-        case .success(let settings):
-            responder.apply(settings)
-            rooms.refresh()  // a new zone moves the rooms' wall clock
-            almanac.prepareIfUsed(by: responder, now: clock.wall)
-            events.scheduleChanged()
+        case .success(let read):
+            let settings = followSystemZone(read)  // the machine's zone as the link names it, not as Foundation first found it
             shared.outputLimits = settings.outputLimits
             table.slots = ConnectionTable.Slots(settings)
             dispatcher.adminGroupID = Dispatcher.groupID(named: settings.adminGroup)
-            do {
-                try followCalendars(settings)
-            } catch {
-                Log.error("cannot watch the calendars: \(error); they are read again at the next reload")
-            }
-            watches.refresh(periodsChanged: true)  // a new language, city or template shows at once, not on the next tick
+            putInForce(settings)
             if !configProblems.isEmpty {
                 configProblems = []
                 statusChanged()
@@ -43,6 +35,23 @@ extension Server {
             Log.error("reload rejected, keeping the previous settings: \(error)", event: .configRejected)
             return .error(ProtocolError(.badConfig, "\(error); the previous settings stay in force"))
         }
+    }
+
+    /// Puts new settings in force everywhere they are read: the answers, the rooms' wall
+    /// clock (a new zone moves it), the almanac, the event stream, the calendars (their
+    /// floating times), and every watch re-rendered at once, not on the next tick (a new
+    /// language, city, zone or template).
+    func putInForce(_ settings: Settings) {
+        responder.apply(settings)
+        rooms.refresh()
+        almanac.prepareIfUsed(by: responder, now: clock.wall)
+        events.scheduleChanged()
+        do {
+            try followCalendars(settings)
+        } catch {
+            Log.error("cannot watch the calendars: \(error); they are read again at the next reload")
+        }
+        watches.refresh(periodsChanged: true)
     }
 
     /// One warning per problem the config had at start, each with its place in structured

@@ -18,6 +18,7 @@ extension Server {
         snapshot.timers = TimerCensus.wallClock
         snapshot.serviceTimers = TimerCensus.monotonic
         snapshot.clockChanges = watches.clockChanges
+        snapshot.systemZoneChanges = systemZone?.changes ?? 0
         snapshot.logLinesDropped = Log.droppedLines
         snapshot.heldForNextTurn = shared.turn.held
         snapshot.refusedUnreadBacklog = shared.refusedForBacklog

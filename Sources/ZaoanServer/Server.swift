@@ -56,6 +56,9 @@ public final class Server {
     private(set) var watches: WatchHub!
     /// The config's calendars, while it names any.
     var calendars: CalendarFeed?
+    /// The machine's zone, once the settings have left the zone to it (`Server+SystemZone.swift`).
+    var systemZone: SystemZoneFollower?
+    var systemZoneUnavailable = false
     /// What the settings in force could not use of the config file (`stats`, the status
     /// line): set at start, cleared by a reload, which takes only a good file.
     var configProblems: [ConfigError] = []
@@ -141,6 +144,8 @@ public final class Server {
         sweeper = try MonotonicTimer(loop: loop) { [unowned self] in self.sweep() }
         shared.sweeper = sweeper
         try startLifecycleTimers(listener: listener)
+        let followed = followSystemZone(responder.settings)
+        if followed.zone.identifier != responder.settings.zone.identifier { responder.apply(followed) }
         rooms.expandAtStart()
         almanac.prepareIfUsed(by: responder, now: clock.wall)
         try followCalendars(responder.settings)

@@ -91,6 +91,13 @@ public enum Posix {
         return String(decoding: buffer[0..<count], as: UTF8.self)
     }
 
+    /// `realpath(3)`: the absolute path with every symbolic link and `.`/`..` resolved.
+    public static func resolvedPath(_ path: String) throws(SystemError) -> String {
+        guard let resolved = realpath(path, nil) else { throw SystemError(errno: Glibc.errno, "resolving \(path)") }
+        defer { free(resolved) }
+        return String(cString: resolved)
+    }
+
     /// A path's folder and last component: `/a/b.ics` → (`/a`, `b.ics`), `/b` → (`/`, `b`),
     /// `b` → (`.`, `b`).
     public static func splitPath(_ path: String) -> (folder: String, name: String) {

@@ -56,6 +56,27 @@ public final class ZoneInfoStore: @unchecked Sendable {
         return try result.get()
     }
 
+    /// Reads the zone `name` again from its file (a tzdata upgrade rewrote it) and keeps
+    /// what it reads from now on. Returns whether the rules differ from the ones kept
+    /// before; a zone not kept before is read and kept, and is no change. A file that
+    /// cannot be read or parsed throws and leaves what was kept in force.
+    @discardableResult
+    public func refresh(named name: String) throws(ZoneInfoError) -> Bool {
+        try ZoneName.check(name)
+        let fresh = try ZoneInfo(tzif: Self.readZoneFile(directory + "/" + name))
+        lock.lock()
+        defer { lock.unlock() }
+        reads += 1
+        let kept = entries[name]
+        if kept == nil {
+            if entries.count >= capacity, !order.isEmpty { entries[order.removeFirst()] = nil }
+            order.append(name)
+        }
+        entries[name] = .success(fresh)
+        if case .success(let old)? = kept { return old != fresh }
+        return false
+    }
+
     /// Reads a regular file of at most `ZoneInfo.maxFileSize` bytes without ever blocking
     /// on it (a FIFO or device is refused after opening it non-blocking): `RegularFile.read`.
     static func readZoneFile(_ path: String) throws(ZoneInfoError) -> [UInt8] {
