@@ -21,6 +21,9 @@ public struct Answer: Equatable, Sendable {
     /// What a bar shows of a multi-line answer, in place of its lines (`month`: the title and
     /// the week with today).
     public var barText: String?
+    /// What waybar shows in the bar of an answer whose tooltip holds the rest (`month`: the
+    /// month's title), in place of `barText`.
+    public var barTitle: String?
 
     public init(_ text: String, shortText: String? = nil, tooltip: String? = nil, state: String? = nil, urgent: Bool = false) {
         self.lines = [text]
@@ -60,7 +63,7 @@ extension OutputFormat {
             let lines = self == .plain ? answer.lines : answer.lines.map { escaped(SafeText.visible($0)) }
             return answer.isMultiLine ? .lines(lines) : .line(lines.first ?? "")
         case .json:
-            let object = WaybarObject(text: SafeText.pango(SafeText.visibleLines(answer.barText ?? answer.text)),
+            let object = WaybarObject(text: SafeText.pango(SafeText.visibleLines(answer.barTitle ?? answer.barText ?? answer.text)),
                                       tooltip: answer.tooltipMarkup ?? answer.tooltip.map { SafeText.pango(SafeText.visibleLines($0)) },
                                       state: answer.state, levels: answer.state == nil ? [] : answer.levels)
             return .line(object.encoded)

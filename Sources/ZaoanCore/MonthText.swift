@@ -1,3 +1,4 @@
+import ZaoanProtocol
 import ZaoanText
 import ZaoanTime
 
@@ -14,13 +15,15 @@ public struct MonthText: Sendable {
     public let grid: MonthGrid
     public let words: MonthWords
     public let workdayWords: WorkdayWords
+    public let language: Language
     /// Two lines a day: the lunar calendar, China's workdays, or both, are on.
     public let wide: Bool
 
-    public init(grid: MonthGrid, words: MonthWords, workdayWords: WorkdayWords, wide: Bool) {
+    public init(grid: MonthGrid, language: Language, wide: Bool) {
         self.grid = grid
-        self.words = words
-        self.workdayWords = workdayWords
+        self.language = language
+        words = MonthWords.forLanguage(language)
+        workdayWords = WorkdayWords.forLanguage(language)
         self.wide = wide
     }
 
@@ -138,7 +141,7 @@ public struct MonthText: Sendable {
         pieces().map { line in Self.trailingSpacesTrimmed(line.map(\.text).joined()) }
     }
 
-    /// The grid as Pango markup in `<tt>`, every text escaped: today bold, weekends and
+    /// The grid as Pango markup in a monospace font, every text escaped: today bold, weekends and
     /// holidays red, make-up workdays amber, days with events underlined.
     public var markup: String {
         let lines = pieces().map { line in
@@ -150,7 +153,24 @@ public struct MonthText: Sendable {
                 return text
             }.joined()
         }
-        return "<tt>" + lines.joined(separator: "\n") + "</tt>"
+        guard let fonts = monospaceFonts else { return "<tt>" + lines.joined(separator: "\n") + "</tt>" }
+        return "<span font_family=\"\(fonts)\">" + lines.joined(separator: "\n") + "</span>"
+    }
+
+    /// The grid lines up only in a font whose CJK characters are exactly two columns wide:
+    /// `<tt>`'s monospace (DejaVu Sans Mono on Debian) has none and borrows them from a font
+    /// of other proportions. So a Chinese, Japanese or Korean grid names the monospace CJK
+    /// fonts Debian ships (fonts-noto-cjk, fonts-wqy-zenhei) before monospace.
+    var monospaceFonts: String? {
+        let noto: String
+        switch language {
+        case .zh: noto = "Noto Sans Mono CJK SC"
+        case .zhHant: noto = "Noto Sans Mono CJK TC"
+        case .ja: noto = "Noto Sans Mono CJK JP"
+        case .ko: noto = "Noto Sans Mono CJK KR"
+        case .en, .de, .fr, .es: return nil
+        }
+        return noto + ",WenQuanYi Zen Hei Mono,monospace"
     }
 
     /// The title and the grid's row that holds today (the first row in another month), in

@@ -40,17 +40,17 @@ extension Responder {
         }
         countEvents(into: &days, zone: zone, now: asked.now)
         let grid = MonthGrid(year: year, month: month, rule: options.weekRule, days: days, today: today)
-        return MonthText(grid: grid, words: MonthWords.forLanguage(language), workdayWords: WorkdayWords.forLanguage(language),
-                         wide: options.lunar || options.workdays != nil)
+        return MonthText(grid: grid, language: language, wide: options.lunar || options.workdays != nil)
     }
 
     /// `month`: the grid; as waybar's JSON the month's title with the grid as the tooltip's
-    /// markup, as an i3bar block the grid's row with today.
+    /// markup, as an i3bar block (and for polybar and tmux) the title and the week with today.
     func monthAnswer(_ asked: Asked) throws(ProtocolError) -> Answer {
         let text = try monthText(asked)
         var answer = Answer(lines: text.lines)
         answer.tooltipMarkup = text.markup
         answer.barText = text.todayLine
+        answer.barTitle = text.words.title(year: text.grid.year, month: text.grid.month)
         return answer
     }
 

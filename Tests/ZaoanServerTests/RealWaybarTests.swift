@@ -130,7 +130,9 @@ private final class WaybarSession {
     /// - Parameters:
     ///   - serviceConfig: the service's config file.
     ///   - rooms: `live add` arguments, added before waybar starts.
-    init(serviceConfig: String? = nil, rooms: [[String]]) throws {
+    ///   - language: the service's; `screenHeight`: the output's, in pixels (a month's tooltip
+    ///     in Chinese needs more than the bar tests).
+    init(serviceConfig: String? = nil, rooms: [[String]], language: String = "en", screenHeight: Int = 300) throws {
         tools = try HeadlessSway.tools()
         guard let nobody = getpwnam("nobody") else { throw TestFailure("no user nobody") }
 
@@ -149,7 +151,7 @@ private final class WaybarSession {
         try FileManager.default.copyItem(atPath: Locations.zaoan, toPath: world.file("bin/zaoan"))
         var configuration = TestService.Configuration()
         configuration.socket = .path(world.file("run/zaoan.sock"))
-        configuration.arguments = ["--language", "en"]
+        configuration.arguments = ["--language", language]
         configuration.config = serviceConfig
         service = try TestService.start(configuration)
         chown(service.socketPath, desktop.user.uid, desktop.user.gid)  // zaoan makes it 0600
@@ -167,9 +169,9 @@ private final class WaybarSession {
         try world.write("home/.config/waybar/config", """
             {"include": ["\(waybarDirectory)/zaoan.jsonc"], "layer": "top", "position": "top", "height": 30}
             """)
-        try world.write("home/.config/waybar/style.css", "* { font-family: \"DejaVu Sans\"; font-size: 14px; }\n"
+        try world.write("home/.config/waybar/style.css", "* { font-family: \"DejaVu Sans\", \"WenQuanYi Zen Hei\"; font-size: 14px; }\n"
                         + (try String(contentsOfFile: integration + "style.css", encoding: .utf8)))
-        try world.write("sway.conf", "xwayland disable\noutput HEADLESS-1 mode 800x300 position 0 0\nbar {\n    swaybar_command waybar\n}\n")
+        try world.write("sway.conf", "xwayland disable\noutput HEADLESS-1 mode 800x\(screenHeight) position 0 0\nbar {\n    swaybar_command waybar\n}\n")
         for file in ["sway.conf", "home/.config/waybar/config", "home/.config/waybar/zaoan.jsonc", "home/.config/waybar/style.css"] {
             chmod(world.file(file), 0o644)
         }
@@ -430,5 +432,68 @@ struct RealWaybarTests {
         let next = tickerLabel(skips: shown.skip...shown.skip, within: 15)
         #expect(next != nil, "scrolling down shows the next room (ticker \(shown.skip)); \(session.labels()); \(logs())")
         print("scroll down: \(next?.label.name.debugDescription ?? "nothing") in \(session.elapsed(since: scrolled)) s; whole test \(session.elapsed()) s")
+    }
+
+    @Test("the month module in a real waybar: its title in the bar, the grid as its tooltip (AT-SPI), the wheel steps the month; a picture of the tooltip")
+    func monthModule() throws {
+        // ZAOAN_MONTH_LANGUAGE=zh takes the picture in Chinese (with fonts-wqy-zenhei or
+        // fonts-noto-cjk installed; the grid names their monospace faces).
+        let language = ProcessInfo.processInfo.environment["ZAOAN_MONTH_LANGUAGE"] ?? "en"
+        let session = try WaybarSession(serviceConfig: #"{"lunar": true, "workdays": "cn", "timezone": "Asia/Shanghai"}"#, rooms: [],
+                                        language: language, screenHeight: 420)
+        defer { session.stop() }
+        let logs = session.logs
+        try session.waitForText()
+        // The month's label: its name is the service's title for `month`, its description
+        // (the tooltip GTK keeps) holds the grid's weekday line.
+        func monthLabel(_ request: String, within timeout: Double) -> BarLabel? {
+            var found: BarLabel?
+            _ = eventually(timeout: timeout, interval: 0.3) {
+                guard case .success(let labels) = session.labels(), let title = session.answer(request)?.text else { return false }
+                found = labels.first { Hostile.pango($0.name) == title }
+                return found != nil
+            }
+            return found
+        }
+        let label = try #require(monthLabel("month", within: 30), "waybar should show the month's title; \(session.labels()); \(logs())")
+        // GTK gives the tooltip's text, the markup rendered: line for line the plain grid
+        // `month` answers (which trims the spaces at the ends of its lines).
+        let plain = try session.service.zaoan(["ask", "--socket", session.service.socketPath, "month"]).output
+        let grid = plain.split(separator: "\n").map(String.init)
+        let shown = label.description.split(separator: "\n").map { String($0.reversed().drop { $0 == " " }.reversed()) }
+        #expect(shown == grid, "the tooltip is the grid: \(label.description.debugDescription)\nmonth: \(plain.debugDescription)")
+        print("month label: \(label.name.debugDescription) at x \(label.x), width \(label.width)")
+
+        // Hover: the tooltip opens below the bar; its picture is kept (ZAOAN_MONTH_SHOT=FILE copies it).
+        try session.addPointer()
+        try session.cursor("set 5 5")
+        let before = try session.screen(top: 40, height: 260)
+        var tries = 0
+        let popped = try eventually(timeout: 20, interval: 0.25) {
+            if tries % 12 == 0 { try session.cursor("set \(label.x + label.width / 2 + tries / 12 % 2) 5") }
+            tries += 1
+            return try session.screen(top: 40, height: 260) != before
+        }
+        #expect(popped, "hovering the month opens its tooltip; \(logs())")
+        if popped {
+            let png = try session.desktop.run([session.tools["grim"]!, "-g", "0,0 800x420", "-"], session.display)
+            if png.status == 0 {
+                let shot = session.world.file("logs/waybar-month.png")
+                FileManager.default.createFile(atPath: shot, contents: png.stdout)
+                if let keep = ProcessInfo.processInfo.environment["ZAOAN_MONTH_SHOT"] {
+                    try? FileManager.default.removeItem(atPath: keep)  // absent: nothing to replace
+                    try FileManager.default.copyItem(atPath: shot, toPath: keep)
+                }
+            }
+        }
+
+        // The wheel: up is the next month (as waybar's clock), down the one before. sway turns
+        // `cursor press button4` into one step of the wheel, so press only.
+        try session.cursor("set \(label.x + label.width / 2) 5")
+        try session.cursor("press button4")
+        #expect(monthLabel("month +1", within: 15) != nil, "scrolling up shows the next month; \(session.labels()); \(logs())")
+        try session.cursor("press button5")
+        try session.cursor("press button5")
+        #expect(monthLabel("month -1", within: 15) != nil, "scrolling down twice shows last month; \(session.labels()); \(logs())")
     }
 }

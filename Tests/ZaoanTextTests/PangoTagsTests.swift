@@ -11,6 +11,10 @@ import Testing
         (##"<span foreground="#E05561">x</span>"##, ##"&lt;span foreground="#E05561"&gt;x&lt;/span&gt;"##),
         (##"<span font="99">x</span>"##, ##"&lt;span font="99"&gt;x&lt;/span&gt;"##),
         ("<i>x</i>", "&lt;i&gt;x&lt;/i&gt;"),
+        (##"<span font_family="Noto Sans Mono CJK SC,monospace">x</span>"##, ##"<span font_family="Noto Sans Mono CJK SC,monospace">x</span>"##),
+        (##"<span font_family="Noto Sans Mono CJK SC,WenQuanYi Zen Hei Mono,monospace">x</span>"##, ##"<span font_family="Noto Sans Mono CJK SC,WenQuanYi Zen Hei Mono,monospace">x</span>"##),
+        (##"<span font_family="a;b">x</span>"##, ##"&lt;span font_family="a;b"&gt;x&lt;/span&gt;"##),
+        (##"<span font_family="a" size="99999">x</span>"##, ##"&lt;span font_family="a" size="99999"&gt;x&lt;/span&gt;"##),
         ("<b >x", "&lt;b &gt;x"),
         ("<<b>>", "&lt;<b>&gt;</b>"),
     ])
