@@ -13,10 +13,17 @@ struct AskCommand {
     let environment: [String: String]
 
     func run() -> Never {
+        let answer = Self.answer(options, environment: environment)
+        _ = Posix.writeAll(1, ClientOutput.text(answer, format: options.format ?? .plain))
+        exit(0)
+    }
+
+    /// The service's whole answer to the request line, within `--timeout`. An error to reach
+    /// the service ends the program with its status; an `ERR` answer goes to stderr, exit 1.
+    static func answer(_ options: ClientOptions, environment: [String: String]) -> [UInt8] {
         let answer: [UInt8]
-        let path: String
         do {
-            path = try ServiceSocket.locate(explicit: options.socket, environment: environment)
+            let path = try ServiceSocket.locate(explicit: options.socket, environment: environment)
             let deadline = Deadline(after: options.timeout)
             let connection = try ServiceConnection(path: path, deadline: deadline)
             try connection.send(options.requestLine, deadline: deadline)
@@ -26,14 +33,9 @@ struct AskCommand {
             fail(error.description, status: error.exitStatus)
         }
         if answer.starts(with: Array("ERR ".utf8)) {
-            write(2, ClientOutput.text(answer, format: .plain))
+            _ = Posix.writeAll(2, ClientOutput.text(answer, format: .plain))
             exit(1)
         }
-        write(1, ClientOutput.text(answer, format: options.format ?? .plain))
-        exit(0)
-    }
-
-    private func write(_ fd: Int32, _ text: String) {
-        _ = Posix.writeAll(fd, text)
+        return answer
     }
 }

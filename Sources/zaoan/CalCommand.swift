@@ -23,21 +23,7 @@ struct CalCommand {
     }
 
     func run() -> Never {
-        let answer: [UInt8]
-        do {
-            let path = try ServiceSocket.locate(explicit: options.socket, environment: environment)
-            let deadline = Deadline(after: options.timeout)
-            let connection = try ServiceConnection(path: path, deadline: deadline)
-            try connection.send(options.requestLine, deadline: deadline)
-            connection.finishSending()
-            answer = try connection.readToEnd(deadline: deadline)
-        } catch {
-            fail(error.description, status: error.exitStatus)
-        }
-        if answer.starts(with: Array("ERR ".utf8)) {
-            _ = Posix.writeAll(2, ClientOutput.text(answer, format: .plain))
-            exit(1)
-        }
+        let answer = AskCommand.answer(options, environment: environment)
         let line = String(decoding: answer.prefix { $0 != 0x0A }, as: UTF8.self)
         guard let object = WaybarObject(json: line), let tooltip = object.tooltip else {
             fail("the service's answer to month is not the grid zaoan cal expects; is it an older zaoan? (zaoan --version, zaoan ask version)", status: 69)

@@ -19,6 +19,8 @@ import Testing
             "time": [.left: .nextFormat, .wheelDown: .nextFormat, .right: .previousFormat, .wheelUp: .previousFormat, .middle: .nextZone],
             "countdown": [.left: .openLink],
             "status": [.left: .openLink],
+            // New with the month view: the wheel steps it as waybar's clock does.
+            "month": [.wheelUp: .nextMonth, .wheelDown: .previousMonth, .middle: .thisMonth, .right: .thisMonth],
         ]
         for block in BarClicks.blockWords {
             for button in ClickButton.allCases {
@@ -133,7 +135,7 @@ import Testing
         for word in ["ticker", "countdown", "status", "time", "greeting", "live list", "live show", "schedule"] {
             #expect(BarClicks.blockWords.contains(word), "\(word)")
         }
-        #expect(BarClicks.blocksWithActions == ["ticker", "time", "countdown", "status"])
+        #expect(BarClicks.blocksWithActions == ["ticker", "time", "month", "countdown", "status"])
         for word in ["live add", "reload", "session", "watch", "blocks", "--format", "url", "watch events", "*"] {
             #expect(!BarClicks.blockWords.contains(word), "\(word)")
         }

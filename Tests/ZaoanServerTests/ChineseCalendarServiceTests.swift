@@ -25,14 +25,8 @@ struct ChineseCalendarServiceTests {
 
     @Test("{lunar} is lunar-python's date of the day; {next_solar_term} the next term")
     func lunarDate() throws {
-        let scratch = try TemporaryDirectory()
-        defer { scratch.remove() }
-        var environment = Tool.baseEnvironment(home: scratch.path)
-        environment["PYTHONPATH"] = Locations.packageRoot + "/.build/oracle-python"
-        let oracle = try Tool.run("/usr/bin/python3", [Locations.packageRoot + "/Tests/Oracles/lunar_dates.py", "2026", "2026"],
-                                  environment: environment, timeout: 60, scratch: scratch)
-        try #require(oracle.status == 0, "lunar_dates.py: \(oracle) (scripts/test installs lunar-python)")
-        let line = try #require(oracle.output.split(separator: "\n").first { $0.hasPrefix("2026-12-22 ") })
+        let oracle = try Oracle.run("lunar_dates.py", ["2026", "2026"])
+        let line = try #require(oracle.split(separator: "\n").first { $0.hasPrefix("2026-12-22 ") })
         let fields = line.split(separator: " ").compactMap { Int($0) }  // CYCLE MONTH LEAP DAY
         try #require(fields.count == 4)
         // The lunar year of that cycle number that began near 2026.

@@ -10,12 +10,7 @@ import ZaoanCore
 @Suite("Festivals through the service")
 struct FestivalServiceTests {
     func start(at time: String, zone: String = "Asia/Shanghai", language: String = "zh", config: String) throws -> TestService {
-        var configuration = TestService.Configuration()
-        configuration.fakeTime = time
-        configuration.environment["TZ"] = zone
-        configuration.arguments = ["--language", language, "--timezone", zone]
-        configuration.config = config
-        return try TestService.start(configuration)
+        try TestService.start(at: time, zone: zone, language: language, config: config)
     }
 
     @Test("{festival} on 除夕 (a 29th) and 春节, {next_festival} the one after; empty on other days")

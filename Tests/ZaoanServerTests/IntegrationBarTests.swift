@@ -41,7 +41,13 @@ struct IntegrationBarTests {
         // Clicks: both modules pass each button to `zaoan click BLOCK BUTTON` (bar_clicks decides
         // what it does); the watch re-watches by itself, so waybar runs nothing again.
         let ticker = try #require(config?["custom/zaoan-ticker"] as? [String: Any], "waybar/config.jsonc has no custom/zaoan-ticker")
-        #expect((config?["modules-right"] as? [String]) == ["custom/zaoan-ticker", "custom/zaoan"])
+        #expect((config?["modules-right"] as? [String]) == ["custom/zaoan-ticker", "custom/zaoan-month", "custom/zaoan"])
+        let month = try #require(config?["custom/zaoan-month"] as? [String: Any], "waybar/config.jsonc has no custom/zaoan-month")
+        #expect(month["exec"] as? String == "zaoan watch --format json month" && month["return-type"] as? String == "json"
+                && month["escape"] as? Bool == false && month["interval"] == nil)
+        for (event, button) in ["on-click-middle": "middle", "on-click-right": "right", "on-scroll-up": "wheel-up", "on-scroll-down": "wheel-down"] {
+            #expect(month[event] as? String == "zaoan click month \(button)", "\(event)")
+        }
         #expect(ticker["exec"] as? String == "zaoan watch --format json ticker" && ticker["return-type"] as? String == "json"
                 && ticker["escape"] as? Bool == false && ticker["interval"] == nil)
         let events = ["on-click": "left", "on-click-middle": "middle", "on-click-right": "right",

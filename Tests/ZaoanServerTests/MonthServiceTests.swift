@@ -9,12 +9,7 @@ import ZaoanAlmanac
 @Suite("month: the grid through the service")
 struct MonthServiceTests {
     static func start(at time: String, zone: String = "Asia/Shanghai", language: String = "zh", config: String? = nil) throws -> TestService {
-        var configuration = TestService.Configuration()
-        configuration.fakeTime = time
-        configuration.environment["TZ"] = zone
-        configuration.arguments = ["--language", language, "--timezone", zone]
-        configuration.config = config
-        return try TestService.start(configuration)
+        try TestService.start(at: time, zone: zone, language: language, config: config)
     }
 
     /// The grid's lines, without the empty line that ends the answer.
@@ -90,15 +85,9 @@ struct MonthServiceTests {
 
     @Test("month days: every day's lunar month and day are lunar-python's, 2025–2026 (闰六月 included)")
     func lunarDaysMatchLunarPython() throws {
-        let scratch = try TemporaryDirectory()
-        defer { scratch.remove() }
-        var environment = Tool.baseEnvironment(home: scratch.path)
-        environment["PYTHONPATH"] = Locations.packageRoot + "/.build/oracle-python"
-        let oracle = try Tool.run("/usr/bin/python3", [Locations.packageRoot + "/Tests/Oracles/lunar_dates.py", "2025", "2026"],
-                                  environment: environment, timeout: 60, scratch: scratch)
-        try #require(oracle.status == 0, "lunar_dates.py: \(oracle) (scripts/test installs lunar-python)")
+        let oracle = try Oracle.run("lunar_dates.py", ["2025", "2026"])
         var expected: [String: String] = [:]
-        for line in oracle.output.split(separator: "\n") {
+        for line in oracle.split(separator: "\n") {
             let fields = line.split(separator: " ")
             guard fields.count == 5, let month = Int(fields[2]), let leap = Int(fields[3]), let day = Int(fields[4]) else { continue }
             let date = LunarDate(relatedYear: 2026, month: month, isLeapMonth: leap == 1, day: day)

@@ -8,15 +8,9 @@ import Testing
 struct WorkdayServiceTests {
     /// The oracle's kind of every day it has, by date.
     static func oracle() throws -> [String: String] {
-        let scratch = try TemporaryDirectory()
-        defer { scratch.remove() }
-        var environment = Tool.baseEnvironment(home: scratch.path)
-        environment["PYTHONPATH"] = Locations.packageRoot + "/.build/oracle-python"
-        let run = try Tool.run("/usr/bin/python3", [Locations.packageRoot + "/Tests/Oracles/china_workdays.py"],
-                               environment: environment, timeout: 60, scratch: scratch)
-        try #require(run.status == 0, "china_workdays.py: \(run) (scripts/ensure-oracles installs chinesecalendar)")
+        let output = try Oracle.run("china_workdays.py")
         var kinds: [String: String] = [:]
-        for line in run.output.split(separator: "\n") {
+        for line in output.split(separator: "\n") {
             let fields = line.split(separator: " ")
             if fields.count == 2 { kinds[String(fields[0])] = String(fields[1]) }
         }
