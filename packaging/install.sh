@@ -81,6 +81,8 @@ bin_dir=$prefix/bin
 man_dir=$prefix/share/man
 bash_dir=$prefix/share/bash-completion/completions
 zsh_dir=$prefix/share/zsh/site-functions
+# The gazetteer: zaoan-server looks for it in share/zaoan beside its bin folder.
+data_dir=$prefix/share/zaoan
 
 # The optional user units: the notifier, and vdirsyncer's sync, as users enable them.
 optional_units=(zaoan-notify.service vdirsyncer-sync.service vdirsyncer-sync.timer)
@@ -95,6 +97,7 @@ files=(
     "$man_dir/man5/zaoan.conf.5"
     "$bash_dir/zaoan"
     "$zsh_dir/_zaoan"
+    "$data_dir/cities15000.tsv"
 )
 
 # systemctl only for the real thing: not when staging, and only if a manager answers.
@@ -118,6 +121,7 @@ if [[ $uninstall == yes ]]; then
             echo "removed $destdir$file"
         fi
     done
+    rmdir "$destdir$data_dir" 2>/dev/null || true
     if can_systemctl; then
         "${systemctl[@]}" daemon-reload || true
     fi
@@ -165,6 +169,8 @@ install_binary "$binary" zaoan
 install_binary "$server" zaoan-server
 install -m 0755 "$here/integrations/notify/zaoan-notify" "$destdir$bin_dir/zaoan-notify"
 echo "installed $destdir$bin_dir/zaoan-notify"
+"$here/../scripts/unpack-cities" "$destdir$data_dir"
+echo "installed $destdir$data_dir/cities15000.tsv"
 
 # 2. The units, with ExecStart= pointing at the binary just installed.
 install -d -m 0755 "$destdir$unit_dir"

@@ -14,14 +14,23 @@ extension Responder {
 
     /// nil: the configured place. Otherwise a city (built-in or from the config, either
     /// name), else an IANA zone (`Asia/Tokyo`, `Etc/GMT-8`), shown by its city's name in
-    /// the configured language or its last component.
+    /// the configured language or its last component, else a city of the gazetteer
+    /// (`杭州`, `München`), shown as `Settings.gazetteerCity` names it.
     func place(_ spec: String?) throws(ProtocolError) -> Place {
         guard let spec else { return Place(name: settings.city, zone: settings.zone) }
         if let zone = settings.zone(forCity: spec) { return Place(name: spec, zone: zone) }
-        guard let zone = ianaZone(spec) else {
-            throw ProtocolError(.unknownCity, "unknown city or zone '\(RequestParser.shorten(spec))'; name an IANA zone such as Asia/Tokyo, or add the city to \"cities\" in the config with its IANA zone")
+        if let zone = ianaZone(spec) {
+            return Place(name: BuiltinCities.name(forZone: zone.identifier, language: settings.language), zone: zone)
         }
-        return Place(name: BuiltinCities.name(forZone: zone.identifier, language: settings.language), zone: zone)
+        if let known = gazetteerCache[spec] { return known }
+        let found = settings.gazetteerCity(spec)
+        guard let city = found.place else {
+            throw ProtocolError(.unknownCity, "unknown city or zone '\(RequestParser.shorten(spec))'\(found.unavailableNote); name an IANA zone such as Asia/Tokyo, or add the city to \"cities\" in the config with its IANA zone (`cities NAME` lists the cities of a name)")
+        }
+        let place = Place(name: city.name, zone: city.zone)
+        if gazetteerCache.count >= Self.zoneCacheLimit { gazetteerCache.removeAll(keepingCapacity: true) }
+        gazetteerCache[spec] = place
+        return place
     }
 
     /// The zone of a request's place for the render cache; the configured zone when the

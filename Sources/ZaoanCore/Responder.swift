@@ -130,6 +130,9 @@ public final class Responder {
     }
     /// Zones named by requests (`@Asia/Tokyo`), resolved once; see `place`.
     var zoneCache: [String: TimeZone] = [:]
+    /// Cities the gazetteer found for requests (`greeting 杭州`), at most `zoneCacheLimit`;
+    /// cleared with new settings (the language names them).
+    var gazetteerCache: [String: Place] = [:]
 
     /// `live list`'s lines without their countdowns, in order; nil when the rooms changed.
     var listRows: [ListRow]?
@@ -165,6 +168,7 @@ public final class Responder {
         if settings.calendars != self.settings.calendars { calendarNames = nil }
         self.settings = settings
         rowCache.removeAll()
+        gazetteerCache.removeAll()
         rotationBuiltAt = nil  // a new zone moves recurring rooms' wall clock
         forgetRendered()
     }
@@ -315,6 +319,7 @@ public final class Responder {
     func answer(_ kind: RequestKind, _ asked: Asked, counters: () -> ServiceFigures) throws(ProtocolError) -> Answer {
         switch kind {
         case .greeting: return try greetingAnswer(asked)
+        case .cities: return try citiesAnswer(name: asked.text ?? "")
         case .time: return try timeAnswer(asked)
         case .chineseTime: return try chineseTimeAnswer(asked)
         case .ago: return try agoAnswer(asked)

@@ -20,6 +20,9 @@ public struct Settings: Sendable {
     public var zone: TimeZone
     /// City name → zone: the built-in cities plus the config's `cities`.
     public var cities: [String: TimeZone]
+    /// Every other city, by any of its names (GeoNames' cities15000): asked only for a name
+    /// `cities` does not have (Settings+Gazetteer.swift).
+    public var gazetteer: (any CityGazetteer)?
     /// Whether `zone` is the machine's: neither `timezone` nor `city` gave one. The service
     /// then follows the machine's zone as it changes (`withSystemZone`).
     public var followsSystemZone = false
@@ -105,9 +108,11 @@ public struct Settings: Sendable {
         positions: [String: TextPosition] = [:],
         overrides: SettingsOverrides = SettingsOverrides(),
         environment: [String: String] = [:],
-        systemZone: TimeZone? = nil
+        systemZone: TimeZone? = nil,
+        gazetteer: (any CityGazetteer)? = nil
     ) throws(ConfigError) -> Settings {
-        let resolved = resolving(file, positions: positions, overrides: overrides, environment: environment, systemZone: systemZone)
+        let resolved = resolving(file, positions: positions, overrides: overrides, environment: environment, systemZone: systemZone,
+                                 gazetteer: gazetteer)
         if let first = resolved.problems.first { throw first }
         return resolved.settings
     }
@@ -120,7 +125,8 @@ public struct Settings: Sendable {
         positions: [String: TextPosition] = [:],
         overrides: SettingsOverrides = SettingsOverrides(),
         environment: [String: String] = [:],
-        systemZone: TimeZone? = nil
+        systemZone: TimeZone? = nil,
+        gazetteer: (any CityGazetteer)? = nil
     ) -> (settings: Settings, problems: [ConfigError]) {
         var problems = ProblemList(positions: positions)
 
@@ -156,7 +162,14 @@ public struct Settings: Sendable {
 
         let cityName = overrides.city ?? file.city
         var zoneName = overrides.timezone ?? file.timezone
-        if overrides.city != nil, overrides.timezone == nil, let name = overrides.city, lookUp(name, in: cities) != nil {
+        // A city neither built in nor in `cities`: the gazetteer's, shown as it names it.
+        // Not asked when a timezone is set and the city is only its label.
+        var found: GazetteerLookup?
+        if let name = cityName, overrides.city != nil || zoneName == nil, lookUp(name, in: cities) == nil {
+            found = gazetteerCity(name, in: gazetteer, language: language)
+        }
+        if overrides.city != nil, overrides.timezone == nil, let name = overrides.city,
+           lookUp(name, in: cities) != nil || found?.place != nil {
             zoneName = nil  // --city 东京 means Tokyo's zone, whatever the file's timezone says
         }
         var zone: TimeZone?
@@ -176,9 +189,12 @@ public struct Settings: Sendable {
             if let known = lookUp(name, in: cities) {
                 city = name
                 zone = known
+            } else if let place = found?.place {
+                city = place.name
+                zone = place.zone
             } else if !zoneFailed {  // with a bad timezone, the city was only its label
                 problems.add(ConfigError(key: overrides.city != nil ? "--city" : ConfigKey.city.name,
-                                         problem: "unknown city '\(name)'; add it to \"cities\" with its IANA zone, e.g. {\"\(name)\": \"Asia/Shanghai\"}, or set \"timezone\""),
+                                         problem: "unknown city '\(name)'\(found?.unavailableNote ?? ""); add it to \"cities\" with its IANA zone, e.g. {\"\(name)\": \"Asia/Shanghai\"}, or set \"timezone\""),
                              .defaultUsed)
             }
         case (nil, _):
@@ -238,8 +254,9 @@ public struct Settings: Sendable {
                                      urlOpener: file[strings: .barURLOpener], urlSchemes: file[strings: .barURLSchemes],
                                      clicks: file[json: .barClicks])
         for problem in bar.problems { problems.add(problem, .defaultUsed) }
-        for (index, entry) in bar.config.clockZones.enumerated() where lookUp(entry, in: cities) == nil && TimeZone.named(entry) == nil {
-            problems.add(ConfigError(key: ConfigKey.barClockZones.name, problem: "'\(RequestParser.shorten(entry))' is neither an IANA time zone (e.g. \"Asia/Tokyo\") nor a city of \"cities\" or the built-in list"),
+        for (index, entry) in bar.config.clockZones.enumerated() where lookUp(entry, in: cities) == nil && TimeZone.named(entry) == nil
+            && gazetteerCity(entry, in: gazetteer, language: language).place == nil {
+            problems.add(ConfigError(key: ConfigKey.barClockZones.name, problem: "'\(RequestParser.shorten(entry))' is neither an IANA time zone (e.g. \"Asia/Tokyo\") nor a known city (built in, in \"cities\" or in the gazetteer)"),
                          .defaultUsed, at: "\(ConfigKey.barClockZones.name).\(index)")
             break
         }
@@ -256,6 +273,7 @@ public struct Settings: Sendable {
             liveDefaultDuration: liveDefaultDuration, soonThreshold: soonThreshold,
             statusTemplate: statusTemplate, i3barPango: bar.config.pango,
             adminGroup: file.adminGroup.flatMap { $0.isEmpty ? nil : $0 })
+        settings.gazetteer = gazetteer
         settings.followsSystemZone = zone == nil
         settings.systemZoneCity = zone == nil && addedCity ? resolvedCity : nil
         settings.calendars = calendars

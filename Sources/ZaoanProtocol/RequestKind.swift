@@ -13,7 +13,7 @@
 /// `@ZONE` is not a row: it is an argument of the rows that take it (`time`, `status`;
 /// `greeting` takes a zone as its city), so a `Request.zoned` is of its inner request's kind.
 public enum RequestKind: UInt8, CaseIterable, Hashable, Sendable {
-    case greeting, time, chineseTime, ago, duration
+    case greeting, cities, time, chineseTime, ago, duration
     case ping, version, help, session, quit, reload, stats
     case countdown, status, ticker
     case liveAdd, liveRemove, liveSkip, liveList, liveShow
@@ -30,6 +30,9 @@ public enum RequestKind: UInt8, CaseIterable, Hashable, Sendable {
         case .greeting:
             RequestDescriptor(self, "greeting", "[CITY|@ZONE]", reads: .words(ReadArguments.greeting), watchable: true, changes: .everyMinute,
                               help: .line("greeting for the time of day, e.g. 早安·北京"))
+        case .cities:
+            RequestDescriptor(self, "cities", "NAME", reads: .words(ReadArguments.cities), watchable: false, changes: .withSettings,
+                              help: .line("the cities of a name: name, country, population, zone"))
         case .time:
             RequestDescriptor(self, "time", "[PATTERN] [@ZONE]", reads: .words(ReadArguments.time), watchable: true, changes: .byArguments,
                               help: .line("current time; LDML (yyyy-MM-dd HH:mm) or strftime (%H:%M)"))

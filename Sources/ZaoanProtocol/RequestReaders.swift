@@ -32,6 +32,12 @@ enum ReadArguments {
         return .text(words.kind, words.joined)
     }
 
+    /// `cities NAME`: the name as typed, words joined by one space.
+    static func cities(_ words: RequestWords) throws(ProtocolError) -> Request {
+        guard let joined = words.joined else { throw ProtocolError(.badArgument, "cities needs a NAME, e.g. cities Springfield") }
+        return .text(words.kind, joined)
+    }
+
     /// `time [PATTERN] [@ZONE]`, and `time PATTERN calendar=chinese`.
     static func time(_ arguments: RequestWords) throws(ProtocolError) -> Request {
         var words = arguments.words

@@ -11,8 +11,13 @@ public struct ConfigSource: Sendable {
     public let required: Bool
     public let overrides: SettingsOverrides
     public let environment: [String: String]
+    /// Where cities neither built in nor in `cities` are looked up (`GazetteerFile`), shared
+    /// by every read of the config, so the file is mapped once.
+    public let gazetteer: (any CityGazetteer)?
 
-    public init(path: String?, overrides: SettingsOverrides = SettingsOverrides(), environment: [String: String]) {
+    public init(path: String?, overrides: SettingsOverrides = SettingsOverrides(), environment: [String: String],
+                gazetteer: (any CityGazetteer)? = nil) {
+        self.gazetteer = gazetteer
         if let path {
             self.path = path
             self.required = true
@@ -59,7 +64,8 @@ public struct ConfigSource: Sendable {
                 reading.problems = [ConfigError(key: nil, problem: ConfigPath.problem(error, path: path), fallback: .allDefaults)]
             }
         }
-        var resolved = Settings.resolving(reading.file, positions: reading.positions, overrides: overrides, environment: environment)
+        var resolved = Settings.resolving(reading.file, positions: reading.positions, overrides: overrides, environment: environment,
+                                          gazetteer: gazetteer)
         var problems = reading.problems + resolved.problems
         if let group = resolved.settings.adminGroup, getgrnam(group) == nil {
             problems.append(ConfigError(key: ConfigKey.adminGroup.name, problem: "there is no group '\(group)' on this machine; create it (groupadd \(group)) or remove the key",

@@ -218,6 +218,9 @@ public final class Server {
         let moreRenders = watches.renderDue()
         let moreUpdates = watches.deliver()
         table.finishClosing()
+        if let gazetteer = options.config.gazetteer as? GazetteerFile, let why = gazetteer.takeUnlogged() {
+            Log.warning("\(why); cities neither built in nor in \"cities\" are unknown")
+        }
         shared.giveBackMemoryIfDue()
         releaseCodePagesIfDue()
         return resumeWaiting || linesWaiting || moreRenders || moreUpdates

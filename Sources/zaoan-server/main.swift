@@ -28,7 +28,7 @@ case .calendarReader:
     exit(ReaderChild.run())
 case .checkConfig(let path):
     // Strict, unlike serve: every problem is printed, and any one fails the check.
-    let source = ConfigSource(path: path, environment: environment)
+    let source = ConfigSource(path: path, environment: environment, gazetteer: GazetteerFile())
     let loaded = source.read()
     for warning in source.missingCalendars(loaded) {
         printError("warning: \(warning)")
@@ -50,7 +50,7 @@ case .serve(let options):
     // A config problem never stops the service (under socket activation, exiting would
     // take the socket down after a few restarts): it serves with what it can use, and the
     // log, `systemctl status` and `stats` say what it left aside.
-    let source = ConfigSource(path: options.config, overrides: options.overrides, environment: environment)
+    let source = ConfigSource(path: options.config, overrides: options.overrides, environment: environment, gazetteer: GazetteerFile())
     let loaded = source.read()
     do {
         var serverOptions = Server.Options(socketPath: options.socket, config: source, environment: environment,

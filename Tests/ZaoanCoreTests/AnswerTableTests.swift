@@ -12,6 +12,7 @@ import Testing
     /// A line for every row and its answer; `…` at the end: the answer starts so.
     static let lines: [RequestKind: (line: String, answer: String)] = [
         .greeting: ("greeting @Asia/Tokyo", "Good evening · Tokyo"),
+        .cities: ("cities Springfield", "ERR unknown-city this service has no gazetteer of other cities…"),
         .time: ("time HH:mm @Asia/Tokyo", "21:00"),
         .chineseTime: ("time U年MMMd calendar=chinese @Asia/Tokyo", "bing-wu年Mo51"),
         .ago: ("ago 2026-06-15T11:55:00Z", "5 minutes ago"),

@@ -9,6 +9,7 @@ import Testing
     /// `help`'s answer, byte for byte, as it was before the table.
     static let helpText = """
         greeting [CITY|@ZONE]   greeting for the time of day, e.g. 早安·北京
+        cities NAME             the cities of a name: name, country, population, zone
         time [PATTERN] [@ZONE]  current time; LDML (yyyy-MM-dd HH:mm) or strftime (%H:%M)
         time PATTERN calendar=chinese   an LDML pattern in the Chinese calendar: U年MMMd
         ago TIME                relative time, e.g. 5分钟前 / 3 hours ago

@@ -168,7 +168,7 @@ _zaoan_request() {
                 ;;
             *)
                 words=(greeting time ago duration ping version help stats countdown status ticker live remind schedule month blocks)
-                [[ $mode == ask ]] && words+=(watch reload url join privacy event)
+                [[ $mode == ask ]] && words+=(watch reload url join privacy event cities)
                 ((watched)) && words+=("${watch[@]}")
                 _zaoan_add "$cur" "${words[@]}"
                 ;;
