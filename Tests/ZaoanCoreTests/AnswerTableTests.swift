@@ -39,6 +39,8 @@ import Testing
         .eventAdd: ("event add Work +1h Standup", "ERR bad-argument event add writes a calendar folder; the server does it (calendarWrite)"),
         .eventRemove: ("event rm 0123456789abcdef0123456789abcdef@zaoan", "ERR bad-argument event rm writes a calendar folder; the server does it (calendarWrite)"),
         .schedule: ("schedule 2 calendar=Work", "ERR not-found no calendar 'Work': the config names no calendars…"),
+        .month: ("month 2026-06", "              June 2026\n    Su   Mo   Tu   We   Th   Fr   Sa\n23        1    2    3    4    5    6…"),
+        .monthDays: ("month 2026-06 days", "2026-06-01\t04-16\t-\tworkday\t0…"),
         .url: ("url countdown r9", "ERR not-found no live room 'r9'…"),
         .join: ("join countdown r9", "ERR not-found no live room 'r9'…"),
         .watch: ("watch time HH:mm @Asia/Tokyo", "21:00"),

@@ -32,6 +32,8 @@ import Testing
         event add CALENDAR WHEN [TITLE...] [end=END] [location=TEXT] [desc=TEXT] [repeat=RULE] [alarm=-10m]
         event rm UID            removes an event event add wrote (its file in the calendar's folder)
         schedule [HOURS] [calendar=NAME] [search=WORDS]   what comes next: start, end, source and title per line
+        month [YYYY-MM|+N|-N] [@ZONE]   the month as a grid: week numbers, lunar days, festivals, holidays
+        month [YYYY-MM|+N|-N] [@ZONE] days   a line a day: DATE, LUNAR DAY, MARKS, KIND, EVENTS
         url countdown [ID] | ticker [SKIP] | status
         join [countdown [ID] | ticker [SKIP] | status]   the meeting link of the live or next event
         watch REQUEST           send REQUEST's answer now and whenever it changes
