@@ -62,7 +62,7 @@ struct CommandLineTests {
             (#"{"citty": "北京"}"#, "citty"),
             (#"{"idle_timeout": "soon"}"#, "idle_timeout"),
             (#"{"timezone": "Mars/Olympus_Mons"}"#, "timezone"),
-            (#"{"city": "Atlantis"}"#, "city"),
+            (#"{"city": "Lilliput"}"#, "city"),  // Atlantis is a town in South Africa (GeoNames)
             (#"{"language": "pt"}"#, "language"),
             (#"{"cities": {"拉萨": "Asia/Lhasa_Nowhere"}}"#, "cities"),
         ]
@@ -75,7 +75,7 @@ struct CommandLineTests {
         #expect(broken.status != 0, "\(broken)")
 
         // No argument: the default path under $XDG_CONFIG_HOME.
-        try directory.write("config/zaoan/config.json", #"{"city": "Atlantis"}"#)
+        try directory.write("config/zaoan/config.json", #"{"city": "Lilliput"}"#)
         let byDefault = try Tool.run(Locations.zaoan, ["check-config"], environment: environment, timeout: 10, scratch: directory)
         #expect(byDefault.status != 0 && byDefault.errorOutput.contains("city"), "\(byDefault)")
     }

@@ -129,7 +129,7 @@ struct OneShotTests {
     func errorLines() throws {
         let service = try TestService.start()
         #expect(try service.ask("bogus").hasPrefix("ERR unknown-command "))
-        #expect(try service.ask("greeting Atlantis").hasPrefix("ERR unknown-city "))
+        #expect(try service.ask("greeting Lilliput").hasPrefix("ERR unknown-city "))
         #expect(try service.ask("duration soon").hasPrefix("ERR bad-argument "))
         try service.stop()
     }

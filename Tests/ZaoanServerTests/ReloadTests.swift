@@ -19,7 +19,7 @@ struct ReloadTests {
         #expect(city(of: try service.ask("greeting")) == "Tokyo", "the old settings should stay")
 
         // Valid JSON with a bad value: rejected too, naming the key.
-        try Data(#"{"language": "en", "city": "Atlantis"}"#.utf8).write(to: URL(fileURLWithPath: service.configPath))
+        try Data(#"{"language": "en", "city": "Lilliput"}"#.utf8).write(to: URL(fileURLWithPath: service.configPath))
         let unknownCity = try service.ask("reload")
         #expect(unknownCity.hasPrefix("ERR bad-config ") && unknownCity.contains("city"), "\(unknownCity)")
         #expect(city(of: try service.ask("greeting")) == "Tokyo")
