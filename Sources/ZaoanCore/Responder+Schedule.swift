@@ -61,13 +61,17 @@ extension Responder {
     /// Rooms are expanded 48 hours ahead and events `calendar_window_hours`: HOURS beyond
     /// that lists what is known. With NAME, the events of the calendars of that name (in any
     /// case) alone; a name no configured calendar has is `not-found`, once the calendars have
-    /// been read (before, nothing is listed), and a source name of zaoan's own at once.
+    /// been read (before, nothing is listed). A source name of zaoan's own (`live`,
+    /// `festival`, `holiday-cn`, in any case) lists that source alone: the rooms, the
+    /// festivals, China's holidays.
     /// With WORDS, those whose title, location or description hold every word
     /// (`ScheduleSearch`), looked for after the cheaper checks.
     /// At most `scheduleLines` lines; past them one last line, without tabs, says how many
     /// more and how to ask for fewer.
     func schedule(hours: Int, calendar wanted: String? = nil, search: [String] = [], now: Date) throws(ProtocolError) -> [String] {
-        if let wanted { try checkCalendar(wanted) }
+        // `calendar=live`, `festival` or `holiday-cn`: zaoan's own source of that name.
+        let ownSource = wanted.flatMap(CalendarNameRule.reserved)
+        if let wanted, ownSource == nil { try checkCalendar(wanted) }
         let searched = ScheduleSearch(search)
         let horizon = now.addingTimeInterval(Double(hours) * 3600)
         let zone = ZoneInfoStore.shared.zoneInfo(for: settings.zone, at: now)
@@ -79,7 +83,9 @@ extension Responder {
         var more = 0
         let holidays = holidayEvents(from: now, to: horizon)
         for room in holidays.isEmpty ? rotation(at: now) : Self.merging(rotation(at: now), holidays) where room.start < horizon {
-            if let wanted, !(room.calendar.map { CalendarNameRule.matches($0, wanted) } ?? false) { continue }
+            if let ownSource {
+                if room.calendar != nil || (room.source ?? SourceName.rooms) != ownSource { continue }
+            } else if let wanted, !(room.calendar.map { CalendarNameRule.matches($0, wanted) } ?? false) { continue }
             if RoomPhase(room: room, now: now, defaultDuration: duration).isOver { continue }
             if let searched, !searched.matches(room) { continue }
             guard lines.count < Self.scheduleLines else {
@@ -113,11 +119,6 @@ extension Responder {
         let shown = RequestParser.shorten(wanted)
         guard !settings.calendars.isEmpty else {
             throw ProtocolError(.notFound, "no calendar '\(shown)': the config names no calendars (see \"calendars\" in zaoan.conf(5))")
-        }
-        if let reserved = CalendarNameRule.reserved(wanted) {
-            let whose = SourceName.whose(reserved)
-            throw ProtocolError(.notFound, "no calendar '\(shown)': \(reserved) is \(whose) source, not a calendar's"
-                                + " (a calendar that calls itself so is shown as '\(CalendarNameRule.unreserved(wanted).name)')")
         }
         guard let names = calendarNames, !names.contains(where: { CalendarNameRule.matches($0, wanted) }) else { return }
         var listed: [String] = []

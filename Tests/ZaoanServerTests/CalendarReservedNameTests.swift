@@ -11,7 +11,7 @@ import Testing
 struct CalendarReservedNameTests {
     private func sources(_ schedule: String) -> [String: String] { CalendarFieldsTests.sources(schedule) }
 
-    @Test("a calendar called live, Festival or LIVE with a Hangul filler is shown with a suffix; calendar=live and calendar=festival find no calendar")
+    @Test("a calendar called live, Festival or LIVE with a Hangul filler is shown with a suffix; calendar=live and calendar=festival list zaoan's own sources")
     func reservedNames() throws {
         let base = try TemporaryDirectory()
         defer { base.remove() }
@@ -34,12 +34,10 @@ struct CalendarReservedNameTests {
                                       "Standup": "work"],
                 "only the room is live, no calendar is live or festival: \(schedule)")
 
-        let roomsAsked = try service.ask("schedule 24 calendar=live")
-        #expect(roomsAsked.hasPrefix("ERR not-found no calendar 'live': live is the rooms' source, not a calendar's"
-                                     + " (a calendar that calls itself so is shown as 'live (calendar)')"), "\(roomsAsked)")
-        let festivalsAsked = try service.ask("schedule 24 calendar=FESTIVAL")
-        #expect(festivalsAsked.hasPrefix("ERR not-found no calendar 'FESTIVAL': festival is the festivals' source"), "\(festivalsAsked)")
-        #expect(try service.ask("schedule 24 calendar=live\u{3164}").hasPrefix("ERR not-found no calendar"), "an invisible letter changes nothing")
+        // A source of zaoan's own lists that source alone (issue 33: it was not-found before).
+        #expect(sources(try service.ask("schedule 24 calendar=live")) == ["Tea": "live"], "the rooms alone, no calendar called live")
+        #expect(try service.ask("schedule 24 calendar=FESTIVAL") == "\n", "festivals are off: nothing, and no calendar called Festival")
+        #expect(try service.ask("schedule 24 calendar=live\u{3164}") == (try service.ask("schedule 24 calendar=live")), "an invisible letter changes nothing")
         #expect(sources(try service.ask("schedule 24 calendar=live (calendar)")) == ["Gig": "live (calendar)", "Concert": "LIVE (calendar)"],
                 "the renamed calendars, in any case, and no room")
         #expect(sources(try service.ask("schedule calendar=festival (calendar)")) == ["Parade": "Festival (calendar)"])
