@@ -122,7 +122,8 @@ enum Options {
           zaoan watch --format=json status   a waybar custom module that never polls
           echo greeting | nc -U "$XDG_RUNTIME_DIR/zaoan.sock"
 
-        Send `help` to the service for the list of requests; see docs/protocol.md.
+        Send `help` to the service for the list of requests; see man zaoan, man zaoan.conf and
+        docs/protocol.md (installed by the package in /usr/share/doc/zaoan/docs/).
 
         """
 
