@@ -37,6 +37,28 @@ extension Responder {
         return found.sorted { ($0.at, Self.order($0.phase), $0.alarm ?? "") < ($1.at, Self.order($1.phase), $1.alarm ?? "") }
     }
 
+    /// Each occurrence in the rotation at `now` by ID and start: what `newlySoon` compares
+    /// with to tell a room or event that has just appeared.
+    public func occurrenceKeys(at now: Int) -> Set<String> {
+        Set(rotation(at: Date(timeIntervalSince1970: Double(now))).map(Self.occurrenceKey))
+    }
+
+    /// The rooms and events not among `known` that are already soon at `now` (inside
+    /// `soon_threshold` before their start): added inside the window (`live add tea +60s`),
+    /// or moved into it, they never pass their soon moment, so they are said soon at once.
+    public func newlySoon(known: Set<String>, now: Int) -> [PhaseTransition] {
+        guard settings.soonThreshold > 0 else { return [] }
+        return rotation(at: Date(timeIntervalSince1970: Double(now))).compactMap { room in
+            let start = Int(clampingSeconds: room.start.timeIntervalSince1970)
+            guard start - settings.soonThreshold < now, now < start, !known.contains(Self.occurrenceKey(room)) else { return nil }
+            return PhaseTransition(room: room, phase: .soon, at: now)
+        }
+    }
+
+    private static func occurrenceKey(_ room: LiveRoom) -> String {
+        room.id + "@" + String(Int(clampingSeconds: room.start.timeIntervalSince1970))
+    }
+
     /// The first phase change after `now`, for the stream's timer; nil if none is known.
     public func nextTransition(after now: Int) -> Int? {
         var next: Int?

@@ -5,7 +5,8 @@ import ZaoanCore
 /// calendar event becomes `soon`, goes `live` or has `ended` — a stream of moments, not a
 /// state, so nothing is sent on subscribing. The timer is armed for the next moment only
 /// (no wake-ups in between, however long that is), and again whenever rooms or events
-/// change; moments already passed when they change are not replayed. "Now" is the loop
+/// change; moments already passed when they change are not replayed, but a room or event
+/// that appears already soon is said soon at once. "Now" is the loop
 /// turn's (`LoopClock`), the instant requests and watches of the turn are answered for.
 final class EventStream {
     private var subscribers: [ObjectIdentifier: Channel] = [:]
@@ -14,12 +15,17 @@ final class EventStream {
     private let clock: LoopClock
     /// Moments up to this second have been sent.
     private var sentThrough = 0
+    /// The occurrences (ID and start) in the rotation when it last changed (at start, the
+    /// state file's rooms): one that is new at a change and already soon is said soon at once
+    /// (`Responder.newlySoon`) — a room added inside the window, a calendar event read.
+    private var known: Set<String>
     /// Told the last second of a firing that sent an alarm (the group commit saves it).
     var alarmsSent: (Int) -> Void = { _ in }
 
     init(loop: EventLoop, responder: Responder, clock: LoopClock) throws(SystemError) {
         self.responder = responder
         self.clock = clock
+        known = responder.occurrenceKeys(at: clock.unixSeconds)  // the rooms of the state file
         timer = try WallClockTimer(loop: loop) { [unowned self] _ in self.fire() }
     }
 
@@ -46,9 +52,17 @@ final class EventStream {
         if subscribers.isEmpty { timer.disarm() }
     }
 
-    /// Rooms or events changed: the next moment may be another one.
+    /// Rooms or events changed: the next moment may be another one, and what has just
+    /// appeared inside the soon window is said soon now (it will never pass its soon moment).
     func scheduleChanged() {
+        let now = clock.unixSeconds
+        let appeared = subscribers.isEmpty ? [] : responder.newlySoon(known: known, now: now)
+        known = responder.occurrenceKeys(at: now)
         guard !subscribers.isEmpty else { return }
+        if !appeared.isEmpty {
+            let frame = responder.eventReply(EventFiring(appeared))
+            for connection in subscribers.values { connection.sendFrame(frame, keepAll: true) }
+        }
         arm()
     }
 

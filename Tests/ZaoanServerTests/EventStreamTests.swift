@@ -72,8 +72,11 @@ struct EventStreamTests {
         let client = try RawClient(path: service.socketPath, timeout: 10)
         try client.send("watch --format=json events\n")
         #expect(try service.ask("live add r +2s Two end=+1s") == "ok\n")
+        // Added inside the soon window (600 s): soon at once, then live.
         let line = try client.readLine(timeout: 6)
-        #expect(object(line)?["phase"] == "live", "\(line)")
+        #expect(object(line)?["phase"] == "soon", "\(line)")
+        let live = try client.readLine(timeout: 6)
+        #expect(object(live)?["phase"] == "live", "\(live)")
     }
 
     @Test("zaoan watch events waits quietly for the next moment instead of timing out")
@@ -88,5 +91,40 @@ struct EventStreamTests {
         #expect(try service.ask("live add w +1s Wake end=+1s") == "ok\n")
         let live = watcher.line(within: 8) { $0.contains(#""phase":"live""#) }
         #expect(live?.contains(#""title":"Wake""#) == true, "\(watcher.lines) \(watcher.errorText)")
+    }
+
+    @Test("a room or event that appears already soon is said soon at once (live add tea +60s); one soon before the stream began is not")
+    func appearsInsideTheSoonWindow() throws {
+        let folder = try TemporaryDirectory()
+        defer { folder.remove() }
+        let calendar = try folder.makeDirectory("cal")
+        let service = try TestService.start(arguments: ["--language", "en", "--timezone", "UTC"], config: #"{"calendars": ["\#(calendar)"]}"#)
+        defer { try? service.stop() }
+        #expect(try service.ask("live add early +120s Early") == "ok\n")  // soon before anyone listens
+        let client = try RawClient(path: service.socketPath, timeout: 20)
+        try client.send("watch events\n")
+        #expect(throws: (any Error).self, "nothing is sent on subscribing, not even for a room already soon") { _ = try client.readLine(timeout: 1.5) }
+
+        let added = Date()
+        #expect(try service.ask("live add tea +60s Tea") == "ok\n")
+        let soon = try object(client.readLine(timeout: 10))
+        #expect(soon?["id"] == "tea" && soon?["phase"] == "soon", "\(soon ?? [:])")
+        #expect(Date().timeIntervalSince(added) < 5, "at once, not at the start")
+        // The same room again, unchanged: nothing new; moved to another start: soon again.
+        #expect(try service.ask("live add tea +60s Tea") == "ok\n")
+        #expect(try service.ask("live add tea +50s Tea") == "ok\n")
+        let moved = try object(client.readLine(timeout: 10))
+        #expect(moved?["id"] == "tea" && moved?["phase"] == "soon", "\(moved ?? [:])")
+
+        // A calendar event that appears 90 s ahead (soon_threshold is 600 s): soon at once.
+        let event = CalendarFeedTests.event(uid: "cal-soon", title: "Standup", start: Date().addingTimeInterval(90))
+        try event.write(toFile: calendar + "/standup.ics", atomically: true, encoding: .utf8)
+        var line: [String: String]?
+        let until = Date().addingTimeInterval(15)
+        while Date() < until, let read = try? client.readLine(timeout: max(0.1, until.timeIntervalSinceNow)) {
+            line = object(read)
+            if line?["title"] == "Standup" { break }
+        }
+        #expect(line?["title"] == "Standup" && line?["phase"] == "soon", "\(line ?? [:])")
     }
 }
