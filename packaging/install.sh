@@ -172,7 +172,7 @@ echo "installed $destdir$bin_dir/zaoan-notify"
 "$here/../scripts/unpack-cities" "$destdir$data_dir"
 echo "installed $destdir$data_dir/cities15000.tsv"
 
-# 2. The units, with ExecStart= pointing at the binary just installed.
+# 2. The units, with ExecStart= and ExecReload= pointing at the binary just installed.
 install -d -m 0755 "$destdir$unit_dir"
 if [[ $mode == user && $prefix == "$HOME/.local" ]]; then
     exec_path='%h/.local/bin/zaoan'  # as shipped: follows the user's home
@@ -192,7 +192,8 @@ install_unit() {
     echo "installed $destdir$directory/$name"
 }
 for unit in zaoan.socket zaoan.service; do
-    install_unit "$here/systemd/$mode/$unit" "$unit_dir" -e "s|^ExecStart=[^ ]*/zaoan |ExecStart=$(sed_text "$exec_path") |"
+    install_unit "$here/systemd/$mode/$unit" "$unit_dir" -e "s|^ExecStart=[^ ]*/zaoan |ExecStart=$(sed_text "$exec_path") |" \
+        -e "s|^ExecReload=[^ ]*/zaoan |ExecReload=$(sed_text "$exec_path") |"
 done
 
 # 3. The optional user units. The user manager's PATH has no ~/.local/bin, so the notifier

@@ -16,10 +16,14 @@ extension Server {
     }
 
     /// Puts the settings a reload read in force (`SettingsReloader` read them off the
-    /// loop); a bad file is rejected and the settings in force are kept.
+    /// loop); a bad file is rejected and the settings in force are kept. Either way the
+    /// reload is over for systemd (READY=1 after RELOADING=1), and the status line says
+    /// whether the last one was refused.
     func applyReloaded(_ read: Result<Settings, ConfigError>) -> Reply {
+        defer { notify(.ready, .status(statusLine)) }
         switch read {
         case .success(let read):
+            refusedReload = nil
             let settings = followSystemZone(read)  // the machine's zone as the link names it, not as Foundation first found it
             shared.outputLimits = settings.outputLimits
             table.slots = ConnectionTable.Slots(settings)
@@ -32,9 +36,22 @@ extension Server {
             Log.info("configuration reloaded from \(options.config.path)")
             return .ok
         case .failure(let error):
-            Log.error("reload rejected, keeping the previous settings: \(error)", event: .configRejected)
+            refusedReload = error
+            Log.error("reload rejected, keeping the previous settings: \(error)", event: .configRejected, fields: journalFields(error))
             return .error(ProtocolError(.badConfig, "\(error); the previous settings stay in force"))
         }
+    }
+
+    /// A config problem's place as journal fields (CONFIG_FILE, CONFIG_KEY, CONFIG_LINE,
+    /// CONFIG_COLUMN), the same for a problem at start and a refused reload.
+    func journalFields(_ problem: ConfigError) -> [String: String] {
+        var fields = ["CONFIG_FILE": problem.file ?? options.config.path]
+        if let key = problem.key { fields["CONFIG_KEY"] = RequestParser.shorten(key) }
+        if let position = problem.position {
+            fields["CONFIG_LINE"] = "\(position.line)"
+            fields["CONFIG_COLUMN"] = "\(position.column)"
+        }
+        return fields
     }
 
     /// Puts new settings in force everywhere they are read: the answers, the rooms' wall
@@ -58,14 +75,8 @@ extension Server {
     /// fields (journal MESSAGE_ID rejected-config, as for a rejected reload).
     func logConfigProblems() {
         for problem in configProblems {
-            var fields = ["CONFIG_FILE": problem.file ?? options.config.path]
-            if let key = problem.key { fields["CONFIG_KEY"] = RequestParser.shorten(key) }
-            if let position = problem.position {
-                fields["CONFIG_LINE"] = "\(position.line)"
-                fields["CONFIG_COLUMN"] = "\(position.column)"
-            }
             let serving = problem.fallback == .allDefaults ? "serving with the built-in defaults" : "serving with the rest"
-            Log.warning("\(problem.report); \(serving) (zaoan check-config checks the file)", event: .configRejected, fields: fields)
+            Log.warning("\(problem.report); \(serving) (zaoan check-config checks the file)", event: .configRejected, fields: journalFields(problem))
         }
     }
 }

@@ -61,7 +61,7 @@ extension Server {
     /// `systemctl status` shows this.
     var statusLine: String {
         "serving on \(listeningOn): \(table.count) connections, \(watches.count) watches, \(responder.schedule.count) live rooms"
-            + configStatus
+            + configStatus + reloadStatus
     }
 
     /// `; config: 1 problem, ...` while the settings in force left part of the file aside.
@@ -69,12 +69,24 @@ extension Server {
         guard let first = configProblems.first else { return "" }
         let count = configProblems.count
         let more = count > 1 ? " and \(count - 1) more" : ""
-        // The file's name rather than its path: `systemctl status` shows one line.
-        let name = first.file.map { String($0.split(separator: "/").last ?? "") }
-        let place = [name, first.position.map(\.description)].compactMap { $0 }.joined(separator: ":")
-        var text = Responder.oneLine((place.isEmpty ? "" : place + ": ") + first.message)
-        if text.unicodeScalars.count > 160 { text = String(String.UnicodeScalarView(text.unicodeScalars.prefix(160))) + "…" }
-        return "; config: \(count) problem\(count == 1 ? "" : "s"), defaults in their place (\(text)\(more); zaoan ask stats lists them)"
+        return "; config: \(count) problem\(count == 1 ? "" : "s"), defaults in their place (\(Self.statusText(first))\(more); zaoan ask stats lists them)"
+    }
+
+    /// `; reload refused, ...` from a refused reload until one takes the file: `systemctl
+    /// status` says why even where no journal keeps the error.
+    private var reloadStatus: String {
+        guard let refusedReload else { return "" }
+        return "; reload refused, the previous settings stay (\(Self.statusText(refusedReload)))"
+    }
+
+    /// A problem on one line of at most 160 characters, the file by its name rather than
+    /// its path: `systemctl status` shows one line.
+    private static func statusText(_ problem: ConfigError) -> String {
+        let name = problem.file.map { String($0.split(separator: "/").last ?? "") }
+        let place = [name, problem.position.map(\.description)].compactMap { $0 }.joined(separator: ":")
+        let text = Responder.oneLine((place.isEmpty ? "" : place + ": ") + problem.message)
+        guard text.unicodeScalars.count > 160 else { return text }
+        return String(String.UnicodeScalarView(text.unicodeScalars.prefix(160))) + "…"
     }
 
     /// Connections, watches or rooms changed: publish a new status within a second, at most

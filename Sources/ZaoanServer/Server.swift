@@ -62,6 +62,8 @@ public final class Server {
     /// What the settings in force could not use of the config file (`stats`, the status
     /// line): set at start, cleared by a reload, which takes only a good file.
     var configProblems: [ConfigError] = []
+    /// Why the last reload was refused (the status line), until a reload takes a file.
+    var refusedReload: ConfigError?
     /// `watch events` subscribers and the timer for the next phase change.
     private(set) var events: EventStream!
     let store: StateStore
@@ -116,7 +118,8 @@ public final class Server {
         self.dispatcher = Dispatcher(responder: responder, clock: clock, loop: loop, watches: watches, events: events,
                                      commit: commit, refusals: refusals, adminGroupID: Dispatcher.groupID(named: settings.adminGroup))
         dispatcher.statistics = { [unowned self] in self.statistics }
-        self.reloader = try SettingsReloader(loop: loop, source: options.config) { [unowned self] read in self.applyReloaded(read) }
+        self.reloader = try SettingsReloader(loop: loop, source: options.config, began: { [unowned self] in self.notify(.reloading) },
+                                             apply: { [unowned self] read in self.applyReloaded(read) })
         dispatcher.reload = { [unowned self] session in self.reloader.reload(for: .session(session)) }
         self.calendarWriter = try CalendarWriter(loop: loop)
         dispatcher.writeCalendar = { [unowned self] write, session in self.calendarWriter.write(write, for: session) }

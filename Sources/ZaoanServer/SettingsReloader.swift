@@ -20,10 +20,16 @@ final class SettingsReloader {
     private var waiting: [Asker] = []
     private let source: ConfigSource
 
+    /// Called on the loop's thread as each read begins (systemd hears RELOADING=1).
+    private let began: () -> Void
+
     /// `apply` puts good settings in force (or says why the file was refused) on the loop's
-    /// thread and gives the answer every asker of that read gets.
-    init(loop: EventLoop, source: ConfigSource, apply: @escaping (Result<Settings, ConfigError>) -> Reply) throws(SystemError) {
+    /// thread and gives the answer every asker of that read gets; `began` is told as each
+    /// read begins, so the pair brackets a reload.
+    init(loop: EventLoop, source: ConfigSource, began: @escaping () -> Void,
+         apply: @escaping (Result<Settings, ConfigError>) -> Reply) throws(SystemError) {
         self.source = source
+        self.began = began
         worker = try BackgroundWorker(loop: loop, purpose: "reading the config", perform: { source in
             Result { () throws(ConfigError) in try source.load() }
         }, finished: { [unowned self] result in
@@ -47,6 +53,7 @@ final class SettingsReloader {
     private func start() {
         reading = waiting
         waiting = []
+        began()
         worker.submit(source)
     }
 

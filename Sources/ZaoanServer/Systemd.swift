@@ -36,6 +36,10 @@ public enum Systemd {
 
     public enum NotifyState {
         case ready
+        /// A reload began; `.ready` ends it. systemd shows the unit as `reloading` meanwhile
+        /// (a SIGHUP from anyone; under ExecReload= it already is). MONOTONIC_USEC= is what
+        /// systemd 253's Type=notify-reload asks for with it, and older ones ignore.
+        case reloading
         case stopping
         case watchdog
         case status(String)
@@ -43,6 +47,7 @@ public enum Systemd {
         var assignment: String {
             switch self {
             case .ready: return "READY=1"
+            case .reloading: return "RELOADING=1\nMONOTONIC_USEC=\(UInt64(Posix.monotonicSeconds() * 1e6))"
             case .stopping: return "STOPPING=1"
             case .watchdog: return "WATCHDOG=1"
             case .status(let text): return "STATUS=" + text.filter { $0 != "\n" }

@@ -9,7 +9,8 @@ import Testing
 /// can be started (not root on a machine without systemd as PID 1, no systemd installed).
 ///
 /// What differs from the shipped files, and why:
-/// - ExecStart= runs the binary under test with `--exit-idle-time 0.5s` (shipped: 5min).
+/// - ExecStart= runs the binary under test with `--exit-idle-time 0.5s` (shipped: 5min);
+///   ExecReload= runs the same binary.
 /// - WatchdogSec=1s (shipped: 30s), so the watchdog is seen to work within the test.
 /// - SystemCallErrorNumber=kill (shipped: EPERM), so a system call outside the filter
 ///   kills zaoan (and fails the test) instead of failing quietly with EPERM.
@@ -160,6 +161,8 @@ struct SystemdManagerTests {
         let socket = try UnitFile(path: SystemdSecurityTests.userDirectory + "/zaoan.socket")
         var service = try UnitFile(path: SystemdSecurityTests.userDirectory + "/zaoan.service")
         service.set("ExecStart", "\(Locations.zaoan) serve --exit-idle-time 0.5s", in: "Service")
+        let shippedReload = try #require(service.value("ExecReload", in: "Service"))
+        service.set("ExecReload", shippedReload.replacingOccurrences(of: "%h/.local/bin/zaoan ", with: "\(Locations.zaoan) "), in: "Service")
         service.set("WatchdogSec", "1s", in: "Service")
         service.set("StartLimitIntervalSec", "2s", in: "Unit")
         service.set("StartLimitBurst", "20", in: "Unit")
@@ -177,7 +180,7 @@ struct SystemdManagerTests {
 
         try Self.exercise(manager: manager, socketPath: socketPath, logPath: logPath, label: "user units")
 
-        // systemctl --user reload runs ExecReload= (kill -HUP): the same process takes the new
+        // systemctl --user reload runs ExecReload= (zaoan ask reload): the same process takes the new
         // config (~/.config/zaoan/config.json, here under the manager's XDG_CONFIG_HOME).
         let city = { (greeting: String) in String(greeting.split(separator: "·").last ?? "").trimmingCharacters(in: .whitespacesAndNewlines) }
         let reloadSession = try RawClient(path: socketPath, timeout: 10)
@@ -225,7 +228,12 @@ struct SystemdManagerTests {
         socket.set("ListenStream", socketPath, in: "Socket")
         var service = try UnitFile(path: SystemdSecurityTests.systemDirectory + "/zaoan.service")
         service.set("ExecStart", "\(binary) serve --exit-idle-time 0.5s", in: "Service")
-        service.set("BindReadOnlyPaths", "\(binaryDirectory) \(manager.runtimeDirectory)", in: "Service")
+        // ExecReload= as shipped, on the binary and socket of this test; the socket's folder
+        // (in /tmp, which PrivateTmp= hides) bound in for it.
+        let shippedReload = try #require(service.value("ExecReload", in: "Service"))
+        service.set("ExecReload", shippedReload.replacingOccurrences(of: "/usr/local/bin/zaoan ", with: "\(binary) ")
+            .replacingOccurrences(of: " /run/zaoan/zaoan.sock ", with: " \(socketPath) "), in: "Service")
+        service.set("BindReadOnlyPaths", "\(binaryDirectory) \(manager.runtimeDirectory) \(directory.file("sock"))", in: "Service")
         chmod(manager.runtimeDirectory, 0o755)
         chmod(manager.runtimeDirectory + "/systemd", 0o755)
         chmod(manager.runtimeDirectory + "/systemd/notify", 0o777)
@@ -289,18 +297,32 @@ struct SystemdManagerTests {
             print("system units: setpriv not found; admin_group not exercised")
         }
 
-        // systemctl reload runs ExecReload= (kill -HUP) inside the same sandbox.
+        // systemctl reload runs ExecReload= (`zaoan ask reload`, as the dynamic user) inside
+        // the same sandbox: it waits for the answer, so a refused file fails the reload and
+        // the settings in force stay.
         let session = try RawClient(path: socketPath, timeout: 10)
         try session.send("session\n")
         #expect(try session.readLine() == "ok")
         let reload = try manager.systemctl(["reload", "zaoan.service"])
-        #expect(reload.status == 0, "\(reload)")
-        #expect(eventually(timeout: 3) { Self.logText(logPath).contains("reload") }, "no reload logged: \(Self.logText(logPath))")
+        #expect(reload.status == 0, "\(reload); log: \(Self.logText(logPath))")
+        #expect(Self.logText(logPath).contains("configuration reloaded"), "no reload logged: \(Self.logText(logPath))")
+        try Data(#"{"language": "zh", "timezone": "Asia/Shanghai", "admin_group": "users", "citty": "Tokyo"}"#.utf8)
+            .write(to: URL(fileURLWithPath: configDirectory + "/config.json"))
+        let refused = try manager.systemctl(["reload", "zaoan.service"])
+        #expect(refused.status != 0, "a refused config must fail systemctl reload: \(refused)")
+        #expect(Self.logText(logPath).contains("ERR bad-config \(configDirectory)/config.json:1:73: config key 'citty': unknown key; did you mean 'city'?"),
+                "log: \(Self.logText(logPath))")
+        #expect(try ask(socketPath, "greeting").hasSuffix("·北京\n"), "the settings in force stay")
+        try Data(#"{"language": "zh", "timezone": "Asia/Shanghai", "admin_group": "users"}"#.utf8)
+            .write(to: URL(fileURLWithPath: configDirectory + "/config.json"))
+        let fixed = try manager.systemctl(["reload", "zaoan.service"])
+        #expect(fixed.status == 0, "\(fixed); log: \(Self.logText(logPath))")
         session.close()
         _ = Self.waitFor("ActiveState", of: "zaoan.service", in: manager, timeout: 4) { $0 == "inactive" }
 
         try Self.exercise(manager: manager, socketPath: socketPath, logPath: logPath, label: "system units")
-        #expect(!Self.logText(logPath).contains("<3>"), "errors logged: \(Self.logText(logPath))")
+        let errors = Self.logText(logPath).split(separator: "\n").filter { $0.hasPrefix("<3>") && !$0.contains("reload rejected") }
+        #expect(errors.isEmpty, "errors logged besides the refused reload: \(Self.logText(logPath))")
 
         let cgroupV2 = FileManager.default.fileExists(atPath: "/sys/fs/cgroup/cgroup.controllers")
         print("""

@@ -68,4 +68,16 @@ struct SystemdUnitTests {
             }
         }
     }
+
+    @Test("ExecReload= of both units waits for the service's answer: the ExecStart= binary asks `reload` on the socket unit's ListenStream=",
+          arguments: ["user", "system"])
+    func reloadWaitsForTheAnswer(instance: String) throws {
+        let directory = Locations.packageRoot + "/packaging/systemd/" + instance
+        let socket = try UnitFile(path: directory + "/zaoan.socket")
+        let service = try UnitFile(path: directory + "/zaoan.service")
+        let listen = try #require(socket.value("ListenStream", in: "Socket"))
+        let binary = try #require(service.value("ExecStart", in: "Service")?.split(separator: " ").first.map(String.init))
+        // No kill -HUP: it returns at once and always succeeds, whatever the service makes of the file.
+        #expect(service.values("ExecReload", in: "Service") == ["\(binary) ask --socket \(listen) --timeout 10s reload"])
+    }
 }
