@@ -70,20 +70,6 @@ public enum BuiltinCities {
              other: [.zhHant: "UTC", .ja: "UTC", .ko: "UTC", .de: "UTC", .fr: "UTC", .es: "UTC"]),
     ]
 
-    /// The built-in city one of whose names `name` is, in any case (`new york`, `NEW YORK`,
-    /// `ニューヨーク`), if its zone is `zone`: a city the config's `cities` moved elsewhere is
-    /// the config's, named as typed.
-    public static func city(named name: String, zone: String) -> City? {
-        let lowered = name.lowercased()
-        return all.first { city in city.zone == zone && city.names.contains { $0 == name || $0.lowercased() == lowered } }
-    }
-
-    /// `name` as the configured language names it, when it is a built-in city's name in any
-    /// language or case (`new york` in ja: ニューヨーク); else as typed.
-    public static func shown(_ name: String, zone: String, language: Language) -> String {
-        city(named: name, zone: zone)?.name(in: language) ?? name
-    }
-
     /// Name → zone for every built-in city, under each of its names (the Latin ones also
     /// lowercased: `new york`, `pékin`).
     public static let byName: [String: String] = {

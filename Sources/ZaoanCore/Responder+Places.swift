@@ -18,9 +18,7 @@ extension Responder {
     /// (`杭州`, `München`), shown as `Settings.gazetteerCity` names it.
     func place(_ spec: String?) throws(ProtocolError) -> Place {
         guard let spec else { return Place(name: settings.city, zone: settings.zone) }
-        if let zone = settings.zone(forCity: spec) {
-            return Place(name: BuiltinCities.shown(spec, zone: zone.identifier, language: settings.language), zone: zone)
-        }
+        if let zone = settings.zone(forCity: spec) { return Place(name: spec, zone: zone) }
         if let zone = ianaZone(spec) {
             return Place(name: BuiltinCities.name(forZone: zone.identifier, language: settings.language), zone: zone)
         }

@@ -183,11 +183,11 @@ public struct Settings: Sendable {
         }
         var city: String?
         switch (cityName, zone) {
-        case let (name?, zone?):
-            city = BuiltinCities.shown(name, zone: zone.identifier, language: language)
+        case let (name?, _?):
+            city = name
         case let (name?, nil):
             if let known = lookUp(name, in: cities) {
-                city = BuiltinCities.shown(name, zone: known.identifier, language: language)
+                city = name
                 zone = known
             } else if let place = found?.place {
                 city = place.name
