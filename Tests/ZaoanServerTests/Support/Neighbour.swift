@@ -85,9 +85,16 @@ extension TestService {
     }
 
     /// Resident memory of the service, in bytes.
-    var residentBytes: Int? {
+    var residentBytes: Int? { statusBytes("VmRSS:") }
+
+    /// The resident memory that is not a file's: what the service allocated (RssAnon). The
+    /// rest, its own code and data pages, comes and goes with what it runs and with the page
+    /// cache, by megabytes, whatever it reads.
+    var anonymousResidentBytes: Int? { statusBytes("RssAnon:") }
+
+    private func statusBytes(_ field: String) -> Int? {
         guard let status = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8),
-              let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmRSS:") }),
+              let line = status.split(separator: "\n").first(where: { $0.hasPrefix(field) }),
               let kilobytes = Int(line.split(separator: " ", omittingEmptySubsequences: true).dropFirst().first ?? "") else { return nil }
         return kilobytes * 1024
     }
