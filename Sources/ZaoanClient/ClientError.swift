@@ -21,13 +21,24 @@ public enum ClientError: Error, Equatable, CustomStringConvertible {
         return 2
     }
 
+    /// How to start the service a client looked for at `path`: the machine's (the system
+    /// socket, /run/zaoan) with the system unit, any other with `zaoan serve` or the user unit.
+    public static func startHint(for path: String) -> String {
+        if path.hasPrefix(systemSocketDirectory) {
+            return "It is the machine's service: start it with `sudo systemctl enable --now zaoan.socket` (see docs/systemd.md)."
+        }
+        return "Start it with `zaoan serve`, or as a user service with `systemctl --user enable --now zaoan.socket`."
+    }
+
+    /// Where the system unit's socket is (packaging/systemd/system/zaoan.socket).
+    public static let systemSocketDirectory = "/run/zaoan/"
+
     public var description: String {
         switch self {
         case .badArgument(let text):
             return text
         case .unreachable(let path, let reason):
-            return "cannot reach the zaoan service at \(path) (\(reason)).\n"
-                + "Start it with `zaoan serve`, or as a user service with `systemctl --user enable --now zaoan.socket`."
+            return "cannot reach the zaoan service at \(path) (\(reason)).\n" + Self.startHint(for: path)
         case .unsafeDirectory(let path, let reason):
             return "not connecting to \(path): \(reason). Another user may have put a server there; remove the directory or pass --socket PATH"
         case .timedOut(let path, let seconds, let what):

@@ -35,7 +35,7 @@ public enum ConfigPath {
     public static func problem(_ failure: RegularFile.ReadFailure, path: String) -> String {
         switch failure {
         case .missing:
-            return "\(path) does not exist; create it or leave out --config"
+            return "\(path) does not exist; create it (zaoan.conf(5)), or name the file you meant"
         case .notRegular(let kind):
             return "\(path) is a \(kind), not a file; point --config at a JSON file"
         case .tooLarge(let bytes):

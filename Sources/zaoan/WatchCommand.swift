@@ -153,8 +153,8 @@ struct WatchCommand {
             }
             connection.close()
             if changed { continue }
-            reportOutage(problem ?? "the zaoan service at \(socketPath) closed the connection; it stopped or is restarting.\n"
-                         + "If it does not come back, start it with `zaoan serve`, or as a user service with `systemctl --user enable --now zaoan.socket`.")
+            reportOutage(problem ?? "the zaoan service at \(socketPath) closed the connection; it stopped or is restarting; retrying.\n"
+                         + ClientError.startHint(for: socketPath))
             pause(backoff.delay())
         }
     }

@@ -43,6 +43,24 @@ struct CommandLineTests {
         #expect(resolved.errorOutput.contains(environment["XDG_RUNTIME_DIR"]! + "/zaoan.sock"), "\(resolved)")
     }
 
+    @Test("check-config FILE on a missing file says create it or name another, not --config; the system socket's hint names the system unit (issue 33)")
+    func missingFileAndSystemSocketHints() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let environment = Tool.baseEnvironment(home: directory.path)
+        let missing = try Tool.run(Locations.zaoan, ["check-config", directory.file("nowhere.json")], environment: environment, timeout: 10, scratch: directory)
+        #expect(missing.status == 1 && missing.errorOutput.contains("nowhere.json does not exist; create it (zaoan.conf(5)), or name the file you meant"), "\(missing)")
+        #expect(!missing.errorOutput.contains("--config"), "check-config was given a FILE, not --config: \(missing)")
+        guard !FileManager.default.fileExists(atPath: "/run/zaoan/zaoan.sock") else {
+            print("skipped the system socket's hint: /run/zaoan/zaoan.sock exists here (a system zaoan runs)")
+            return
+        }
+        let system = try Tool.run(Locations.zaoan, ["ask", "--socket", "/run/zaoan/zaoan.sock", "ping"], environment: environment, timeout: 10, scratch: directory)
+        #expect(system.status == 2 && system.errorOutput.contains("sudo systemctl enable --now zaoan.socket") && !system.errorOutput.contains("--user"), "\(system)")
+        let user = try Tool.run(Locations.zaoan, ["ask", "--socket", directory.file("zaoan.sock"), "ping"], environment: environment, timeout: 10, scratch: directory)
+        #expect(user.errorOutput.contains("systemctl --user enable --now zaoan.socket"), "\(user)")
+    }
+
     @Test("check-config accepts a good file and names the bad key of a bad one")
     func checkConfig() throws {
         let directory = try TemporaryDirectory()
