@@ -136,15 +136,13 @@ public struct MonthText: Sendable {
         return notes
     }
 
-    /// The plain grid: what `month` answers.
-    public var lines: [String] {
-        pieces().map { line in Self.trailingSpacesTrimmed(line.map(\.text).joined()) }
-    }
-
-    /// The grid as Pango markup in a monospace font, every text escaped: today bold, weekends and
+    /// The grid as plain lines (what `month` answers) and as Pango markup in a monospace
+    /// font (the tooltip), from one layout: every text escaped, today bold, weekends and
     /// holidays red, make-up workdays amber, days with events underlined.
-    public var markup: String {
-        let lines = pieces().map { line in
+    public func rendered() -> (lines: [String], markup: String) {
+        let rows = pieces()
+        let lines = rows.map { line in Self.trailingSpacesTrimmed(line.map(\.text).joined()) }
+        let marked = rows.map { line in
             line.map { piece -> String in
                 var text = SafeText.pango(SafeText.visible(piece.text))
                 if piece.underline { text = "<u>" + text + "</u>" }
@@ -152,9 +150,9 @@ public struct MonthText: Sendable {
                 if let colour = Self.colour(piece.style) { text = "<span foreground=\"\(colour)\">" + text + "</span>" }
                 return text
             }.joined()
-        }
-        guard let fonts = monospaceFonts else { return "<tt>" + lines.joined(separator: "\n") + "</tt>" }
-        return "<span font_family=\"\(fonts)\">" + lines.joined(separator: "\n") + "</span>"
+        }.joined(separator: "\n")
+        guard let fonts = monospaceFonts else { return (lines, "<tt>" + marked + "</tt>") }
+        return (lines, "<span font_family=\"\(fonts)\">" + marked + "</span>")
     }
 
     /// The grid lines up only in a font whose CJK characters are exactly two columns wide:

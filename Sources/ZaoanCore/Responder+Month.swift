@@ -47,28 +47,30 @@ extension Responder {
     /// markup, as an i3bar block (and for polybar and tmux) the title and the week with today.
     func monthAnswer(_ asked: Asked) throws(ProtocolError) -> Answer {
         let text = try monthText(asked)
-        var answer = Answer(lines: text.lines)
-        answer.tooltipMarkup = text.markup
+        let (lines, markup) = text.rendered()
+        var answer = Answer(lines: lines)
+        answer.tooltipMarkup = markup
         answer.barText = text.todayLine
         answer.barTitle = text.words.title(year: text.grid.year, month: text.grid.month)
         return answer
     }
 
     /// Counts, for each day, the rooms and calendar events (not festivals or holidays) that
-    /// touch it: one pass over the rotation, each event adding to the days it spans.
+    /// touch it: the days' starts in the zone worked out once, then one pass over the
+    /// rotation, each event adding to the days it spans.
     private func countEvents(into days: inout [MonthDay], zone: TimeZone, now: Date) {
-        guard let first = days.first?.day, let last = days.last?.day else { return }
-        func start(of day: CivilDay) -> Double { Double(WallClock.resolve(day.daysSince1970 &* 86_400, in: zone).first) }
-        let monthStart = start(of: first), monthEnd = start(of: last.adding(days: 1))
+        guard let last = days.last?.day else { return }
+        // Each day's first instant (a midnight the clocks skip: when they resume), and the next month's.
+        let starts = (days.map(\.day) + [last.adding(days: 1)]).map { day in
+            Double(WallClock.resolve(day.daysSince1970 &* 86_400, in: zone).first)
+        }
         let duration = Double(settings.liveDefaultDuration)
         for room in rotation(at: now) where room.source != Self.festivalSource {
             let begins = room.start.timeIntervalSince1970
             let ends = max(room.end?.timeIntervalSince1970 ?? begins + duration, begins + 1)
-            guard begins < monthEnd, ends > monthStart else { continue }
-            for index in days.indices {
-                let dayStart = index == 0 ? monthStart : start(of: days[index].day)
-                let dayEnd = index + 1 < days.count ? start(of: days[index + 1].day) : monthEnd
-                if begins < dayEnd, ends > dayStart { days[index].events += 1 }
+            guard begins < starts[days.count], ends > starts[0] else { continue }
+            for index in days.indices where begins < starts[index + 1] && ends > starts[index] {
+                days[index].events += 1
             }
         }
     }

@@ -76,11 +76,8 @@ extension Settings {
 
     /// `2027-02-07` in the years the month view shows.
     static func configDay(_ text: String) -> CivilDay? {
-        let parts = text.split(separator: "-", omittingEmptySubsequences: false)
-        guard parts.count == 3, parts[0].count == 4, parts[1].count == 2, parts[2].count == 2,
-              parts.allSatisfy({ $0.allSatisfy { ("0"..."9").contains($0) } }),
-              let year = Int(parts[0]), let month = Int(parts[1]), let day = Int(parts[2]),
-              MonthSelector.years.contains(year), (1...12).contains(month), day >= 1,
+        guard RoomLimits.isDate(text), let year = Int(text.prefix(4)), let month = Int(text.dropFirst(5).prefix(2)),
+              let day = Int(text.suffix(2)), MonthSelector.years.contains(year), (1...12).contains(month), day >= 1,
               day <= MonthGrid.daysOf(year: year, month: month).count else { return nil }
         return CivilDay(year: year, month: month, day: day)
     }

@@ -43,6 +43,8 @@ struct CalendarWatches {
             var info = stat()
             let isFolder = stat(path, &info) == 0 && (info.st_mode & S_IFMT) == S_IFDIR
             let folder = isFolder ? path : (path as NSString).deletingLastPathComponent
+            // A folder that cannot be watched (gone, unreadable, out of watches) is counted, not
+            // an error: CalendarFeed then looks for its calendars every minute instead.
             if let descriptor = try? inotify.watch(folder, mask: Self.folderMask) { folders[descriptor] = folder } else { unwatchedFolders += 1 }
         }
         drop(old)
@@ -59,6 +61,7 @@ struct CalendarWatches {
             do throws(SystemError) {
                 places[try inotify.watch(place, mask: Self.folderMask)] = place
             } catch where error.errno == ENOTDIR {
+                // Counted as above: an unwatched place is looked at every minute.
                 if let descriptor = try? inotify.watch(place, mask: Self.fileMask) { places[descriptor] = place } else { unwatchedPlaces += 1 }
             } catch {
                 unwatchedPlaces += 1

@@ -15,17 +15,18 @@ final class EventStream {
     private let clock: LoopClock
     /// Moments up to this second have been sent.
     private var sentThrough = 0
-    /// The occurrences (ID and start) in the rotation when it last changed (at start, the
-    /// state file's rooms): one that is new at a change and already soon is said soon at once
-    /// (`Responder.newlySoon`) — a room added inside the window, a calendar event read.
-    private var known: Set<String>
+    /// The occurrences (ID and start) in the rotation when the stream began or the rotation
+    /// last changed while it ran: one that is new at a change and already soon is said soon
+    /// at once (`Responder.newlySoon`) — a room added inside the window, a calendar event
+    /// read. Kept only while someone listens: no work at start or for a service without
+    /// subscribers.
+    private var known: Set<String> = []
     /// Told the last second of a firing that sent an alarm (the group commit saves it).
     var alarmsSent: (Int) -> Void = { _ in }
 
     init(loop: EventLoop, responder: Responder, clock: LoopClock) throws(SystemError) {
         self.responder = responder
         self.clock = clock
-        known = responder.occurrenceKeys(at: clock.unixSeconds)  // the rooms of the state file
         timer = try WallClockTimer(loop: loop) { [unowned self] _ in self.fire() }
     }
 
@@ -35,7 +36,10 @@ final class EventStream {
     ///   already (up to `sentThrough`; later ones come with everybody's) are sent first, as
     ///   one firing (`EventFiring`): what a subscriber that was cut, or restarted, missed.
     func add(_ connection: Channel, replayingAfter since: Int? = nil) {
-        if subscribers.isEmpty { sentThrough = clock.unixSeconds }
+        if subscribers.isEmpty {
+            sentThrough = clock.unixSeconds
+            known = responder.occurrenceKeys(at: sentThrough)
+        }
         subscribers[ObjectIdentifier(connection)] = connection
         if let since, since < sentThrough {
             let missed = EventFiring(responder.transitions(after: since, through: sentThrough))
@@ -49,16 +53,19 @@ final class EventStream {
 
     func remove(_ connection: Channel) {
         guard subscribers.removeValue(forKey: ObjectIdentifier(connection)) != nil else { return }
-        if subscribers.isEmpty { timer.disarm() }
+        if subscribers.isEmpty {
+            timer.disarm()
+            known = []
+        }
     }
 
     /// Rooms or events changed: the next moment may be another one, and what has just
     /// appeared inside the soon window is said soon now (it will never pass its soon moment).
     func scheduleChanged() {
-        let now = clock.unixSeconds
-        let appeared = subscribers.isEmpty ? [] : responder.newlySoon(known: known, now: now)
-        known = responder.occurrenceKeys(at: now)
         guard !subscribers.isEmpty else { return }
+        let now = clock.unixSeconds
+        let appeared = responder.newlySoon(known: known, now: now)
+        known = responder.occurrenceKeys(at: now)
         if !appeared.isEmpty {
             let frame = responder.eventReply(EventFiring(appeared))
             for connection in subscribers.values { connection.sendFrame(frame, keepAll: true) }

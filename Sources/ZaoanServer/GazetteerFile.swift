@@ -44,6 +44,7 @@ public final class GazetteerFile: CityGazetteer, @unchecked Sendable {
     /// `.build/<triple>/debug`), or above `libexec/zaoan` (the package's
     /// `/usr/libexec/zaoan/zaoan-server`). Nil when the link cannot be read.
     @Sendable public static func besideExecutable() -> String? {
+        // Nil is handled by `open`: "cannot be found: /proc/self/exe cannot be read", logged once.
         guard let executable = try? Posix.readLink("/proc/self/exe") else { return nil }
         return folder(forExecutable: executable)
     }

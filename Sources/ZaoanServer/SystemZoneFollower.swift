@@ -168,9 +168,12 @@ final class SystemZoneFollower: EventHandler {
     /// Watches the folder the zone file really is in (the file may be a link itself), for
     /// that file's name; the last such watch goes.
     private func watch(file path: String) {
+        // A path that does not resolve is watched as named: its folder's events still come.
         let real = (try? Posix.resolvedPath(path)) ?? path
         let (folder, name) = Posix.splitPath(real)
-        let watch = try? inotify.watch(folder, mask: Self.fileMask)  // the same number for the same folder
+        // The same number for the same folder. None (the folder is gone or unreadable): a
+        // rewrite of the zone file then shows with the link's next change, as said below.
+        let watch = try? inotify.watch(folder, mask: Self.fileMask)
         if let old = fileWatch, old.watch != watch, old.watch != linkWatch { inotify.remove(old.watch) }
         fileWatch = watch.map { (watch: $0, name: name) }  // none: a change of the file shows with the link's next
     }

@@ -47,7 +47,7 @@ public enum Systemd {
         var assignment: String {
             switch self {
             case .ready: return "READY=1"
-            case .reloading: return "RELOADING=1\nMONOTONIC_USEC=\(UInt64(Posix.monotonicSeconds() * 1e6))"
+            case .reloading: return "RELOADING=1\nMONOTONIC_USEC=\(Posix.monotonicMicroseconds())"
             case .stopping: return "STOPPING=1"
             case .watchdog: return "WATCHDOG=1"
             case .status(let text): return "STATUS=" + text.filter { $0 != "\n" }

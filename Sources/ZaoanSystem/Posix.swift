@@ -105,6 +105,14 @@ public enum Posix {
         return (slash == path.startIndex ? "/" : String(path[..<slash]), String(path[path.index(after: slash)...]))
     }
 
+    /// The current time on the monotonic clock, in whole microseconds (as sd_notify's
+    /// MONOTONIC_USEC= wants it), in integers throughout: nothing to round or trap on.
+    public static func monotonicMicroseconds() -> UInt64 {
+        var now = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &now)
+        return UInt64(clamping: now.tv_sec) &* 1_000_000 &+ UInt64(clamping: now.tv_nsec / 1_000)
+    }
+
     /// The current time on the monotonic clock, in seconds.
     public static func monotonicSeconds() -> Double {
         var now = timespec()

@@ -69,6 +69,8 @@ final class BarBlock {
             source = .clock(formatIndex: clockFormats.firstIndex(of: shown), pattern: shown, zone: zone)
         case .text(.month, let selector)?, .text(.monthDays, let selector)?, .zoned(_, .text(.month, let selector))?, .zoned(_, .text(.monthDays, let selector))?:
             kind = "month"
+            // The request parsed above, so its month word reads: no error is lost here. The
+            // other words (`@ZONE`, `days`) are those that are not a month.
             let given = selector.flatMap { try? MonthSelector(word: $0) } ?? .this
             let rest = words.dropFirst().filter { word in (try? MonthSelector(word: word)) == nil || word.hasPrefix("@") }
             source = .month(given, rest: Array(rest))

@@ -10,6 +10,13 @@ import Testing
 /// zone folder mounted over /usr/share/zoneinfo/Asia). Every wait is for a condition.
 @Suite("the machine's zone: followed while the config gives none")
 struct SystemZoneServiceTests {
+    /// The minute since 1970 and the second in it of an instant, from Foundation's whole
+    /// seconds (no Double-to-Int conversion that could trap).
+    static func minuteAndSecond(_ date: Date) -> (minute: Int, second: Int) {
+        let seconds = Calendar(identifier: .gregorian).dateComponents([.second], from: Date(timeIntervalSince1970: 0), to: date).second ?? 0
+        return (seconds / 60, ((seconds % 60) + 60) % 60)
+    }
+
     /// A copy of /etc whose `localtime` the test controls, and the zone folder's copy.
     struct Machine {
         let folder: TemporaryDirectory
@@ -101,7 +108,7 @@ struct SystemZoneServiceTests {
 
         // Early in a minute, so that an update before the next minute's tick can only be
         // the re-rendering the change asked for.
-        #expect(eventually(timeout: 62, interval: 0.1) { Int(Date().timeIntervalSince1970) % 60 < 40 })
+        #expect(eventually(timeout: 62, interval: 0.1) { Self.minuteAndSecond(Date()).second < 40 })
         let changedAt = Date().timeIntervalSince1970
         try machine.point(at: "/usr/share/zoneinfo/Asia/Tokyo")
 
@@ -114,7 +121,7 @@ struct SystemZoneServiceTests {
         while Date() < deadline, !update.contains(Self.tokyo) { update = (try? watcher.readLine(timeout: 1)) ?? update }
         let arrivedAt = Date().timeIntervalSince1970
         #expect(update.contains(Self.tokyo), "the watch should get a line in the new zone: \(update)")
-        #expect(Int(arrivedAt) / 60 == Int(changedAt) / 60,
+        #expect(Self.minuteAndSecond(Date(timeIntervalSince1970: arrivedAt)).minute == Self.minuteAndSecond(Date(timeIntervalSince1970: changedAt)).minute,
                 "the watch should be re-rendered at once, not at the next minute's tick (changed at \(changedAt), line at \(arrivedAt))")
         #expect(try Live.stats(service.socketPath)["system_zone_changes"] == "1")
         #expect(service.stderrText.contains("the machine's zone is now Asia/Tokyo"), "\(service.stderrText)")
