@@ -232,8 +232,12 @@ public struct ConfigFile: Sendable, Equatable {
                         switch member.key {
                         case "path": path = try ConfigDocument.string(member.value, key: "\(key).\(index).path")
                         case "name":
-                            name = try ConfigDocument.string(member.value, key: "\(key).\(index).name")
-                            namePosition = member.value.position
+                            do throws(ConfigError) {
+                                name = try ConfigDocument.string(member.value, key: "\(key).\(index).name")
+                                namePosition = member.value.position
+                            } catch {
+                                problems.append(error.with(.instead("the calendar is kept, named by its file or folder")))
+                            }
                         case "alarms":
                             alarms = defaultAlarms(member.value, key: "\(key).\(index).alarms", problems: &problems)
                         default:

@@ -58,21 +58,15 @@ extension Responder {
     }
 
     /// A room's countdown with its state for bars: `soon` within `soon_threshold` of the
-    /// start, urgent then and in the first minute live; `countdown_levels`' class, colour
-    /// and urgency beside that; its text from `formats`' template for the phase, if any.
+    /// start; `countdown_levels`' class, colour and urgency (CountdownLevels.shown) beside
+    /// that; its text from `formats`' template for the phase, if any.
     func roomAnswer(_ room: LiveRoom, _ phase: RoomPhase, titled: Bool, formats: CountdownFormatSet? = nil, now: Date) -> Answer {
         let bare = CountdownText.render(phase, language: settings.language)
         let state: String
-        var urgent = false
         switch phase {
-        case .upcoming(let seconds):
-            state = seconds <= settings.soonThreshold ? "soon" : "upcoming"
-            urgent = state == "soon"
-        case .live(let seconds):
-            state = "live"
-            urgent = seconds < 60
-        case .ended:
-            state = "ended"
+        case .upcoming(let seconds): state = seconds <= settings.soonThreshold ? "soon" : "upcoming"
+        case .live: state = "live"
+        case .ended: state = "ended"
         }
         // A calendar event's: its calendar after the time, its location, its description's
         // first line (a description may be an invitation's page of text).
@@ -83,11 +77,11 @@ extension Responder {
         if let provider = room.join?.provider { tooltip.append(provider.name) }
         if let description = room.source == nil ? room.description : room.description.flatMap(Self.firstLine) { tooltip.append(description) }
         if let viewers = room.viewers { tooltip.append(settings.language.viewersText(viewers)) }
-        let level = settings.countdownLevels.shown(phase)
+        let level = settings.countdownLevels.shown(phase, soon: state == "soon")
         let text = formats?.template(for: phase).map { fill($0, room: room, phase: phase, now: now) }
             ?? (titled ? CountdownText.titled(room, phase, language: settings.language) : bare)
         var answer = Answer(text, shortText: titled ? Self.shortText(room, suffix: CountdownText.short(phase, language: settings.language)) : bare,
-                            tooltip: tooltip.joined(separator: "\n"), state: state, urgent: urgent || level.urgent)
+                            tooltip: tooltip.joined(separator: "\n"), state: state, urgent: level.urgent)
         answer.levels = level.classes
         answer.color = level.color
         return answer

@@ -2,25 +2,26 @@ import Foundation
 
 /// `countdown_formats` and `countdown_levels`, read into their types: every template parsed
 /// and every pattern and colour checked here, at load, so an answer never meets a bad one.
-/// A bad set or level is left out (with its problem) and the others are kept.
+/// A bad value costs only itself: a bad template leaves its set the rest, a bad colour
+/// leaves its level its minutes.
 extension Settings {
     static func countdownFormats(_ value: JSONValue?, language: Language, problems: inout ProblemList) -> [String: CountdownFormatSet] {
         let key = ConfigKey.countdownFormats.name
         guard let value, let members = value.members else { return [:] }
         let (sets, repeated) = ConfigDocument.unique(members, under: key)
         for problem in repeated { problems.add(problem, .entryLeftOut) }
-        guard sets.count <= CountdownFormatSet.maxSets else {
-            problems.add(ConfigError(key: key, problem: "\(sets.count) sets; at most \(CountdownFormatSet.maxSets)", at: value.position), .defaultUsed)
-            return [:]
+        if sets.count > CountdownFormatSet.maxSets {
+            problems.add(ConfigError(key: key, problem: "\(sets.count) sets; at most \(CountdownFormatSet.maxSets)", at: value.position),
+                         .instead("the first \(CountdownFormatSet.maxSets) in the file are kept"))
         }
         var found: [String: CountdownFormatSet] = [:]
-        for set in sets {
+        for set in sets.prefix(CountdownFormatSet.maxSets) {
             let place = "\(key).\(RequestParser.shorten(set.key))"
             do throws(ConfigError) {
                 guard Request.isCountdownFormatName(set.key) else {
                     throw ConfigError(key: place, problem: "a set's name is 1 to \(Request.maxCountdownFormatName) of A-Z a-z 0-9 _ -, as format=NAME names it", at: set.keyPosition)
                 }
-                found[set.key] = try formatSet(set.value, place: place, language: language)
+                found[set.key] = try formatSet(set.value, name: set.key, place: place, language: language, problems: &problems)
             } catch {
                 problems.add(error, .entryLeftOut)
             }
@@ -28,28 +29,38 @@ extension Settings {
         return found
     }
 
-    /// One set: `{"upcoming": "...", "live": "...", "ended": "...", "none": "..."}`, each optional.
-    private static func formatSet(_ value: JSONValue, place: String, language: Language) throws(ConfigError) -> CountdownFormatSet {
+    /// One set: `{"upcoming": "...", "live": "...", "ended": "...", "none": "..."}`, each
+    /// optional. A bad template or an unknown key costs only itself: the set keeps the
+    /// rest, and that phase says zaoan's own text. Thrown only when the set is not an object.
+    private static func formatSet(_ value: JSONValue, name: String, place: String, language: Language,
+                                  problems: inout ProblemList) throws(ConfigError) -> CountdownFormatSet {
         guard let members = value.members else {
             throw ConfigError(key: place, problem: "expected an object of templates: {\"upcoming\": \"{title} {in}\", \"live\": \"● {title} {since}\", \"none\": \"\"}", at: value.position)
         }
         let (unique, repeated) = ConfigDocument.unique(members, under: place)
-        if let first = repeated.first { throw first }
+        for problem in repeated { problems.add(problem, .ignored) }
         var set = CountdownFormatSet()
         for member in unique {
             let at = "\(place).\(RequestParser.shorten(member.key))"
             guard CountdownFormatSet.keys.contains(member.key) else {
                 let hint = Spelling.suggestion(for: member.key, among: CountdownFormatSet.keys).map { "did you mean '\($0)'?" }
                     ?? "a set has " + CountdownFormatSet.keys.map { "\"\($0)\"" }.joined(separator: ", ")
-                throw ConfigError(key: at, problem: "unknown key; \(hint)", at: member.keyPosition)
+                problems.add(ConfigError(key: at, problem: "unknown key; \(hint)", at: member.keyPosition), .ignored)
+                continue
             }
-            guard let text = try ConfigDocument.string(member.value, key: at) else { continue }
             let template: CountdownTemplate
-            do throws(TemplateProblem) {
-                template = try CountdownTemplate.parse(text, fields: member.key == "none" ? [] : CountdownTemplate.Field.allCases)
-                for pattern in template.patterns { try checkPattern(pattern, language: language) }
+            do throws(ConfigError) {
+                guard let text = try ConfigDocument.string(member.value, key: at) else { continue }
+                do throws(TemplateProblem) {
+                    template = try CountdownTemplate.parse(text, fields: member.key == "none" ? [] : CountdownTemplate.Field.allCases)
+                    for pattern in template.patterns { try checkPattern(pattern, language: language) }
+                } catch {
+                    throw ConfigError(key: at, problem: error.text, at: member.value.position)
+                }
             } catch {
-                throw ConfigError(key: at, problem: error.text, at: member.value.position)
+                let standing = member.key == "none" ? "countdowns with no room say zaoan's own text" : "\(member.key) countdowns say zaoan's own text"
+                problems.add(error, .instead("the set \(RequestParser.shorten(name)) keeps the rest; \(standing)"))
+                continue
             }
             switch member.key {
             case "upcoming": set.upcoming = template
@@ -101,12 +112,12 @@ extension Settings {
                     throw ConfigError(key: place, problem: "unknown level; \(hint)", at: member.keyPosition)
                 }
                 let threshold = CountdownLevels.thresholdNames.contains(member.key)
-                let (minutes, color) = try level(member.value, place: place, threshold: threshold)
+                let level = try level(member.value, name: member.key, place: place, threshold: threshold, problems: &problems)
                 switch member.key {
-                case "warning": levels.warning = minutes.map { .init(minutes: $0, color: color) }
-                case "critical": levels.critical = minutes.map { .init(minutes: $0, color: color) }
-                case "live": levels.live = color
-                default: levels.ended = color
+                case "warning": levels.warning = level.minutes.map { .init(minutes: $0, color: level.color, urgent: level.urgent) }
+                case "critical": levels.critical = level.minutes.map { .init(minutes: $0, color: level.color, urgent: level.urgent) }
+                case "live": levels.live = CountdownLevels.Phase(color: level.color, urgent: level.urgent)
+                default: levels.ended = CountdownLevels.Phase(color: level.color, urgent: level.urgent)
                 }
             } catch {
                 problems.add(error, .entryLeftOut)
@@ -120,38 +131,65 @@ extension Settings {
         return levels
     }
 
-    /// `{"minutes": N, "color": "#rrggbb"}` (a threshold needs minutes; live and ended take a colour alone).
-    private static func level(_ value: JSONValue, place: String, threshold: Bool) throws(ConfigError) -> (Int?, BarColor?) {
+    /// What one level's object gave.
+    private struct LevelValue {
+        var minutes: Int?
+        var color: BarColor?
+        var urgent: Bool?
+    }
+
+    /// `{"minutes": N, "color": "#rrggbb" or a CSS name, "urgent": true}` (a threshold needs
+    /// minutes; live and ended take a colour and urgency alone). A bad colour or urgency, or
+    /// an unknown key, costs only itself: the level keeps the rest, and the problem says so.
+    /// Thrown only when the level itself cannot stand (not an object, no good minutes).
+    private static func level(_ value: JSONValue, name: String, place: String, threshold: Bool,
+                              problems: inout ProblemList) throws(ConfigError) -> LevelValue {
         guard let members = value.members else {
             throw ConfigError(key: place, problem: threshold ? "expected {\"minutes\": 15, \"color\": \"#ffb000\"}" : "expected {\"color\": \"#30c030\"}",
                               at: value.position)
         }
         let (unique, repeated) = ConfigDocument.unique(members, under: place)
-        if let first = repeated.first { throw first }
-        let allowed = threshold ? ["minutes", "color"] : ["color"]
-        var minutes: Int?, color: BarColor?
+        for problem in repeated { problems.add(problem, .ignored) }
+        let allowed = threshold ? ["minutes", "color", "urgent"] : ["color", "urgent"]
+        var found = LevelValue()
+        var setAside: [(ConfigError, String)] = []  // a colour or urgency, said once the minutes are known
         for member in unique {
             let at = "\(place).\(RequestParser.shorten(member.key))"
-            guard allowed.contains(member.key) else {
-                throw ConfigError(key: at, problem: "unknown key; a level here has " + allowed.map { "\"\($0)\"" }.joined(separator: " and "), at: member.keyPosition)
-            }
-            if member.key == "minutes" {
-                guard let number = try ConfigDocument.integer(member.value, key: at) else { continue }
-                guard CountdownLevels.minutes.contains(number) else {
-                    throw ConfigError(key: at, problem: "must be between \(CountdownLevels.minutes.lowerBound) and \(CountdownLevels.minutes.upperBound), got \(number)", at: member.value.position)
+            do throws(ConfigError) {
+                switch member.key {
+                case "minutes" where threshold:
+                    guard let number = try ConfigDocument.integer(member.value, key: at) else { continue }
+                    guard CountdownLevels.minutes.contains(number) else {
+                        throw ConfigError(key: at, problem: "must be between \(CountdownLevels.minutes.lowerBound) and \(CountdownLevels.minutes.upperBound), got \(number)", at: member.value.position)
+                    }
+                    found.minutes = number
+                case "color":
+                    guard let text = try ConfigDocument.string(member.value, key: at) else { continue }
+                    guard let parsed = BarColor(configured: text) else {
+                        setAside.append((ConfigError(key: at, problem: "'\(RequestParser.shorten(SafeText.visible(text)))' is not a colour: write #rrggbb (six hex digits, e.g. #ff3030) or a CSS colour name (orange, red)", at: member.value.position), "colour"))
+                        continue
+                    }
+                    found.color = parsed
+                case "urgent":
+                    found.urgent = try ConfigDocument.boolean(member.value, key: at)
+                default:
+                    let hint = Spelling.suggestion(for: member.key, among: allowed).map { "did you mean '\($0)'?" }
+                        ?? "a level here has " + allowed.map { "\"\($0)\"" }.joined(separator: ", ")
+                    problems.add(ConfigError(key: at, problem: "unknown key; \(hint)", at: member.keyPosition), .ignored)
                 }
-                minutes = number
-            } else {
-                guard let text = try ConfigDocument.string(member.value, key: at) else { continue }
-                guard let parsed = BarColor(hex: text) else {
-                    throw ConfigError(key: at, problem: "'\(RequestParser.shorten(SafeText.visible(text)))' is not a colour written #rrggbb (six hex digits, e.g. #ff3030)", at: member.value.position)
-                }
-                color = parsed
+            } catch {
+                if member.key == "minutes" { throw error }
+                setAside.append((error, member.key == "urgent" ? "urgency" : "colour"))
             }
         }
-        if threshold, minutes == nil {
+        if threshold, found.minutes == nil {
             throw ConfigError(key: place, problem: "needs \"minutes\", how long before the start it begins (1 to \(CountdownLevels.minutes.upperBound))", at: value.position)
         }
-        return (minutes, color)
+        for (problem, part) in setAside {
+            let kept = found.minutes.map { "\(name) keeps its \($0) minutes" } ?? "\(name) keeps the rest"
+            let standing = part == "colour" ? "without a colour" : "with the default urgency"
+            problems.add(problem, .instead("\(kept), \(standing)"))
+        }
+        return found
     }
 }

@@ -214,13 +214,15 @@ public struct Settings: Sendable {
                 for (start, text) in table.map({ (place: problems.place("\(ConfigKey.greetings.name).\($0.key)"), entry: $0) })
                     .sorted(by: { $0.place < $1.place }).map(\.entry) {
                     guard let minutes = parseClockTime(start) else {
+                        // The row costs only itself: the row before it runs on until the next.
                         problems.add(ConfigError(key: "\(ConfigKey.greetings.name).\(RequestParser.shorten(start))", problem: "start must be a time of day written HH:MM with two digits each, 00:00 to 23:59 (e.g. \"05:00\")"),
-                                     .defaultUsed, at: "\(ConfigKey.greetings.name).\(start)")
+                                     .instead(table.count > 1 ? "the other rows stand; the row before it lasts until the next" : "using the default table"),
+                                     at: "\(ConfigKey.greetings.name).\(start)")
                         continue
                     }
                     rows.append(GreetingPeriod(start: minutes, text: text))
                 }
-                if rows.count == table.count { greetings = GreetingTable(rows) }
+                if !rows.isEmpty { greetings = GreetingTable(rows) }
             }
         }
 
@@ -253,7 +255,7 @@ public struct Settings: Sendable {
                                      clockZones: file[strings: .barClockZones], markup: file[string: .i3barMarkup],
                                      urlOpener: file[strings: .barURLOpener], urlSchemes: file[strings: .barURLSchemes],
                                      clicks: file[json: .barClicks])
-        for problem in bar.problems { problems.add(problem, .defaultUsed) }
+        for problem in bar.problems { problems.add(problem, problem.fallback ?? .defaultUsed) }
         for (index, entry) in bar.config.clockZones.enumerated() where lookUp(entry, in: cities) == nil && TimeZone.named(entry) == nil
             && gazetteerCity(entry, in: gazetteer, language: language).place == nil {
             problems.add(ConfigError(key: ConfigKey.barClockZones.name, problem: "'\(RequestParser.shorten(entry))' is neither an IANA time zone (e.g. \"Asia/Tokyo\") nor a known city (built in, in \"cities\" or in the gazetteer)"),
@@ -312,10 +314,12 @@ public struct Settings: Sendable {
                              .entryLeftOut, at: "\(ConfigKey.calendars.name).\(index)")
                 continue
             }
-            let name = entry.name.map(SafeText.trimmed)
-            if let name, let why = CalendarNameRule.problem(name) {
-                problems.add(ConfigError(key: ConfigKey.calendars.name, problem: "the name \(why)"), .entryLeftOut, at: "\(ConfigKey.calendars.name).\(index).name")
-                continue
+            var name = entry.name.map(SafeText.trimmed)
+            if let bad = name, let why = CalendarNameRule.problem(bad) {
+                // The name costs only itself: the calendar is read, under its file's name.
+                problems.add(ConfigError(key: ConfigKey.calendars.name, problem: "the name \(why)"), .instead("the calendar is kept, named by its file or folder"),
+                             at: "\(ConfigKey.calendars.name).\(index).name")
+                name = nil
             }
             kept.append(CalendarEntry(path: path, name: name, alarms: entry.alarms))
         }
@@ -396,7 +400,7 @@ struct ProblemList {
     /// - Parameter key: the key to place it by, when it is not the problem's own (an entry).
     mutating func add(_ problem: ConfigError, _ fallback: ConfigError.Fallback, at key: String? = nil) {
         var problem = problem.with(fallback)
-        if problem.position == nil, let place = key ?? problem.key { problem.position = positions[place] }
+        if problem.position == nil, let place = key ?? problem.placeKey ?? problem.key { problem.position = positions[place] }
         all.append(problem)
     }
 

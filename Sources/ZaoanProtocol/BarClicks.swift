@@ -165,16 +165,16 @@ public struct BarClicks: Equatable, Sendable {
 
     private static var key: String { ConfigKey.barClicks.name }
 
-    /// Reads and checks `bar_clicks` as the file has it (nil for null). The first problem is
-    /// thrown, with its place: the key falls back to the defaults as a whole, as a table the
-    /// user wrote as one should.
-    public static func read(_ value: JSONValue) throws(ConfigError) -> BarClicks? {
+    /// Reads and checks `bar_clicks` as the file has it (nil for null). A bad block or
+    /// button costs only itself, with its place in `problems`: zaoan's default stands for
+    /// it and the rest of the table is kept. Thrown only when the key is not an object.
+    public static func read(_ value: JSONValue, problems: inout [ConfigError]) throws(ConfigError) -> BarClicks? {
         if value.isNull { return nil }
         guard let members = value.members else {
             throw ConfigError(key: key, problem: "expected an object of blocks, as {\"ticker\": {\"left\": \"next\"}}", at: value.position)
         }
         let (blocks, repeated) = ConfigDocument.unique(members, under: key)
-        if let first = repeated.first { throw first }
+        problems += repeated.map { $0.with(.instead("zaoan's clicks stand for that block")) }
         var table: [String: [ClickButton: ClickAction]] = [:]
         for block in blocks {
             let name = block.key
@@ -182,36 +182,44 @@ public struct BarClicks: Equatable, Sendable {
             guard name == everyBlock || blockWords.contains(name) else {
                 let hint = Spelling.suggestion(for: name, among: blockWords).map { "did you mean '\($0)'?" }
                     ?? "a block is named by its request word (\(blockWords.prefix(6).joined(separator: ", ")), ...) or \"*\""
-                throw ConfigError(key: place, problem: "not a block a bar can show; \(hint)", at: block.keyPosition)
+                problems.append(ConfigError(key: place, problem: "not a block a bar can show; \(hint)", at: block.keyPosition, fallback: .ignored))
+                continue
             }
-            table[name] = try buttons(block.value, block: name, place: place)
+            guard let members = block.value.members else {
+                problems.append(ConfigError(key: place, problem: "expected an object of buttons, as {\"left\": \"next\", \"right\": {\"command\": [\"notify-send\", \"hi\"]}}",
+                                            at: block.value.position, fallback: .instead("zaoan's clicks stand for that block")))
+                continue
+            }
+            table[name] = buttons(members, block: name, place: place, problems: &problems)
         }
         return BarClicks(table)
     }
 
-    /// One block's object: button name → action.
-    private static func buttons(_ value: JSONValue, block: String, place: String) throws(ConfigError) -> [ClickButton: ClickAction] {
-        guard let members = value.members else {
-            throw ConfigError(key: place, problem: "expected an object of buttons, as {\"left\": \"next\", \"right\": {\"command\": [\"notify-send\", \"hi\"]}}",
-                              at: value.position)
-        }
+    /// One block's object: button name → action; a bad entry is left out with its problem.
+    private static func buttons(_ members: [JSONMember], block: String, place: String,
+                                problems: inout [ConfigError]) -> [ClickButton: ClickAction] {
+        let instead = ConfigError.Fallback.instead("zaoan's default for that button stands")
         let (entries, repeated) = ConfigDocument.unique(members, under: place)
-        if let first = repeated.first { throw first }
+        problems += repeated.map { $0.with(instead) }
         var buttons: [ClickButton: ClickAction] = [:]
         for entry in entries {
             let entryPlace = "\(place).\(RequestParser.shorten(entry.key))"
-            guard let button = ClickButton(rawValue: entry.key) else {
-                let hint = Spelling.suggestion(for: entry.key, among: ClickButton.names).map { "did you mean '\($0)'? " } ?? ""
-                throw ConfigError(key: entryPlace, problem: "not a button; \(hint)the buttons are \(ClickButton.names.joined(separator: ", "))",
-                                  at: entry.keyPosition)
+            do throws(ConfigError) {
+                guard let button = ClickButton(rawValue: entry.key) else {
+                    let hint = Spelling.suggestion(for: entry.key, among: ClickButton.names).map { "did you mean '\($0)'? " } ?? ""
+                    throw ConfigError(key: entryPlace, problem: "not a button; \(hint)the buttons are \(ClickButton.names.joined(separator: ", "))",
+                                      at: entry.keyPosition, fallback: .ignored)
+                }
+                let action = try self.action(entry.value, place: entryPlace)
+                if block != everyBlock, let fitting = action.blocks, !fitting.contains(block) {
+                    let word = action.word ?? ""
+                    throw ConfigError(key: entryPlace, problem: "'\(word)' does nothing on a \(block) block; it acts on \(fitting.joined(separator: ", ")). A \(block) block takes \(words(for: block))",
+                                      at: entry.value.position)
+                }
+                buttons[button] = action
+            } catch {
+                problems.append(error.fallback == nil ? error.with(instead) : error)
             }
-            let action = try self.action(entry.value, place: entryPlace)
-            if block != everyBlock, let fitting = action.blocks, !fitting.contains(block) {
-                let word = action.word ?? ""
-                throw ConfigError(key: entryPlace, problem: "'\(word)' does nothing on a \(block) block; it acts on \(fitting.joined(separator: ", ")). A \(block) block takes \(words(for: block))",
-                                  at: entry.value.position)
-            }
-            buttons[button] = action
         }
         return buttons
     }

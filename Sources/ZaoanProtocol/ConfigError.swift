@@ -11,6 +11,8 @@ public struct ConfigError: Error, Equatable, Sendable, CustomStringConvertible {
     public var file: String?
     /// What the service did instead, when it serves despite the problem.
     public var fallback: Fallback?
+    /// Where the file has the bad value, when that is not `key` itself (`bar_blocks.2`).
+    public var placeKey: String?
 
     /// What a service that starts with a problem in its config does about it: it serves
     /// with everything else, and says what it left aside.
@@ -23,6 +25,9 @@ public struct ConfigError: Error, Equatable, Sendable, CustomStringConvertible {
         case entryLeftOut
         /// The file cannot be read or is not JSON: every key has its default.
         case allDefaults
+        /// Only the bad part of a value is set aside; the rest of it stands, as said
+        /// (`warning keeps its 30 minutes, without a colour`).
+        case instead(String)
 
         public var text: String {
             switch self {
@@ -30,6 +35,7 @@ public struct ConfigError: Error, Equatable, Sendable, CustomStringConvertible {
             case .defaultUsed: return "using the default"
             case .entryLeftOut: return "left out"
             case .allDefaults: return "using the defaults for every key"
+            case .instead(let what): return what
             }
         }
     }

@@ -88,7 +88,7 @@ public struct ConfigKey: Sendable, Hashable, CustomStringConvertible {
     public static let timezone = ConfigKey("timezone", .string, "the IANA zone of times and greetings")
     public static let cities = ConfigKey("cities", .stringMap(perEntry: true), "more cities: name → IANA zone")
     public static let separator = ConfigKey("separator", .string, "between greeting and city")
-    public static let greetings = ConfigKey("greetings", .stringMap(perEntry: false), "the greeting table: \"HH:MM\" → text")
+    public static let greetings = ConfigKey("greetings", .stringMap(perEntry: true), "the greeting table: \"HH:MM\" → text")
     public static let timeFormat = ConfigKey("time_format", .string, "the pattern of time and {time}")
     public static let idleTimeout = ConfigKey("idle_timeout", .integer(range: 1...86_400, default: 300), "seconds a quiet session stays open")
     public static let formatterCacheSize = ConfigKey("formatter_cache_size", .integer(range: 1...10_000, default: 64), "date formatters kept")

@@ -24,6 +24,23 @@ public struct BarColor: Hashable, Sendable {
         self.init(red: values[0], green: values[1], blue: values[2])
     }
 
+    /// What a config may write: `#rrggbb`, or one of CSS's colour keywords in any case
+    /// (`orange`, `SteelBlue`: BarColor+Names.swift), as waybar's CSS takes them; bars
+    /// are sent `#rrggbb` (i3bar, polybar and tmux take hex). Nil otherwise.
+    public init?(configured text: String) {
+        if let hex = BarColor(hex: text) {
+            self = hex
+            return
+        }
+        guard text.utf8.count <= Self.longestName, text.utf8.allSatisfy({ $0 < 0x80 }) else { return nil }
+        let name = text.lowercased()
+        guard let found = Self.cssNames.first(where: { $0.name == name }) else { return nil }
+        self.init(red: found.red, green: found.green, blue: found.blue)
+    }
+
+    /// The longest keyword's bytes (lightgoldenrodyellow).
+    static let longestName = 20
+
     /// `#rrggbb` in lowercase, made from the bytes.
     public var hex: String {
         var out: [UInt8] = [UInt8(ascii: "#")]

@@ -34,9 +34,10 @@ case .checkConfig(let path):
         printError("warning: \(warning)")
     }
     if !loaded.problems.isEmpty {
-        for problem in loaded.problems { printError(problem.description) }
+        // Each with what the service does instead: a bad value costs only itself.
+        for problem in loaded.problems { printError(problem.report) }
         let count = loaded.problems.count
-        fail("\(source.path): \(count) problem\(count == 1 ? "" : "s"); zaoan serve would start all the same, with built-in defaults in \(count == 1 ? "its place" : "their places")", status: 1)
+        fail("\(source.path): \(count) problem\(count == 1 ? "" : "s"); zaoan serve would start all the same, setting aside only what \(count == 1 ? "it names" : "each names"), as said in brackets", status: 1)
     }
     let settings = loaded.settings
     print(SafeText.visible("\(source.path): ok (city \(settings.city), zone \(settings.zone.identifier), language \(settings.language.rawValue))"))

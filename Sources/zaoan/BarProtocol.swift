@@ -1,4 +1,5 @@
 import Glibc
+import ZaoanCommandLine
 import ZaoanProtocol
 import ZaoanSystem
 import ZaoanText
@@ -69,7 +70,7 @@ enum BarProtocol {
 
 extension BarConfig {
     /// Reads the bar's keys from the config file the service reads (or `path`), checked by
-    /// the rule the service checks them with (`BarConfig.check`), so the bar and `zaoan
+    /// the rule the service checks them with (`BarConfig.checking`), so the bar and `zaoan
     /// check-config` agree on what is wrong. Read like the service reads it (`RegularFile`:
     /// at most 1 MiB, a regular file only, never blocking on a FIFO), with no Foundation.
     static func load(path explicit: String?, environment: [String: String]) throws(ConfigError) -> BarConfig {
@@ -81,10 +82,15 @@ extension BarConfig {
             if case .missing = error, explicit == nil { return BarConfig() }
             throw ConfigError(key: nil, problem: ConfigPath.problem(error, path: path))
         }
+        let read: (config: BarConfig, problems: [ConfigError])
         do {
-            return try BarConfig.read(bytes)
+            read = try BarConfig.read(bytes)
         } catch {
             throw error.inFile(path)
         }
+        // A bad value costs only itself: the bar runs with the rest and says what it set aside
+        // (i3 and sway log a status command's errors; `zaoan check-config` shows them too).
+        for problem in read.problems { printError("warning: \(problem.inFile(path).report)") }
+        return read.config
     }
 }

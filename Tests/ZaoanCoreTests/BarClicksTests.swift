@@ -6,13 +6,16 @@ import Testing
 /// clients; without it every click does what it always did.
 @Suite struct BarClicksTests {
     /// The key read as `zaoan bar` reads a file holding it.
+    /// Strict: the first problem is thrown (a test of what is refused).
     static func read(_ value: String) throws(ConfigError) -> BarClicks {
-        try BarConfig.read(Array(#"{"bar_clicks": \#(value)}"#.utf8)).clicks
+        let read = try BarConfig.read(Array(#"{"bar_clicks": \#(value)}"#.utf8))
+        if let first = read.problems.first { throw first }
+        return read.config.clicks
     }
 
     @Test("without the key: zaoan's bindings, exactly as zaoan bar has always clicked")
     func defaults() throws {
-        let clicks = try BarConfig.read(Array("{}".utf8)).clicks
+        let clicks = try BarConfig.read(Array("{}".utf8)).config.clicks
         #expect(clicks == BarClicks())
         let expected: [String: [ClickButton: ClickAction]] = [
             "ticker": [.left: .next, .wheelDown: .next, .right: .previous, .wheelUp: .previous, .middle: .openLink],
@@ -92,20 +95,19 @@ import Testing
           arguments: refused.indices)
     func refusals(_ index: Int) {
         let (value, key, says, column) = Self.refused[index]
-        let bytes = Array(#"{"bar_clicks": \#(value)}"#.utf8)
         do {
-            _ = try BarConfig.read(bytes)
+            _ = try Self.read(value)
             Issue.record("\(value) was taken")
         } catch {
             #expect(error.key == key && error.problem.contains(says), "\(value): \(error)")
             #expect(error.position == TextPosition(line: 1, column: column), "\(value): at \(String(describing: error.position))")
         }
-        // The service: the same problem, and the key at its defaults, the other keys kept.
+        // The service: the same problem, said with what stands instead, the other keys kept.
         let reading = ConfigFile.read(Array(#"{"bar_clicks": \#(value), "ticker_period": 7}"#.utf8))
         let resolved = Settings.resolving(reading.file, positions: reading.positions, systemZone: TimeZone(identifier: "UTC")!)
         let problems = reading.problems + resolved.problems
         #expect(problems.count == 1 && problems.first?.key == key && problems.first?.problem.contains(says) == true
-                && problems.first?.fallback == .defaultUsed && problems.first?.position == TextPosition(line: 1, column: column),
+                && problems.first?.fallback != nil && problems.first?.position == TextPosition(line: 1, column: column),
                 "\(value): \(problems)")
         #expect(resolved.settings.tickerPeriod == 7)
     }

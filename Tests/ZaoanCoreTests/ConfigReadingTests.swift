@@ -67,12 +67,13 @@ import Testing
         #expect(settings.maxConnections == Settings.defaultMaxConnections)
         #expect(settings.soonThreshold == 600 && settings.tickerPeriod == 3)
         #expect(settings.zone.identifier == "Asia/Shanghai", "the machine's zone")
-        #expect(settings.greetings == GreetingTable.standard(for: .en))
+        // The bad row costs only itself: "Rise" from 06:00 round the clock.
+        #expect(settings.greetings == GreetingTable([GreetingPeriod(start: 360, text: "Rise")]))
         #expect(!settings.i3barPango)
         let summary = problems.map { "\($0.position?.description ?? "-") \($0.key ?? "-") \($0.fallback.map { "\($0)" } ?? "-")" }
         #expect(summary == [
             "3:19 idle_timeout defaultUsed", "4:22 max_connections defaultUsed", "5:21 soon_threshold defaultUsed",
-            "6:20 ticker_period defaultUsed", "7:15 timezone defaultUsed", "8:34 greetings.7:00 defaultUsed",
+            "6:20 ticker_period defaultUsed", "7:15 timezone defaultUsed", "8:34 greetings.7:00 instead(\"the other rows stand; the row before it lasts until the next\")",
             "9:19 i3bar_markup defaultUsed",
         ], "\(problems)")
         try #require(problems.count == 7)
@@ -114,8 +115,9 @@ import Testing
         #expect(settings.city == "Tokyo")
         #expect(settings.language == .en, "neither language: the environment's (none: English)")
         #expect(settings.greetings == GreetingTable.standard(for: .en))
-        try #require(problems.map(\.key) == ["language", "greetings.05:00"], "\(problems)")
-        #expect(problems.map(\.position) == [TextPosition(line: 2, column: 2), TextPosition(line: 3, column: 30)])
+        // The only row was written twice: it is left out, and with no row left the table is the default's.
+        try #require(problems.map(\.key) == ["language", "greetings", "greetings.05:00"], "\(problems)")
+        #expect(problems.map(\.position) == [TextPosition(line: 2, column: 2), TextPosition(line: 3, column: 15), TextPosition(line: 3, column: 30)])
         #expect(problems[0].problem == "appears twice in one object (first at 1:2); keep one")
     }
 

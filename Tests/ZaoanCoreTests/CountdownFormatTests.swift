@@ -64,7 +64,7 @@ import Testing
         #expect(BarColor(hex: text)?.hex == written)
     }
 
-    @Test("anything else is no colour", arguments: [
+    @Test("anything else is no hex colour (a config also takes CSS names: colourNames)", arguments: [
         "red", "#fff", "#ff303", "#ff30300", " #ff3030", "#ff3030 ", "#gg0000", "ff3030", "#ff3030;", "#ff30\u{0}0", "＃ff3030", "",
         "#ff30]0", "#ff%{F}",
     ])
@@ -93,11 +93,12 @@ import Testing
         #expect(compact.upcoming == (try CountdownTemplate.parse("{title} {in}")) && compact.ended == nil)
         #expect(settings.countdownLevels == CountdownLevels(warning: .init(minutes: 15, color: BarColor(red: 0xff, green: 0xb0, blue: 0)),
                                                             critical: .init(minutes: 2, color: BarColor(red: 0xff, green: 0x30, blue: 0x30)),
-                                                            live: BarColor(red: 0x30, green: 0xc0, blue: 0x30), ended: nil))
+                                                            live: .init(color: BarColor(red: 0x30, green: 0xc0, blue: 0x30))))
     }
 
     @Test("bad entries are refused with their place, the others kept", arguments: [
-        (##"{"countdown_levels": {"warning": {"minutes": 15, "color": "orange"}}}"##, "countdown_levels.warning.color", "'orange' is not a colour written #rrggbb"),
+        (##"{"countdown_levels": {"warning": {"minutes": 15, "color": "orangey"}}}"##, "countdown_levels.warning.color", "'orangey' is not a colour: write #rrggbb"),
+        (##"{"countdown_levels": {"warning": {"minutes": 15, "urgent": "yes"}}}"##, "countdown_levels.warning.urgent", "expected true or false"),
         (##"{"countdown_levels": {"warning": {"minutes": 15, "color": "#ff3030\"}"}}}"##, "countdown_levels.warning.color", "is not a colour"),
         (##"{"countdown_levels": {"warning": {"minutes": 0}}}"##, "countdown_levels.warning.minutes", "must be between 1 and 10080, got 0"),
         (##"{"countdown_levels": {"warning": {"color": "#ff3030"}}}"##, "countdown_levels.warning", "needs \"minutes\""),
@@ -119,17 +120,54 @@ import Testing
         #expect(problems.contains { $0.key == key && $0.problem.contains(message) }, "\(problems.map { "\($0.key ?? "-"): \($0.problem)" })")
     }
 
-    @Test("a bad set is left out and a good one kept")
-    func keepsGoodSets() {
-        let (settings, problems) = resolved(##"{"countdown_formats": {"bad": {"live": "{x}"}, "good": {"live": "{title}"}}}"##)
-        #expect(problems.count == 1 && settings.countdownFormats.keys.sorted() == ["good"], "\(problems)")
+    @Test("a bad template costs only itself: its set keeps the rest, the other sets stand")
+    func keepsGoodSets() throws {
+        let (settings, problems) = resolved(##"{"countdown_formats": {"bad": {"live": "{x}", "upcoming": "{title} {in}", "upcomng": "x"}, "good": {"live": "{title}"}}}"##)
+        #expect(problems.count == 2 && settings.countdownFormats.keys.sorted() == ["bad", "good"], "\(problems)")
+        let bad = try #require(settings.countdownFormats["bad"])
+        let upcoming = try CountdownTemplate.parse("{title} {in}")
+        #expect(bad.live == nil && bad.upcoming == upcoming)
+        #expect(problems.first { $0.key == "countdown_formats.bad.live" }?.fallback == .instead("the set bad keeps the rest; live countdowns say zaoan's own text"))
+        #expect(problems.first { $0.key == "countdown_formats.bad.upcomng" }?.fallback == .ignored)
     }
 
-    @Test("more than 16 sets: the key is refused")
+    @Test("more than 16 sets: the first 16 in the file are kept")
     func boundsSets() {
         let sets = (0...16).map { "\"s\($0)\": {\"live\": \"{title}\"}" }.joined(separator: ",")
         let (settings, problems) = resolved("{\"countdown_formats\": {\(sets)}}")
-        #expect(settings.countdownFormats.isEmpty && problems.contains { $0.problem.contains("17 sets; at most 16") }, "\(problems)")
+        #expect(settings.countdownFormats.keys.sorted() == (0...15).map { "s\($0)" }.sorted(), "\(settings.countdownFormats.keys)")
+        #expect(problems.count == 1 && problems[0].problem.contains("17 sets; at most 16")
+                && problems[0].fallback == .instead("the first 16 in the file are kept"), "\(problems)")
+    }
+
+    @Test("a bad colour, urgency or key costs only itself: the level keeps its minutes")
+    func levelKeepsItsMinutes() {
+        let (settings, problems) = resolved(##"""
+            {"countdown_levels": {"warning": {"minutes": 30, "color": "orangey", "colour": "#ffffff"},
+                                  "critical": {"minutes": 5, "urgent": 1, "color": "Red"}, "live": {"color": "nope"}}}
+            """##)
+        #expect(settings.countdownLevels == CountdownLevels(warning: .init(minutes: 30), critical: .init(minutes: 5, color: BarColor(red: 255, green: 0, blue: 0))),
+                "\(settings.countdownLevels)")
+        let said = Dictionary(problems.map { ($0.key ?? "", $0.fallback) }, uniquingKeysWith: { first, _ in first })
+        #expect(said == ["countdown_levels.warning.color": .instead("warning keeps its 30 minutes, without a colour"),
+                         "countdown_levels.warning.colour": .ignored,
+                         "countdown_levels.critical.urgent": .instead("critical keeps its 5 minutes, with the default urgency"),
+                         "countdown_levels.live.color": .instead("live keeps the rest, without a colour")], "\(problems)")
+        #expect(problems.first { $0.key == "countdown_levels.warning.colour" }?.problem.contains("did you mean 'color'?") == true)
+    }
+
+    @Test("CSS colour names, any case, as waybar takes them; sent as #rrggbb", arguments: [
+        ("orange", "#ffa500"), ("Red", "#ff0000"), ("STEELBLUE", "#4682b4"), ("lightgoldenrodyellow", "#fafad2"), ("#A0b0C0", "#a0b0c0"),
+    ])
+    func colourNames(name: String, hex: String) {
+        #expect(BarColor(configured: name)?.hex == hex)
+    }
+
+    @Test("not colours: unknown names, non-ASCII look-alikes, #rgb, names with spaces", arguments: [
+        "orangey", "ｒｅｄ", "#fff", "dark blue", "", "re\u{0}d", String(repeating: "a", count: 4096), "transparent",
+    ])
+    func notColourNames(text: String) {
+        #expect(BarColor(configured: text) == nil)
     }
 
     // MARK: - Rendering
@@ -244,9 +282,9 @@ import Testing
 
     @Test("each level's class, colour and urgency in every bar format", arguments: [
         (600, "upcoming", "warning", "#ffb000", false),   // 10 min: warning, beside upcoming (soon_threshold 5 min)
-        (240, "soon", "warning", "#ffb000", true),        // 4 min: soon (urgent, as before) and warning
-        (90, "soon", "critical", "#ff3030", true),        // 90 s: critical
-        (-30, "live", nil, "#30c030", true),              // live for 30 s (urgent in the first minute, as before)
+        (240, "soon", "warning", "#ffb000", false),       // 4 min: soon and warning; the user's colour wins over urgency
+        (90, "soon", "critical", "#ff3030", false),       // 90 s: critical, coloured: not urgent unless asked
+        (-30, "live", nil, "#30c030", false),             // live for 30 s, coloured
         (-9000, "ended", nil, "#808080", false),
         (3600, "upcoming", nil, nil, false),              // an hour ahead: no level
     ])
@@ -282,7 +320,34 @@ import Testing
         let room = LiveRoom(id: "r", title: "T", start: Self.now.addingTimeInterval(60))
         let responder = try responder(##"{"language": "en", "timezone": "UTC", \##(Self.levels)}"##, rooms: [room])
         let block = responder.answer(.formatted(.i3bar, .status), now: Self.now, counters: ServiceFigures(startedAt: Self.now)).text
-        #expect(block.contains(##""color":"#ff3030","urgent":true"##), "\(block)")
+        #expect(block.contains(##""color":"#ff3030","urgent":false"##), "\(block)")
+    }
+
+    /// i3bar paints an urgent block in its own colour over the block's: urgency is given
+    /// where the user asks for it, or by default only where no colour is set.
+    @Test("urgency: a level's \"urgent\" decides; uncoloured levels keep zaoan's default", arguments: [
+        // (levels, seconds to the start, urgent)
+        (#"{}"#, 240, true),                                                         // soon, no levels: urgent, as always
+        (#"{}"#, 600, false),
+        (#"{}"#, -30, true),                                                         // the first minute live
+        (#"{}"#, -90, false),
+        (#"{"critical": {"minutes": 2}}"#, 90, true),                               // critical without a colour: urgent
+        (#"{"critical": {"minutes": 2, "color": "red"}}"#, 90, false),              // with a colour: the colour wins
+        (#"{"critical": {"minutes": 2, "color": "red", "urgent": true}}"#, 90, true),
+        (#"{"critical": {"minutes": 2, "urgent": false}}"#, 90, false),
+        (#"{"warning": {"minutes": 10, "color": "orange"}}"#, 240, false),          // soon inside a coloured warning
+        (#"{"warning": {"minutes": 10, "urgent": true}}"#, 500, true),              // urgent where the user asks
+        (#"{"live": {"color": "green"}}"#, -30, false),
+        (#"{"live": {"urgent": true}}"#, -900, true),
+        (#"{"ended": {"urgent": true}}"#, -9000, true),
+    ])
+    func urgency(levels: String, offset: Int, urgent: Bool) throws {
+        let room = LiveRoom(id: "r", title: "T", start: Self.now.addingTimeInterval(TimeInterval(offset)),
+                            end: Self.now.addingTimeInterval(TimeInterval(offset + 3600)))
+        let responder = try responder(##"{"language": "en", "timezone": "UTC", "soon_threshold": 300, "countdown_levels": \##(levels)}"##, rooms: [room])
+        let text = responder.answer(.formatted(.i3bar, .countdown(id: "r")), now: Self.now, counters: ServiceFigures(startedAt: Self.now)).text
+        let block = try #require(try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any])
+        #expect(block["urgent"] as? Bool == urgent, "\(levels) at \(offset): \(block)")
     }
 
     // MARK: - Coloured lines and the client's filter

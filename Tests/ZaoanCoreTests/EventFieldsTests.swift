@@ -165,7 +165,7 @@ import Testing
         }
     }
 
-    @Test("calendars entries: a path, or {path, name}; a bad entry left out at its place, an unknown key ignored")
+    @Test("calendars entries: a path, or {path, name}; a bad path leaves out its entry, a bad name only itself, an unknown key ignored")
     func configEntries() throws {
         let text = """
             {"calendars": ["/cal/a", {"path": "/cal/b", "name": " Work "}, {"path": "/cal/c", "name": null},
@@ -174,16 +174,16 @@ import Testing
             """
         let reading = ConfigFile.read(Array(text.utf8))
         let resolved = Settings.resolving(reading.file, positions: reading.positions, systemZone: try timeZone("UTC"))
-        #expect(resolved.settings.calendars == ["/cal/a", CalendarEntry(path: "/cal/b", name: "Work"), "/cal/c", "/cal/g"])
+        #expect(resolved.settings.calendars == ["/cal/a", CalendarEntry(path: "/cal/b", name: "Work"), "/cal/c", "/cal/d", "/cal/g", "/cal/h"])
         let problems = ConfigError.inFileOrder(reading.problems + resolved.problems)
         let summary = problems.map { "\($0.position?.description ?? "-") \($0.key ?? "-") \($0.fallback.map { "\($0)" } ?? "-"): \($0.problem)" }
         #expect(summary == [
-            "2:30 calendars entryLeftOut: the name 'x␉y' holds a control or format character (U+0009)",
+            "2:30 calendars instead(\"the calendar is kept, named by its file or folder\"): the name 'x␉y' holds a control or format character (U+0009)",
             "2:48 calendars.4.path entryLeftOut: expected a string",
             "2:71 calendars.5.path entryLeftOut: appears twice in one object (first at 2:53); keep one",
             "3:22 calendars.6.colour ignored: unknown key; an entry has \"path\" and \"name\"",
             "3:40 calendars entryLeftOut: 'relative' must be an absolute path to an .ics file or a folder of them, one line, without '..', at most 4096 bytes",
-            "3:102 calendars entryLeftOut: the name '' holds a control or format character (U+200D)",
+            "3:102 calendars instead(\"the calendar is kept, named by its file or folder\"): the name '' holds a control or format character (U+200D)",
         ], "\(summary.joined(separator: "\n"))")
     }
 

@@ -309,45 +309,72 @@ struct BarAndWatchCLITests {
         try service.stop()
     }
 
-    @Test("bar refuses a bad config with exit status 78, naming the key")
+    @Test("bar refuses a config it cannot read with exit status 78, naming the file")
     func barBadConfig() throws {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
         let environment = try TestService.isolatedEnvironment(in: directory)
-        try directory.write("bad.json", #"{"bar_blocks": ["session"]}"#)
+        try directory.write("bad.json", #"{"bar_blocks": ["time"] "bar_clock_formats": []}"#)
         let result = try Tool.run(Locations.zaoan, ["bar", "--config", directory.file("bad.json"), "--socket", directory.file("s")],
                                   environment: environment, timeout: 5, scratch: directory)
-        #expect(!result.timedOut && result.status == 78 && result.errorOutput.contains("bar_blocks"), "\(result)")
+        #expect(!result.timedOut && result.status == 78 && result.errorOutput.contains("bad.json:1:"), "\(result)")
         let missing = try Tool.run(Locations.zaoan, ["bar", "--config", directory.file("none.json")],
                                    environment: environment, timeout: 5, scratch: directory)
         #expect(!missing.timedOut && missing.status == 78, "\(missing)")
     }
 
     /// The bar reads its keys without Foundation, by the rule the service checks them with
-    /// (`BarConfig`): both refuse the same files and name the same key.
-    @Test("bar and check-config refuse the same bar keys, naming them",
+    /// (`BarConfig`): both name the same key. A bad value costs only itself: the bar runs
+    /// with the rest and warns on stderr (i3 and sway log it), where check-config refuses
+    /// the file; only a file that is not one JSON object (a key twice) stops the bar.
+    @Test("bar and check-config name the same bad bar keys; the bar runs with the rest",
           arguments: [
-            (#"{"bar_blocks": ["time"], "bar_blocks": ["greeting"]}"#, "bar_blocks", "appears twice"),
-            (#"{"bar_blocks": "time"}"#, "bar_blocks", "expected an array of strings"),
-            (#"{"bar_clock_formats": []}"#, "bar_clock_formats", "at least one entry"),
-            (#"{"bar_clock_formats": ["HH:mm", " "]}"#, "bar_clock_formats", "no empty ones"),
-            (#"{"bar_clock_zones": ["Asia/Tokyo"]}"#, "bar_clock_zones", "control character"),
-            (#"{"bar_blocks": ["live add x +1h y"]}"#, "bar_blocks", "cannot be shown in a bar"),
-            (#"{"bar_blocks": ["frobnicate"]}"#, "bar_blocks", "'frobnicate'"),
-            (#"{"i3bar_markup": "html"}"#, "i3bar_markup", "is not \"none\" or \"pango\""),
+            (#"{"bar_blocks": ["time"], "bar_blocks": ["greeting"]}"#, "bar_blocks", "appears twice", true),
+            (#"{"bar_blocks": "time"}"#, "bar_blocks", "expected an array of strings", false),
+            (#"{"bar_clock_formats": []}"#, "bar_clock_formats", "at least one entry", false),
+            (#"{"bar_clock_formats": ["HH:mm", " "]}"#, "bar_clock_formats", "an entry is empty", false),
+            (#"{"bar_clock_zones": ["Asia/Tokyo"]}"#, "bar_clock_zones", "control character", false),
+            (#"{"bar_blocks": ["live add x +1h y"]}"#, "bar_blocks", "cannot be shown in a bar", false),
+            (#"{"bar_blocks": ["frobnicate"]}"#, "bar_blocks", "'frobnicate'", false),
+            (#"{"i3bar_markup": "html"}"#, "i3bar_markup", "is not \"none\" or \"pango\"", false),
           ])
-    func barConfigRule(json: String, key: String, problem: String) throws {
+    func barConfigRule(json: String, key: String, problem: String, stopsTheBar: Bool) throws {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
         let environment = try TestService.isolatedEnvironment(in: directory)
         try directory.write("c.json", json)
-        let bar = try Tool.run(Locations.zaoan, ["bar", "--config", directory.file("c.json"), "--socket", directory.file("s")],
-                               environment: environment, timeout: 5, scratch: directory)
-        #expect(!bar.timedOut && bar.status == 78, "\(bar)")
-        #expect(bar.errorOutput.contains("config key '\(key)'") && bar.errorOutput.contains(problem), "\(bar)")
+        if stopsTheBar {
+            let bar = try Tool.run(Locations.zaoan, ["bar", "--config", directory.file("c.json"), "--socket", directory.file("s")],
+                                   environment: environment, timeout: 5, scratch: directory)
+            #expect(!bar.timedOut && bar.status == 78, "\(bar)")
+            #expect(bar.errorOutput.contains("config key '\(key)'") && bar.errorOutput.contains(problem), "\(bar)")
+        } else {
+            let bar = try RunningZaoan(["bar", "--config", directory.file("c.json"), "--socket", directory.file("s"), "--retry-after", "200ms"],
+                                       environment: environment, scratch: directory)
+            // It draws (the service is down here: each block says so) and warns.
+            #expect(bar.line(within: 10) { $0.contains("full_text") } != nil, "the bar draws; stderr: \(bar.errorText)")
+            #expect(eventually(timeout: 10) { bar.errorText.contains("warning: ") && bar.errorText.contains("config key '\(key)") && bar.errorText.contains(problem) },
+                    "stderr: \(bar.errorText)")
+            #expect(bar.process.isRunning)
+            #expect(bar.terminate())
+        }
         let check = try Tool.run(Locations.zaoan, ["check-config", directory.file("c.json")], environment: environment,
                                  timeout: 10, scratch: directory)
-        #expect(check.status == 1 && check.errorOutput.contains("config key '\(key)'") && check.errorOutput.contains(problem), "\(check)")
+        #expect(check.status == 1 && check.errorOutput.contains("config key '\(key)") && check.errorOutput.contains(problem), "\(check)")
+    }
+
+    @Test("a bad block costs only itself: the bar shows the others, and its line says which was left out")
+    func barBadBlockCostsItself() throws {
+        let service = try TestService.start(config: #"{"bar_blocks": ["time HH:mm:ss", "tiker", "greeting"]}"#)
+        defer { try? service.stop() }
+        let bar = try RunningZaoan(["bar", "--socket", service.socketPath], environment: service.environment, scratch: service.directory)
+        defer { _ = bar.terminate() }
+        let line = bar.line(within: 10) { barBlocks($0) != nil }
+        let blocks = try #require(line.flatMap { barBlocks($0) }, "stderr: \(bar.errorText)")
+        #expect(blocks.map { $0["instance"] as? String } == ["0-time", "1-greeting"], "\(blocks)")
+        #expect(blocks.first.flatMap { $0["full_text"] as? String }.map(isClock) == true, "\(blocks)")
+        #expect(eventually(timeout: 10) { bar.errorText.contains(":1:34: config key 'bar_blocks': 'tiker': ") && bar.errorText.contains("(left out; the other entries stand)") },
+                "stderr: \(bar.errorText)")
     }
 
     /// Only the service has the tz database: the bar starts with a zone it cannot check,

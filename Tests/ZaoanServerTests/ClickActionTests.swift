@@ -233,7 +233,7 @@ struct ClickActionTests {
         #expect(log().components(separatedBy: "---\n").first.map(Self.ranDetached) == true, "\(log())")
     }
 
-    @Test("check-config and the service read bar_clicks by the same rule as the bar: the problem at its place, the defaults used")
+    @Test("check-config and the service read bar_clicks by the same rule as the bar: the problem at its place, the default for that button used")
     func serviceChecksClicks() throws {
         let service = try Self.service(clicks: #"{"ticker": {"left": "next"}}"#)
         defer { try? service.stop() }
@@ -248,8 +248,13 @@ struct ClickActionTests {
         let said = checked.output + checked.errorOutput
         #expect(said.contains("bad.json:3:66: config key 'bar_clicks.ticker.left.shel': unknown key; a command action is {\"command\": [\"notify-send\", \"hi\"]}"),
                 "\(checked)")
-        let bar = try service.zaoan(["bar", "--config", service.directory.file("bad.json")])
-        #expect(bar.status == 78 && bar.errorOutput.contains("bad.json:3:66: config key 'bar_clicks.ticker.left.shel'"), "\(bar)")
+        // The bar: the same problem, as a warning; the bad button alone is set aside and the bar runs.
+        let bar = try RunningZaoan(["bar", "--socket", service.socketPath, "--config", service.directory.file("bad.json")],
+                                   environment: service.environment, scratch: service.directory)
+        defer { _ = bar.terminate() }
+        #expect(bar.line(within: 10) { $0.contains("full_text") } != nil, "stderr: \(bar.errorText)")
+        #expect(eventually(timeout: 10) { bar.errorText.contains("warning: ") && bar.errorText.contains("bad.json:3:66: config key 'bar_clicks.ticker.left.shel'")
+                    && bar.errorText.contains("(zaoan's default for that button stands)") }, "\(bar.errorText)")
         let good = try service.zaoan(["check-config", service.configPath])
         #expect(good.status == 0, "\(good)")
     }
@@ -282,8 +287,10 @@ struct ClickActionTests {
         let button = try Self.click(["ticker", "7"], service)
         #expect(button.status == 64 && button.errorOutput.contains("not a button"), "\(button)")
         try service.directory.write("config/zaoan/config.json", #"{"bar_clicks": {"ticker": {"left": "next-zone"}}}"#)
+        // A bad button costs only itself: the click warns and does the default (next), which finds no watch.
         let config = try Self.click(["ticker", "left"], service)
-        #expect(config.status == 78 && config.errorOutput.contains("config key 'bar_clicks.ticker.left': 'next-zone' does nothing on a ticker block"), "\(config)")
+        #expect(config.status == 1 && config.errorOutput.contains("warning: ") && config.errorOutput.contains("no zaoan watch of ticker is running for you")
+                && config.errorOutput.contains("config key 'bar_clicks.ticker.left': 'next-zone' does nothing on a ticker block"), "\(config)")
     }
 
     @Test("only watches a built-in action can change take clicks; without a runtime folder none does, and nothing is made in /tmp",

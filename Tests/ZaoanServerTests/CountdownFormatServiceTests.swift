@@ -65,7 +65,7 @@ struct CountdownFormatServiceTests {
     /// Each room's class (waybar), colour (i3bar, tmux, polybar) and urgency, as `zaoan watch` prints them.
     static let levels: [(id: String, state: String, level: String?, color: String, urgent: Bool)] = [
         ("warn", "upcoming", "warning", "#ffb000", false),
-        ("crit", "soon", "critical", "#ff3030", true),
+        ("crit", "soon", "critical", "#ff3030", false),  // coloured: the colour wins over i3bar's urgent red
         ("on", "live", nil, "#30c030", false),
         ("done", "ended", nil, "#808080", false),
     ]
@@ -110,7 +110,7 @@ struct CountdownFormatServiceTests {
     }
 
     @Test("check-config names a bad colour, template or level and refuses the file", arguments: [
-        (##"{"countdown_levels": {"critical": {"minutes": 2, "color": "red; background: url(x)"}}}"##, "countdown_levels.critical.color", "is not a colour written #rrggbb"),
+        (##"{"countdown_levels": {"critical": {"minutes": 2, "color": "red; background: url(x)"}}}"##, "countdown_levels.critical.color", "is not a colour: write #rrggbb (six hex digits, e.g. #ff3030) or a CSS colour name"),
         (##"{"countdown_formats": {"c": {"live": "{title} {sinse}"}}}"##, "countdown_formats.c.live", "{sinse} is not a field"),
         (##"{"countdown_formats": {"c": {"live": "{start:%Ed}"}}}"##, "countdown_formats.c.live", "the pattern '%Ed'"),
         (##"{"countdown_levels": {"warning": {"minutes": 100000}}}"##, "countdown_levels.warning.minutes", "must be between 1 and 10080"),
@@ -122,6 +122,30 @@ struct CountdownFormatServiceTests {
         try json.write(toFile: path, atomically: true, encoding: .utf8)
         let refused = try service.zaoan(["check-config", path])
         #expect(refused.status == 1 && refused.errorOutput.contains(key) && refused.errorOutput.contains(message), "\(refused)")
+    }
+
+    /// Issue 33's user: `"color": "orange"` dropped the whole warning level. A bad value costs
+    /// only itself, and each problem says what stands instead; CSS names are colours.
+    @Test("a bad colour costs only the colour: the level keeps its minutes; orange is a colour; urgent only where asked")
+    func badColourCostsItself() throws {
+        let config = ##"{"countdown_levels": {"warning": {"minutes": 30, "color": "orangey"}, "critical": {"minutes": 5, "color": "Orange", "urgent": true}}}"##
+        let service = try TestService.start(arguments: ["--language", "en", "--timezone", "Asia/Shanghai"], config: config)
+        defer { try? service.stop() }
+        for add in ["live add warn +20m Warn", "live add crit +3m Crit"] { #expect(try service.ask(add) == "ok\n") }
+        let warn = try #require(try JSONSerialization.jsonObject(with: Data(try watched(service, "json", ["countdown", "warn"]).utf8)) as? [String: Any])
+        #expect(warn["class"] as? [String] == ["upcoming", "warning"], "the warning level stands without its colour: \(warn)")
+        let warnBlock = try #require(try JSONSerialization.jsonObject(with: Data(try watched(service, "i3bar", ["countdown", "warn"]).utf8)) as? [String: Any])
+        #expect(warnBlock["color"] == nil && warnBlock["urgent"] as? Bool == false, "\(warnBlock)")
+        let critBlock = try #require(try JSONSerialization.jsonObject(with: Data(try watched(service, "i3bar", ["countdown", "crit"]).utf8)) as? [String: Any])
+        #expect(critBlock["color"] as? String == "#ffa500" && critBlock["urgent"] as? Bool == true, "\(critBlock)")
+        // What the service says, and check-config on the same file.
+        let stats = try service.ask("stats")
+        #expect(stats.contains("config_problems: 1"), "\(stats)")
+        let path = service.directory.path + "/levels.json"
+        try config.write(toFile: path, atomically: true, encoding: .utf8)
+        let check = try service.zaoan(["check-config", path])
+        #expect(check.status == 1 && check.errorOutput.contains("levels.json:1:59: config key 'countdown_levels.warning.color': 'orangey' is not a colour")
+                && check.errorOutput.contains("(warning keeps its 30 minutes, without a colour)"), "\(check)")
     }
 
     @Test("check-config takes the service's own test config")
