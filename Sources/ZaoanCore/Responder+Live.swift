@@ -27,8 +27,10 @@ extension Responder {
         tickerAnswer(now: now).text
     }
 
-    func tickerAnswer(now: Date, skip: Int = 0, formats: CountdownFormatSet? = nil) -> Answer {
-        guard let shown = tickerRoom(now: now, skip: skip) else {
+    /// - Parameter others: `ticker others`: leave out the room `countdown` and `status`
+    ///   feature, so a bar showing both never shows one room twice.
+    func tickerAnswer(now: Date, skip: Int = 0, formats: CountdownFormatSet? = nil, others: Bool = false) -> Answer {
+        guard let shown = tickerRoom(now: now, skip: skip, others: others) else {
             return Answer(formats?.none.map { fill($0, room: nil, phase: nil, now: now) } ?? "")
         }
         var answer = roomAnswer(shown.room, shown.phase, titled: true, formats: formats, now: now)
@@ -36,8 +38,9 @@ extension Responder {
         return answer
     }
 
-    /// The room or event the ticker shows now, `skip` places further on, and its place.
-    private func tickerRoom(now: Date, skip: Int) -> (room: LiveRoom, phase: RoomPhase, index: Int, count: Int)? {
+    /// The room or event the ticker shows now, `skip` places further on, and its place;
+    /// with `others`, never the featured one (all of its series).
+    private func tickerRoom(now: Date, skip: Int, others: Bool = false) -> (room: LiveRoom, phase: RoomPhase, index: Int, count: Int)? {
         // A recurring room (or calendar series) shows once, at its next occurrence: the first
         // of its ID not over, in the rotation's order. One pass keeping places, not rooms
         // (with 10,000 calendar events copying them into lists took half the loop's time in
@@ -45,6 +48,7 @@ extension Responder {
         let rooms = rotation(at: now)
         let duration = settings.liveDefaultDuration
         var seen = Set<String>()
+        if others, let featured = LiveSchedule.featured(in: rooms, now: now, defaultDuration: duration) { seen.insert(featured.room.id) }
         var shown: [Int] = []
         for place in rooms.indices {
             guard !RoomPhase(room: rooms[place], now: now, defaultDuration: duration).isOver,
@@ -169,6 +173,7 @@ extension Responder {
         case .text(.countdown, nil), .plain(.status):
             return LiveSchedule.featured(in: rotation(at: now), now: now, defaultDuration: settings.liveDefaultDuration)?.room
         case .number(.ticker, let skip): return tickerRoom(now: now, skip: skip)?.room
+        case .number(.tickerOthers, let skip): return tickerRoom(now: now, skip: skip, others: true)?.room
         case .countdownFormat(_, let inner): return try shownRoom(inner, now: now)
         default: return nil
         }

@@ -333,6 +333,7 @@ public final class Responder {
         case .countdown: return try countdownAnswer(id: asked.text, now: asked.now, formats: asked.formats)
         case .status: return try statusAnswer(now: asked.now, place: asked.place, formats: asked.formats)
         case .ticker: return tickerAnswer(now: asked.now, skip: asked.number, formats: asked.formats)
+        case .tickerOthers: return tickerAnswer(now: asked.now, skip: asked.number, formats: asked.formats, others: true)
         case .remindList: return Answer(lines: remindList(now: asked.now))
         case .liveAdd, .liveRemove, .liveSkip, .remindSnooze, .remindDismiss, .privacy:
             throw ProtocolError(.badArgument, "\(kind.descriptor.words) changes the rooms; the server applies it")

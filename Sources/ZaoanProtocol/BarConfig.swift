@@ -9,7 +9,7 @@ import ZaoanText
 /// Whether an entry of `bar_clock_zones` names a zone needs the tz database: the service
 /// checks that, and the bar shows an unknown one as an error block from the service.
 public struct BarConfig: Equatable, Sendable {
-    public static let defaultBlocks = ["ticker", "countdown", "greeting", "time"]
+    public static let defaultBlocks = ["ticker others", "countdown", "greeting", "time"]
     public static let defaultClockFormats = ["HH:mm", "HH:mm:ss", "yyyy-MM-dd EEEE HH:mm"]
 
     /// The requests of the blocks, left to right.

@@ -15,7 +15,7 @@
 public enum RequestKind: UInt8, CaseIterable, Hashable, Sendable {
     case greeting, cities, time, chineseTime, ago, duration
     case ping, version, help, session, quit, reload, stats
-    case countdown, status, ticker
+    case countdown, status, ticker, tickerOthers
     case liveAdd, liveRemove, liveSkip, liveList, liveShow
     case remindList, remindSnooze, remindDismiss, privacy
     case eventAdd, eventRemove
@@ -72,6 +72,10 @@ public enum RequestKind: UInt8, CaseIterable, Hashable, Sendable {
         case .ticker:
             RequestDescriptor(self, "ticker", "[SKIP]", reads: .words(ReadArguments.ticker), watchable: true, changes: .everySecond,
                               help: .line("rotates through live and upcoming rooms every few seconds"))
+        case .tickerOthers:
+            // A bar with a countdown or status beside its ticker (the default bar) shows each room once.
+            RequestDescriptor(self, "ticker", "others [SKIP]", reads: .words(ReadArguments.ticker), watchable: true, changes: .everySecond,
+                              help: .line("the ticker without the room countdown and status show"))
         case .liveAdd:
             RequestDescriptor(self, "live add", "ID START [TITLE...] [end=END] [desc=TEXT] [viewers=N] [repeat=RULE] [alarm=-10m]", reads: .words(ReadArguments.liveAdd),
                               effect: .changesRooms, watchable: false, changes: .everyRequest, help: .usageOnly)

@@ -76,15 +76,20 @@ enum ReadArguments {
         return withCountdownFormat(format, .text(words.kind, rest.first))
     }
 
-    /// `ticker [SKIP] [format=NAME]`.
+    /// `ticker [others] [SKIP] [format=NAME]`: with `others`, the row `tickerOthers`.
     static func ticker(_ words: RequestWords) throws(ProtocolError) -> Request {
         var rest = words.words
         let format = try countdownFormat(&rest, of: words.kind)
-        guard rest.count <= 1 else { throw ProtocolError(.badArgument, "ticker takes at most one number, SKIP, and format=NAME") }
+        var kind = RequestKind.ticker
+        if rest.first == "others" {
+            kind = .tickerOthers
+            rest.removeFirst()
+        }
+        guard rest.count <= 1 else { throw ProtocolError(.badArgument, "ticker takes at most others, one number, SKIP, and format=NAME") }
         guard let skip = rest.isEmpty ? 0 : Int(rest[0]), skip >= 0, skip < 1_000_000 else {
             throw ProtocolError(.badArgument, "ticker SKIP must be a whole number from 0, e.g. ticker 1 for the next room")
         }
-        return withCountdownFormat(format, .number(words.kind, skip))
+        return withCountdownFormat(format, .number(kind, skip))
     }
 
     /// `status [@ZONE] [format=NAME]`: the row's request, zoned when a zone is named.
@@ -247,7 +252,7 @@ enum ReadArguments {
         // (a bar's block with a format) is `url countdown`.
         if case .countdownFormat(_, let plain) = inner { inner = plain }
         switch inner {
-        case .text(.countdown, _), .number(.ticker, _), .plain(.status): return inner
+        case .text(.countdown, _), .number(.ticker, _), .number(.tickerOthers, _), .plain(.status): return inner
         default: throw ProtocolError(.badArgument, "\(word) takes countdown, ticker or status, the requests that show a room or event")
         }
     }

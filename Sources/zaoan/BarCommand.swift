@@ -11,7 +11,7 @@ import ZaoanText
 final class BarBlock {
     /// What the block watches; clicks change the ticker's skip and the clock's pattern.
     enum Source: Equatable {
-        case ticker(skip: Int)
+        case ticker(skip: Int, others: Bool)
         /// `formatIndex` is the pattern's place in `bar_clock_formats`, nil if the block's
         /// own pattern is not one of them; `zone` the entry of `bar_clock_zones` shown, nil
         /// for the configured zone.
@@ -34,7 +34,7 @@ final class BarBlock {
 
     var requestLine: String {
         switch source {
-        case .ticker(let skip): return skip == 0 ? "ticker" : "ticker \(skip)"
+        case .ticker(let skip, let others): return Self.line(["ticker"] + (others ? ["others"] : []) + (skip == 0 ? [] : [String(skip)]))
         case .clock(_, let pattern, let zone): return Self.line(["time", pattern] + (zone.map { ["@" + $0] } ?? []))
         case .month(let selector, let rest): return Self.line(["month"] + (selector == .this ? [] : [selector.word]) + rest)
         case .request(let line): return line
@@ -53,9 +53,9 @@ final class BarBlock {
         }
         let request = (try? RequestParser.parse(line)) ?? nil
         switch request {
-        case .number(.ticker, let skip)?:
+        case .number(.ticker, let skip)?, .number(.tickerOthers, let skip)?:
             kind = "ticker"
-            source = .ticker(skip: skip)
+            source = .ticker(skip: skip, others: request?.kind == .tickerOthers)
         case .text(.time, let pattern)?:
             kind = "time"
             if let pattern {
@@ -110,10 +110,10 @@ final class BarBlock {
     /// back to the configured zone. Any other pairing changes nothing.
     func apply(_ action: ClickAction, clockFormats: [String], zones: [String] = []) -> Bool {
         switch (action, source) {
-        case (.next, .ticker(let skip)), (.previous, .ticker(let skip)):
+        case (.next, .ticker(let skip, let others)), (.previous, .ticker(let skip, let others)):
             let next = max(0, skip + (action == .next ? 1 : -1))
             guard next != skip, next < 1_000_000 else { return false }
-            source = .ticker(skip: next)
+            source = .ticker(skip: next, others: others)
             return true
         case (.nextZone, .clock(let formatIndex, let pattern, let zone)):
             guard !zones.isEmpty else { return false }

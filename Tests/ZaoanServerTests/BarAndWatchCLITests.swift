@@ -228,6 +228,44 @@ struct BarAndWatchCLITests {
         try service.stop()
     }
 
+    /// Issue 33's user saw the same room in the ticker and the countdown of the default bar.
+    @Test("the default bar never shows one room twice: the ticker rotates through the rooms the countdown does not show")
+    func defaultBarShowsEachRoomOnce() throws {
+        let service = try TestService.start(arguments: ["--language", "en"], config: #"{"ticker_period": 1}"#)
+        defer { try? service.stop() }
+        let base = Int(Date().timeIntervalSince1970)
+        for (id, minutes) in [("alpha", 60), ("beta", 90), ("gamma", 120)] {
+            #expect(try service.ask("live add \(id) @\(base + minutes * 60) \(id.capitalized)") == "ok\n")
+        }
+        let bar = try RunningZaoan(["bar", "--socket", service.socketPath], environment: service.environment, scratch: service.directory)
+        defer { _ = bar.terminate() }
+        // Over four ticker periods (more than a whole round of three rooms) both other rooms
+        // come round, and the countdown's never does.
+        var seen: Set<String> = []
+        var periods: [Int] = []
+        let started = Date()
+        while Date().timeIntervalSince(started) < 20, seen.count < 2 || Set(periods).count < 4 {
+            guard let line = bar.nextLine(timeout: 5), let blocks = barBlocks(line) else { continue }
+            periods.append(Int(Date().timeIntervalSince1970))
+            let countdown = fullText(blocks, instance: "1-countdown") ?? ""
+            let ticker = fullText(blocks, instance: "0-ticker") ?? ""
+            #expect(countdown.hasPrefix("Alpha · starts in"), "\(line)")
+            #expect(!ticker.contains("Alpha"), "the ticker shows the countdown's room too: \(line)")
+            if let title = ["Beta", "Gamma"].first(where: { ticker.hasPrefix($0) }) { seen.insert(title) }
+        }
+        #expect(seen == ["Beta", "Gamma"], "the ticker should rotate through the other rooms; saw \(seen); last: \(bar.lines.suffix(2))")
+        // With one room left, the ticker has nothing of its own to show: it is empty, the countdown shows the room.
+        for id in ["beta", "gamma"] { #expect(try service.ask("live rm \(id)") == "ok\n") }
+        let alone = bar.line(within: 10) { line in
+            guard let blocks = barBlocks(line) else { return false }
+            return (fullText(blocks, instance: "0-ticker") ?? "").isEmpty && fullText(blocks, instance: "1-countdown")?.hasPrefix("Alpha") == true
+        }
+        #expect(alone != nil, "\(bar.lines.suffix(2)); stderr: \(bar.errorText)")
+        // The ticker's link is the room it shows, never the countdown's.
+        #expect(try service.ask("url ticker others") == "\n")
+        #expect(try service.ask("ticker others") == "\n" && (try service.ask("ticker")).hasPrefix("Alpha"))
+    }
+
     @Test("bar: a click on the ticker advances it to the next room")
     func barTickerClick() throws {
         let service = try TestService.start(arguments: ["--language", "en"],

@@ -190,6 +190,7 @@ _zaoan_request() {
             fi
             ;;
         privacy) ((argument == 1)) && _zaoan_add "$cur" on off ;;
+        ticker) ((argument == 1)) && _zaoan_add "$cur" others ;; # or SKIP
         month) [[ $cur != [-+@0-9]* ]] && _zaoan_add "$cur" days ;; # and YYYY-MM, +N, -N, @ZONE
         event)
             # `event add CALENDAR WHEN TITLE ...`, `event rm UID`: writes, so ask only.
