@@ -21,7 +21,7 @@ final class BarOutput: EventHandler {
     /// The service's own description of the pipe; nil once closed.
     private var pipe: Descriptor?
     var fd: Int32 { pipe?.rawValue ?? -1 }
-    private unowned(unsafe) let connection: Channel
+    private unowned let connection: Channel
     private let loop: EventLoop
     /// The rest of a line the pipe took only part of (longer than `PIPE_BUF`).
     private var unwritten: [UInt8] = []

@@ -36,7 +36,7 @@ final class Channel: EventHandler {
     let shared: ChannelShared
     /// The turn's instant (`shared.clock`, kept here: it is read on every answer).
     let clock: LoopClock
-    unowned(unsafe) var handler: ChannelHandler!
+    unowned var handler: ChannelHandler!
     private var framer = LineFramer()
     private var output = OutputQueue()
     private var interest = EventLoop.readable

@@ -48,9 +48,6 @@ public final class Server {
     var listenerHandler: ListenerHandler?
     var counters: ServerCounters
     var lifecycle = Lifecycle.starting
-    /// When code pages were last given back (`releaseCodePagesIfDue`); nil before the first
-    /// answer.
-    private var codeReleasedAt: Double?
     private var signals: SignalHandler?
     var sweeper: MonotonicTimer?
     private(set) var watches: WatchHub!
@@ -124,7 +121,7 @@ public final class Server {
         self.calendarWriter = try CalendarWriter(loop: loop)
         dispatcher.writeCalendar = { [unowned self] write, session in self.calendarWriter.write(write, for: session) }
         dispatcher.statusChanged = { [unowned self] in self.statusChanged() }
-        table.closed = { [unowned(unsafe) self] session in self.sessionClosed(session) }  // per close: no reference counting
+        table.closed = { [unowned self] session in self.sessionClosed(session) }
     }
 
     /// Rooms or calendar events changed: the event stream, the watches and the status follow.
@@ -162,12 +159,10 @@ public final class Server {
                     + (configProblems.isEmpty ? "" : "; \(configProblems.count) config problem\(configProblems.count == 1 ? "" : "s") (see above)"),
                  event: .started)
         notify(.ready, .status(statusLine))
-        // unowned(unsafe): the loop runs inside this method, so `self` outlives both closures,
-        // and a turn pays no reference counting to reach it (callgrind: 2 strong loads of an
-        // unowned reference per turn, with their releases).
-        loop.run(afterWake: { [unowned(unsafe) self] in
+        // unowned: the loop runs inside this method, so `self` outlives both closures.
+        loop.run(afterWake: { [unowned self] in
             self.clock.read()
-        }, afterBatch: { [unowned(unsafe) self] in
+        }, afterBatch: { [unowned self] in
             self.finishTurn()
         })
         listener.close()
@@ -225,27 +220,7 @@ public final class Server {
             Log.warning("\(why); cities neither built in nor in \"cities\" are unknown")
         }
         shared.giveBackMemoryIfDue()
-        releaseCodePagesIfDue()
         return resumeWaiting || linesWaiting || moreRenders || moreUpdates
-    }
-
-    /// Code pages are given back (`zaoan_release_code_pages`) at the end of the first turn
-    /// that answered a request (after its answer is written), then at the end of a turn at
-    /// most every `codeReleaseSeconds`: start-up, and each first answer of a kind (ICU's
-    /// formatter for a pattern and a locale), run through far more code than serving it
-    /// again does. Start-up had mapped 11 MB of the release binary's code and 3 MB of its
-    /// libraries'; what serving runs is mapped back by minor faults from the page cache (a
-    /// few hundred microseconds of CPU each time, against megabytes held all day).
-    static let codeReleaseSeconds = 60.0
-
-    private func releaseCodePagesIfDue() {
-        if let last = codeReleasedAt {
-            guard clock.monotonic - last >= Self.codeReleaseSeconds else { return }
-        } else if dispatcher.requests == 0 {
-            return
-        }
-        codeReleasedAt = clock.monotonic
-        _ = zaoan_release_code_pages()  // the bytes of the mappings; what was resident, /proc/PID/smaps says
     }
 
     // MARK: - Time and signals

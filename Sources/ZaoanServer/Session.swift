@@ -44,9 +44,8 @@ final class Session: ChannelHandler {
     let channel: Channel
     /// The peer process (SO_PEERCRED), for rights on changes and per-user limits.
     let peer: PeerCredentials?
-    /// The server's, which outlives every session (unowned(unsafe): no reference counting
-    /// on the request path).
-    unowned(unsafe) let dispatcher: Dispatcher
+    /// The server's, which outlives every session (unowned: checked, and no retain per use).
+    unowned let dispatcher: Dispatcher
     let clock: LoopClock
     private(set) var state = State.oneShot(answered: false) {
         // The channel keeps what it needs of the state as data: no call back per check.

@@ -47,15 +47,4 @@ ssize_t zaoan_send_with_descriptor(int fd, const void *buffer, size_t length, in
 /// close-on-exec flag. Returns the pid, or -1 with errno set.
 pid_t zaoan_spawn_with_pipes(const char *path, char *const argv[], char *const envp[], int input, int output);
 
-/// Unmaps from this process the pages it has touched so far of what is never written: the
-/// read-only PT_LOAD segments (code and read-only data) of the program and of each library,
-/// the vDSO aside, and the program's `.rodata` where the link put it in the writable segment
-/// (made read-only the first time; Sources/CLinux/pages.c). Start-up runs through far more
-/// code than serving does (the Swift runtime's and Foundation's initialisation, ICU's first
-/// formatters and its data table, the config reader), and the kernel maps 64 KiB around each
-/// page it faults in. madvise(MADV_DONTNEED) on a private file mapping drops only our
-/// page-table entries: the pages stay in the page cache, and what runs again is mapped back
-/// by a minor fault. Never used on a page that is writable or may have been written (a text
-/// relocation, DT_TEXTREL): its private copies would be lost. Returns the bytes released.
-size_t zaoan_release_code_pages(void);
 #endif
