@@ -13,7 +13,7 @@ extension Responder {
     /// Whether the settings make answers that need the almanac: a status template with a
     /// Chinese-calendar placeholder, or the festivals as events.
     public var usesAlmanac: Bool {
-        settings.festivals || Self.almanacPlaceholders.contains { settings.statusTemplate.contains($0) }
+        settings.festivals || Self.almanacPlaceholders.contains { settings.statusTemplate.contains($0) || settings.tooltipTemplate?.contains($0) == true }
     }
 
     /// The year the almanac is prepared around: this one in the configured zone.
