@@ -19,6 +19,8 @@ extension Responder {
         var title: String
         /// A calendar event's calendar's name; nil for a room or a festival.
         var calendar: String?
+        /// Its calendar's `color`, if the config gives one.
+        var color: BarColor?
 
         /// `09:00–10:00 Standup · Work`.
         var text: String {
@@ -53,16 +55,20 @@ extension Responder {
             }
             let title = room.title.isEmpty ? room.id : room.title
             items.append(AgendaItem(time: time, title: DisplayWidth.prefix(SafeText.visible(title), columns: Self.agendaTitleColumns),
-                                    calendar: room.calendar))
+                                    calendar: room.calendar, color: room.color))
         }
         return (items, more)
     }
 
-    /// The agenda as Pango markup: a line an item, every text escaped, and `… +N` past
+    /// The agenda as Pango markup: a line an item, every text escaped, in its calendar's
+    /// colour if it has one, and `… +N` past
     /// `agendaLines`; empty when nothing is left today.
     func agendaMarkup(now: Date) -> String {
         let (items, more) = agenda(now: now)
-        var lines = items.map { SafeText.pango(SafeText.visible($0.text)) }
+        var lines = items.map { item in
+            let text = SafeText.pango(SafeText.visible(item.text))
+            return item.color.map { "<span foreground=\"\($0.hex)\">" + text + "</span>" } ?? text
+        }
         if more > 0 { lines.append("… +\(more)") }
         return lines.joined(separator: "\n")
     }

@@ -89,7 +89,8 @@ extension Responder {
         var answer = Answer(text, shortText: titled ? Self.shortText(room, suffix: CountdownText.short(phase, language: settings.language)) : bare,
                             tooltip: tooltip.joined(separator: "\n"), state: state, urgent: urgent || level.urgent)
         answer.levels = level.classes
-        answer.color = level.color
+        // A level's colour says how near; without one, the event's calendar's colour.
+        answer.color = level.color ?? room.color
         return answer
     }
 

@@ -321,7 +321,7 @@ public struct Settings: Sendable {
                 problems.add(ConfigError(key: ConfigKey.calendars.name, problem: "the name \(why)"), .entryLeftOut, at: "\(ConfigKey.calendars.name).\(index).name")
                 continue
             }
-            kept.append(CalendarEntry(path: path, name: name, alarms: entry.alarms))
+            kept.append(CalendarEntry(path: path, name: name, alarms: entry.alarms, color: entry.color))
         }
         return kept
     }

@@ -36,12 +36,12 @@ struct AgendaTooltipTests {
         }
     }
 
-    @Test("{agenda} lists what is left of today, by start: times in time_format, title escaped, calendar; a whole day without times; not what ended or starts tomorrow")
+    @Test("{agenda} lists what is left of today, by start: times in time_format, title escaped, calendar in its colour; a whole day without times; not what ended or starts tomorrow")
     func agendaLines() throws {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
         let work = try Self.calendar(in: directory)
-        let config = #"{"calendars": [{"path": "\#(work)", "name": "Work"}], "tooltip_template": "{tooltip}\n\n{greeting} <{city}>\n{agenda}"}"#
+        let config = ##"{"calendars": [{"path": "\##(work)", "name": "Work", "color": "#3366CC"}], "tooltip_template": "{tooltip}\n\n{greeting} <{city}>\n{agenda}"}"##
         let service = try TestService.start(at: "\(Self.day) 09:00:00", zone: "Europe/Berlin", language: "en", config: config)
         defer { try? service.stop() }
         try Self.add(service, ["live add done \(Self.day)T07:00 Done end=\(Self.day)T08:00",
@@ -55,10 +55,11 @@ struct AgendaTooltipTests {
         let shown = try Self.tooltip(service)
         let countdown = try Self.tooltip(service, "--format=json countdown")
         let expected = countdown + "\n\nGood morning · Berlin &lt;Berlin&gt;\n"
-            + ["Fair · Work", "08:30–09:30 Standup", "12:00 &lt;b&gt;Lunch&lt;/b&gt; &amp; co", "14:00–15:00 Review · Work", "23:30–00:30 Late"].joined(separator: "\n")
+            + [##"<span foreground="#3366cc">Fair · Work</span>"##, "08:30–09:30 Standup", "12:00 &lt;b&gt;Lunch&lt;/b&gt; &amp; co",
+               ##"<span foreground="#3366cc">14:00–15:00 Review · Work</span>"##, "23:30–00:30 Late"].joined(separator: "\n")
         #expect(shown == expected, "\(shown.debugDescription)\nexpected \(expected.debugDescription)")
 
-        // The real client lets the markup through as the service wrote it.
+        // The real client lets the markup (the calendar's colour) through as the service wrote it.
         let client = try service.zaoan(["ask", "--socket", service.socketPath, "--format", "json", "status"])
         let object = try #require(try JSONSerialization.jsonObject(with: client.stdout) as? [String: Any], "\(client)")
         #expect(object["tooltip"] as? String == expected, "\(client)")
