@@ -62,17 +62,12 @@ extension Responder {
     /// and urgency beside that; its text from `formats`' template for the phase, if any.
     func roomAnswer(_ room: LiveRoom, _ phase: RoomPhase, titled: Bool, formats: CountdownFormatSet? = nil, now: Date) -> Answer {
         let bare = CountdownText.render(phase, language: settings.language)
-        let state: String
+        let state = state(of: phase)
         var urgent = false
         switch phase {
-        case .upcoming(let seconds):
-            state = seconds <= settings.soonThreshold ? "soon" : "upcoming"
-            urgent = state == "soon"
-        case .live(let seconds):
-            state = "live"
-            urgent = seconds < 60
-        case .ended:
-            state = "ended"
+        case .upcoming: urgent = state == "soon"
+        case .live(let seconds): urgent = seconds < 60
+        case .ended: break
         }
         // A calendar event's: its calendar after the time, its location, its description's
         // first line (a description may be an invitation's page of text).
@@ -92,6 +87,15 @@ extension Responder {
         // A level's colour says how near; without one, the event's calendar's colour.
         answer.color = level.color ?? room.color
         return answer
+    }
+
+    /// A room's state as bars' classes name it: `soon` within `soon_threshold` of the start.
+    func state(of phase: RoomPhase) -> String {
+        switch phase {
+        case .upcoming(let seconds): return seconds <= settings.soonThreshold ? "soon" : "upcoming"
+        case .live: return "live"
+        case .ended: return "ended"
+        }
     }
 
     /// The widest `short_text` of a room, in columns: what a narrow i3bar shows instead.

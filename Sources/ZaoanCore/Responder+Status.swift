@@ -26,6 +26,12 @@ extension Responder {
             parts["join"] = featured?.join?.url ?? ""
             parts["provider"] = featured?.join?.provider?.name ?? ""
         }
+        if templates.contains("{icon}") {
+            // The shown room's or event's state (its meeting's service first), else the greeting's.
+            let provider = countdown.state == nil ? nil
+                : LiveSchedule.featured(in: rotation(at: now), now: now, defaultDuration: settings.liveDefaultDuration)?.room.join?.provider
+            parts["icon"] = settings.icons.icon(state: countdown.state ?? greeting.state, provider: provider)
+        }
         parts.merge(almanacParts(now: now, template: templates)) { $1 }
         let text = Self.fill(settings.statusTemplate, with: parts)
         // A room's answer has a state; nothing next has none (whatever a `none` template says).

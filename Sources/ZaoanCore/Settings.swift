@@ -70,6 +70,8 @@ public struct Settings: Sendable {
     /// `tooltip_template`: `status`'s waybar tooltip, with `{tooltip}` and `{agenda}` beside
     /// `status_template`'s placeholders; nil: the tooltip as it always was.
     public var tooltipTemplate: String?
+    /// `icons`: `{icon}`'s glyph per state and meeting service; none by default.
+    public var icons = Icons()
     /// Whether i3bar blocks use Pango markup (escaped) instead of `markup: none`.
     public var i3barPango: Bool
     /// Members of this group may change rooms and reload, besides the service's user and root.
@@ -291,6 +293,7 @@ public struct Settings: Sendable {
         settings.beforeEnd = problems.integer(.beforeEnd, in: file)
         settings.month = monthSettings(file, language: language, zoneIdentifier: resolvedZone.identifier, problems: &problems)
         settings.tooltipTemplate = tooltipTemplate(file[string: .tooltipTemplate], problems: &problems)
+        settings.icons = icons(file[object: .icons], problems: &problems)
         return (settings, problems.all)
     }
 
