@@ -64,6 +64,12 @@ struct AgendaTooltipTests {
         let object = try #require(try JSONSerialization.jsonObject(with: client.stdout) as? [String: Any], "\(client)")
         #expect(object["tooltip"] as? String == expected, "\(client)")
 
+        // Pango itself, as waybar uses it, parses the markup.
+        let check = "import sys; from gi.repository import Pango; Pango.parse_markup(sys.stdin.read(), -1, '\\0'); print('ok')"
+        let parsed = try Tool.run("/usr/bin/python3", ["-c", check], stdin: Data(shown.utf8), environment: Tool.baseEnvironment(home: directory.path),
+                                  timeout: 30, scratch: directory)
+        #expect(parsed.output == "ok\n", "\(parsed)")
+
         // Without the key, the tooltip is the countdown's, as before; plain status unchanged.
         #expect(try service.ask("status").hasPrefix("Good morning · Berlin 09:0"))
     }
