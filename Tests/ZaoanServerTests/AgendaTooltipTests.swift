@@ -74,7 +74,7 @@ struct AgendaTooltipTests {
         #expect(try service.ask("status").hasPrefix("Good morning · Berlin 09:0"))
     }
 
-    @Test("the agenda is at most 10 lines and says how many more; a tooltip_template past its bounds is refused with the default kept")
+    @Test("the agenda is at most 10 lines and says how many more, masked while privacy is on; a tooltip_template past its bounds is refused with the default kept")
     func bounded() throws {
         let config = #"{"tooltip_template": "{agenda}"}"#
         let service = try TestService.start(at: "\(Self.day) 09:00:00", zone: "Europe/Berlin", language: "en", config: config)
@@ -83,6 +83,10 @@ struct AgendaTooltipTests {
         try Self.add(service, (10..<23).map { "live add r\($0) \(Self.day)T\($0):00 Room \($0)" })
         let agenda = try Self.tooltip(service).split(separator: "\n").map(String.init)
         #expect(agenda == (10..<20).map { "\($0):00 Room \($0)" } + ["… +3"], "\(agenda)")
+        // Sharing a screen: titles are the language's "Busy", as in every other answer.
+        #expect(try service.ask("privacy on") == "ok\n")
+        let masked = try Self.tooltip(service).split(separator: "\n").map(String.init)
+        #expect(masked == (10..<20).map { "\($0):00 Busy" } + ["… +3"], "\(masked)")
 
         let long = service.directory.file("long.json")
         try #"{"tooltip_template": "\#(String(repeating: "x", count: 1_025))"}"#.write(toFile: long, atomically: true, encoding: .utf8)
