@@ -205,7 +205,7 @@ public struct ConfigFile: Sendable, Equatable {
     }
 
     /// The members an entry of `calendars` may have.
-    static let calendarEntryKeys = ["path", "name", "alarms"]
+    static let calendarEntryKeys = ["path", "name", "alarms", "color"]
 
     /// `calendars`' entries: a string is a path; an object needs a string `path` and may have
     /// a string `name` (null: none); an unknown key in it is ignored. A bad object is left
@@ -226,7 +226,7 @@ public struct ConfigFile: Sendable, Equatable {
             case .object(let members):
                 let (unique, duplicates) = ConfigDocument.unique(members, under: "\(key).\(index)")
                 var found = duplicates
-                var path: String?, name: String?, namePosition: TextPosition?, alarms: [Alarm] = []
+                var path: String?, name: String?, namePosition: TextPosition?, alarms: [Alarm] = [], color: BarColor?
                 for member in unique {
                     do throws(ConfigError) {
                         switch member.key {
@@ -240,9 +240,11 @@ public struct ConfigFile: Sendable, Equatable {
                             }
                         case "alarms":
                             alarms = defaultAlarms(member.value, key: "\(key).\(index).alarms", problems: &problems)
+                        case "color":
+                            color = calendarColor(member.value, key: "\(key).\(index).color", problems: &problems)
                         default:
                             let hint = Spelling.suggestion(for: member.key, among: calendarEntryKeys).map { "did you mean '\($0)'?" }
-                                ?? "an entry has \"path\" and \"name\""
+                                ?? "an entry has \"path\", \"name\", \"alarms\" and \"color\""
                             problems.append(ConfigError(key: "\(key).\(index).\(RequestParser.shorten(member.key))", problem: "unknown key; \(hint)",
                                                         at: member.keyPosition, fallback: .ignored))
                         }
@@ -260,12 +262,23 @@ public struct ConfigFile: Sendable, Equatable {
                 }
                 positions[place] = item.position
                 if let namePosition { positions[place + ".name"] = namePosition }
-                entries.append(CalendarEntry(path: path, name: name, alarms: alarms))
+                entries.append(CalendarEntry(path: path, name: name, alarms: alarms, color: color))
             default:
                 throw ConfigError(key: "\(key).\(index)", problem: "expected a path or a {\"path\": ..., \"name\": ...} object", at: item.position)
             }
         }
         return entries
+    }
+
+    /// A calendar's `color`: `#rrggbb` or a CSS name, as `countdown_levels` takes colours. A
+    /// bad one costs that colour alone: the calendar is kept, its events in the bar's own colour.
+    private static func calendarColor(_ value: JSONValue, key: String, problems: inout [ConfigError]) -> BarColor? {
+        if case .string(let text) = value.kind, let color = BarColor(configured: text) { return color }
+        let shown: String
+        if case .string(let text) = value.kind { shown = "'\(RequestParser.shorten(SafeText.visible(text)))' is not" } else { shown = "expected" }
+        problems.append(ConfigError(key: key, problem: "\(shown) a colour: write #rrggbb (six hex digits, e.g. #3366cc) or a CSS colour name (steelblue)",
+                                    at: value.position, fallback: .instead("the calendar is kept, its events in the bar's own colour")))
+        return nil
     }
 
     /// A calendar's default `alarms` (`["-10m", "-1m"]`): each bad offset is left out with

@@ -24,6 +24,9 @@ public struct CountdownTemplate: Equatable, Sendable {
         /// The room or event that starts next after this one, as `{title} {in}` says it
         /// (`Review · starts in 00:25:00`); empty when nothing follows.
         case next
+        /// The glyph `icons` gives the meeting's service, else the room's state; empty
+        /// without one.
+        case icon
 
         /// Only a time takes a pattern.
         var takesPattern: Bool { self == .start || self == .end }

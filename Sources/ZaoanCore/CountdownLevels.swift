@@ -64,8 +64,11 @@ public struct CountdownLevels: Equatable, Sendable {
         public var urgent = false
     }
 
-    /// - Parameter soon: the room is within `soon_threshold` of its start.
-    public func shown(_ phase: RoomPhase, soon: Bool) -> Shown {
+    /// - Parameters:
+    ///   - soon: the room is within `soon_threshold` of its start.
+    ///   - otherwise: the colour where the level gives none (an event's calendar's): the
+    ///     user's colour too, so it is not painted over by default urgency either.
+    public func shown(_ phase: RoomPhase, soon: Bool, otherwise: BarColor? = nil) -> Shown {
         var shown = Shown()
         // zaoan's own urgency, where the user set neither a colour nor "urgent".
         var byDefault = false
@@ -87,8 +90,8 @@ public struct CountdownLevels: Equatable, Sendable {
         case .ended:
             level = (ended.color, ended.urgent)
         }
-        shown.color = level.color
-        shown.urgent = level.urgent ?? (level.color == nil && byDefault)
+        shown.color = level.color ?? otherwise
+        shown.urgent = level.urgent ?? (shown.color == nil && byDefault)
         return shown
     }
 }

@@ -34,6 +34,8 @@ public struct LiveRoom: Equatable, Sendable {
     /// The name of a calendar event's calendar (the config's, its `displayname` or
     /// `X-WR-CALNAME`, else its folder's or file's), safe and bounded. Not saved.
     public var calendar: String?
+    /// A calendar event's calendar's `color` from the config. Not saved.
+    public var color: BarColor?
 
     public init(id: String, title: String, start: Date, end: Date? = nil, description: String? = nil, viewers: Int? = nil,
                 startWallClock: Int? = nil, repeatRule: String? = nil) {

@@ -14,6 +14,8 @@ public struct MonthDay: Sendable, Equatable {
     public var holiday: ChinaHoliday?
     /// Rooms and calendar events that touch the day.
     public var events = 0
+    /// The calendar `color` of the first event that day whose calendar has one.
+    public var eventColor: BarColor?
 
     public init(day: CivilDay) { self.day = day }
 }

@@ -30,6 +30,8 @@ public struct MonthText: Sendable {
     /// How a piece of the grid looks in markup.
     enum Style: Equatable {
         case plain, title, weekNumber, weekend, holiday, makeup, today, lunar, marked
+        /// A day's `*` in the colour of its first event's calendar.
+        case event(BarColor)
     }
 
     typealias Piece = (text: String, style: Style, underline: Bool)
@@ -42,6 +44,7 @@ public struct MonthText: Sendable {
         case .weekend, .holiday: return "#e05561"
         case .makeup: return "#d8a03d"
         case .marked: return "#4a9fe0"
+        case .event(let color): return color.hex
         case .plain, .title, .today: return nil
         }
     }
@@ -102,7 +105,7 @@ public struct MonthText: Sendable {
         var pieces: [Piece] = [(isToday ? "[" : " ", .plain, false),
                                (number, isToday ? .today : style, day.events > 0),
                                (isToday ? "]" : " ", .plain, false),
-                               (day.events > 0 ? "*" : " ", .plain, false)]
+                               (day.events > 0 ? "*" : " ", day.events > 0 ? day.eventColor.map(Style.event) ?? .plain : .plain, false)]
         if wide {
             let mark = day.kind == .holiday ? workdayWords.holidayMark : day.kind == .makeupWorkday ? workdayWords.makeupMark : ""
             pieces.append((Self.fit(mark, columns: 2, right: false) + " ", style, false))

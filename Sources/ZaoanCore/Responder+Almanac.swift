@@ -8,12 +8,12 @@ import ZaoanAlmanac
 extension Responder {
     /// Every placeholder `status_template` fills; the docs are checked against it.
     public static let statusPlaceholders = ["greeting", "city", "time", "countdown", "ticker", "location", "calendar", "join", "provider",
-                                            "lunar", "solar_term", "next_solar_term", "festival", "next_festival", "workday"]
+                                            "lunar", "solar_term", "next_solar_term", "festival", "next_festival", "workday", "icon"]
 
     /// Whether the settings make answers that need the almanac: a status template with a
     /// Chinese-calendar placeholder, or the festivals as events.
     public var usesAlmanac: Bool {
-        settings.festivals || Self.almanacPlaceholders.contains { settings.statusTemplate.contains($0) }
+        settings.festivals || Self.almanacPlaceholders.contains { settings.statusTemplate.contains($0) || settings.tooltipTemplate?.contains($0) == true }
     }
 
     /// The year the almanac is prepared around: this one in the configured zone.

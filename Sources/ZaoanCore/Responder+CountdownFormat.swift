@@ -51,6 +51,8 @@ extension Responder {
         case .next:
             guard let (next, nextPhase) = following(room, now: now) else { return "" }
             return CountdownText.titled(next, nextPhase, language: language)
+        case .icon:
+            return settings.icons.icon(state: state(of: phase), provider: room.join?.provider)
         }
     }
 

@@ -66,12 +66,7 @@ extension Responder {
     /// that; its text from `formats`' template for the phase, if any.
     func roomAnswer(_ room: LiveRoom, _ phase: RoomPhase, titled: Bool, formats: CountdownFormatSet? = nil, now: Date) -> Answer {
         let bare = CountdownText.render(phase, language: settings.language)
-        let state: String
-        switch phase {
-        case .upcoming(let seconds): state = seconds <= settings.soonThreshold ? "soon" : "upcoming"
-        case .live: state = "live"
-        case .ended: state = "ended"
-        }
+        let state = state(of: phase)
         // A calendar event's: its calendar after the time, its location, its description's
         // first line (a description may be an invitation's page of text).
         var when = localTime(room.start) + (room.end.map { "–" + localTime($0) } ?? "")
@@ -81,7 +76,8 @@ extension Responder {
         if let provider = room.join?.provider { tooltip.append(provider.name) }
         if let description = room.source == nil ? room.description : room.description.flatMap(Self.firstLine) { tooltip.append(description) }
         if let viewers = room.viewers { tooltip.append(settings.language.viewersText(viewers)) }
-        let level = settings.countdownLevels.shown(phase, soon: state == "soon")
+        // A level's colour says how near; without one, the event's calendar's colour.
+        let level = settings.countdownLevels.shown(phase, soon: state == "soon", otherwise: room.color)
         let text = formats?.template(for: phase).map { fill($0, room: room, phase: phase, now: now) }
             ?? (titled ? CountdownText.titled(room, phase, language: settings.language) : bare)
         var answer = Answer(text, shortText: titled ? Self.shortText(room, suffix: CountdownText.short(phase, language: settings.language)) : bare,
@@ -89,6 +85,15 @@ extension Responder {
         answer.levels = level.classes
         answer.color = level.color
         return answer
+    }
+
+    /// A room's state as bars' classes name it: `soon` within `soon_threshold` of the start.
+    func state(of phase: RoomPhase) -> String {
+        switch phase {
+        case .upcoming(let seconds): return seconds <= settings.soonThreshold ? "soon" : "upcoming"
+        case .live: return "live"
+        case .ended: return "ended"
+        }
     }
 
     /// The widest `short_text` of a room, in columns: what a narrow i3bar shows instead.

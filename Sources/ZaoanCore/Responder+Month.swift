@@ -71,6 +71,7 @@ extension Responder {
             guard begins < starts[days.count], ends > starts[0] else { continue }
             for index in days.indices where begins < starts[index + 1] && ends > starts[index] {
                 days[index].events += 1
+                if days[index].eventColor == nil { days[index].eventColor = room.color }
             }
         }
     }

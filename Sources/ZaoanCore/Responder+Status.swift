@@ -13,10 +13,12 @@ extension Responder {
             "time": try time(pattern: nil, now: now, zone: place.zone),
             "countdown": countdown.text,
         ]
-        if settings.statusTemplate.contains("{ticker}") {
+        // The tooltip's template asks for parts too (`tooltip_template`).
+        let templates = settings.statusTemplate + (settings.tooltipTemplate ?? "")
+        if templates.contains("{ticker}") {
             parts["ticker"] = tickerAnswer(now: now).text
         }
-        if ["{location}", "{calendar}", "{join}", "{provider}"].contains(where: { settings.statusTemplate.contains($0) }) {
+        if ["{location}", "{calendar}", "{join}", "{provider}"].contains(where: { templates.contains($0) }) {
             // The featured event's (the one {countdown} shows); nothing for a room.
             let featured = LiveSchedule.featured(in: rotation(at: now), now: now, defaultDuration: settings.liveDefaultDuration)?.room
             parts["location"] = featured?.location ?? ""
@@ -24,7 +26,13 @@ extension Responder {
             parts["join"] = featured?.join?.url ?? ""
             parts["provider"] = featured?.join?.provider?.name ?? ""
         }
-        parts.merge(almanacParts(now: now, template: settings.statusTemplate)) { $1 }
+        if templates.contains("{icon}") {
+            // The shown room's or event's state (its meeting's service first), else the greeting's.
+            let provider = countdown.state == nil ? nil
+                : LiveSchedule.featured(in: rotation(at: now), now: now, defaultDuration: settings.liveDefaultDuration)?.room.join?.provider
+            parts["icon"] = settings.icons.icon(state: countdown.state ?? greeting.state, provider: provider)
+        }
+        parts.merge(almanacParts(now: now, template: templates)) { $1 }
         let text = Self.fill(settings.statusTemplate, with: parts)
         // A room's answer has a state; nothing next has none (whatever a `none` template says).
         let hasRoom = countdown.state != nil
@@ -34,6 +42,10 @@ extension Responder {
         if hasRoom {
             answer.levels = countdown.levels
             answer.color = countdown.color
+        }
+        if let template = settings.tooltipTemplate {
+            parts["tooltip"] = answer.tooltip ?? ""
+            answer.tooltipMarkup = Self.fillMarkup(template, with: parts, agenda: template.contains("{agenda}") ? agendaMarkup(now: now) : "")
         }
         return answer
     }

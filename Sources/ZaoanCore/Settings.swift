@@ -67,6 +67,11 @@ public struct Settings: Sendable {
     /// `status`'s line, with placeholders such as {greeting} {time} {countdown} {lunar} in it
     /// (`Responder.statusPlaceholders` lists them).
     public var statusTemplate: String
+    /// `tooltip_template`: `status`'s waybar tooltip, with `{tooltip}` and `{agenda}` beside
+    /// `status_template`'s placeholders; nil: the tooltip as it always was.
+    public var tooltipTemplate: String?
+    /// `icons`: `{icon}`'s glyph per state and meeting service; none by default.
+    public var icons = Icons()
     /// Whether i3bar blocks use Pango markup (escaped) instead of `markup: none`.
     public var i3barPango: Bool
     /// Members of this group may change rooms and reload, besides the service's user and root.
@@ -289,6 +294,8 @@ public struct Settings: Sendable {
         settings.firstLineSeconds = problems.integer(.firstLineSeconds, in: file)
         settings.beforeEnd = problems.integer(.beforeEnd, in: file)
         settings.month = monthSettings(file, language: language, zoneIdentifier: resolvedZone.identifier, problems: &problems)
+        settings.tooltipTemplate = tooltipTemplate(file[string: .tooltipTemplate], problems: &problems)
+        settings.icons = icons(file[object: .icons], problems: &problems)
         return (settings, problems.all)
     }
 
@@ -321,7 +328,7 @@ public struct Settings: Sendable {
                              at: "\(ConfigKey.calendars.name).\(index).name")
                 name = nil
             }
-            kept.append(CalendarEntry(path: path, name: name, alarms: entry.alarms))
+            kept.append(CalendarEntry(path: path, name: name, alarms: entry.alarms, color: entry.color))
         }
         return kept
     }

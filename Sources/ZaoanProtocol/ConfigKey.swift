@@ -76,7 +76,7 @@ public struct ConfigKey: Sendable, Hashable, CustomStringConvertible {
         .language, .city, .timezone, .cities, .separator, .greetings, .timeFormat, .idleTimeout, .formatterCacheSize,
         .maxConnections, .maxConnectionsPerUser, .reservedConnections, .outputSoftLimit, .outputSoftSeconds,
         .outputHardLimit, .stuckClientSeconds, .partialLineSeconds, .firstLineSeconds, .tickerPeriod, .maxRooms, .liveDefaultDuration, .soonThreshold, .beforeEnd, .nag,
-        .countdownFormats, .countdownLevels, .statusTemplate,
+        .countdownFormats, .countdownLevels, .statusTemplate, .tooltipTemplate, .icons,
         .i3barMarkup, .barBlocks, .barClockFormats, .barClockZones, .barURLOpener, .barURLSchemes, .barClicks, .adminGroup,
         .calendars, .calendarWindowHours, .festivals, .weekStart, .lunar, .workdays, .workdaysExtra,
     ]
@@ -110,6 +110,8 @@ public struct ConfigKey: Sendable, Hashable, CustomStringConvertible {
     public static let countdownFormats = ConfigKey("countdown_formats", .object, "named sets of countdown templates: upcoming, live, ended, none")
     public static let countdownLevels = ConfigKey("countdown_levels", .object, "warning and critical thresholds and colours, live and ended colours")
     public static let statusTemplate = ConfigKey("status_template", .string, "the status line, with placeholders")
+    public static let tooltipTemplate = ConfigKey("tooltip_template", .string, "status's waybar tooltip, with placeholders and {agenda}")
+    public static let icons = ConfigKey("icons", .object, "a glyph per state and meeting service for {icon}: {\"live\": \"\\uf03d\", \"zoom\": \"...\"}")
     public static let i3barMarkup = ConfigKey("i3bar_markup", .string, "\"none\" or \"pango\" for i3bar blocks")
     public static let barBlocks = ConfigKey("bar_blocks", .strings, "the blocks of zaoan bar, left to right")
     public static let barClockFormats = ConfigKey("bar_clock_formats", .strings, "what a click on a time block cycles through")

@@ -34,6 +34,8 @@ final class CalendarFeed: EventHandler {
     /// The config's default `alarms` of each calendar that has some, by path: for its
     /// events that have no VALARM of their own (as khal's `default_alarms`).
     private var defaultAlarms: [String: [Alarm]] = [:]
+    /// The config's `color` of each calendar that has one, by path.
+    private var colors: [String: BarColor] = [:]
     private var zoneName = "UTC"
     private var windowSeconds = CalendarLimits.defaultWindowSeconds
     /// Takes the events and every configured calendar's name, in the config's order.
@@ -102,7 +104,9 @@ final class CalendarFeed: EventHandler {
         paths = calendars.map(\.path)
         configuredNames = [:]
         defaultAlarms = [:]
+        colors = [:]
         for calendar in calendars {
+            if let color = calendar.color, colors[calendar.path] == nil { colors[calendar.path] = color }
             if let name = calendar.name, configuredNames[calendar.path] == nil { configuredNames[calendar.path] = name }
             if !calendar.alarms.isEmpty, defaultAlarms[calendar.path] == nil { defaultAlarms[calendar.path] = calendar.alarms }
         }
@@ -178,6 +182,7 @@ final class CalendarFeed: EventHandler {
             let owner = owners.calendar(of: occurrence.source)
             var room = Self.room(occurrence, calendar: owner.flatMap { nameOfPath[$0] })
             if room.alarms.isEmpty, let owner, let alarms = defaultAlarms[owner] { room.alarms = alarms }
+            room.color = owner.flatMap { colors[$0] }
             return room
         }, names)
         if paths.isEmpty {

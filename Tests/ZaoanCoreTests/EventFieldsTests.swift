@@ -181,7 +181,7 @@ import Testing
             "2:30 calendars instead(\"the calendar is kept, named by its file or folder\"): the name 'x␉y' holds a control or format character (U+0009)",
             "2:48 calendars.4.path entryLeftOut: expected a string",
             "2:71 calendars.5.path entryLeftOut: appears twice in one object (first at 2:53); keep one",
-            "3:22 calendars.6.colour ignored: unknown key; an entry has \"path\" and \"name\"",
+            "3:22 calendars.6.colour ignored: unknown key; did you mean 'color'?",
             "3:40 calendars entryLeftOut: 'relative' must be an absolute path to an .ics file or a folder of them, one line, without '..', at most 4096 bytes",
             "3:102 calendars instead(\"the calendar is kept, named by its file or folder\"): the name '' holds a control or format character (U+200D)",
         ], "\(summary.joined(separator: "\n"))")
