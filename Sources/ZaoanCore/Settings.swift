@@ -131,9 +131,16 @@ public struct Settings: Sendable {
         var problems = ProblemList(positions: positions)
 
         var language = Language.fromEnvironment(environment)
+        // The region the default clock's hour cycle follows: the configured tag's, else the
+        // environment's locale's, else the language's own; none (24-hour, as glibc's C
+        // locale) when neither the config nor the environment names a language.
+        var region = Language.regionFromEnvironment(environment)
+        var posixClock = !Language.namesLocale(environment)
         if let raw = overrides.language ?? file.language {
             if let parsed = Language(tag: raw) {
                 language = parsed
+                region = Language.region(ofTag: raw)
+                posixClock = false
             } else {
                 problems.add(ConfigError(key: ConfigKey.language.name,
                                          problem: "'\(RequestParser.shorten(raw))' is not a language zaoan speaks; use one of \(Language.acceptedTags) (a region may follow: \"zh-TW\", \"de-AT\")"),
@@ -224,10 +231,11 @@ public struct Settings: Sendable {
             }
         }
 
-        var timeFormat = file.timeFormat ?? "HH:mm"
+        let defaultClock = Self.defaultClock(file, language: language, region: region, posix: posixClock, problems: &problems)
+        var timeFormat = file.timeFormat ?? defaultClock
         if timeFormat.isEmpty {
-            problems.add(ConfigError(key: ConfigKey.timeFormat.name, problem: "must not be empty; the default is \"HH:mm\""), .defaultUsed)
-            timeFormat = "HH:mm"
+            problems.add(ConfigError(key: ConfigKey.timeFormat.name, problem: "must not be empty; the default is \"\(defaultClock)\""), .defaultUsed)
+            timeFormat = defaultClock
         }
         let idleTimeout = problems.integer(.idleTimeout, in: file)
         let cacheSize = problems.integer(.formatterCacheSize, in: file)
