@@ -190,11 +190,11 @@ public struct Settings: Sendable {
         }
         var city: String?
         switch (cityName, zone) {
-        case let (name?, _?):
-            city = name
+        case let (name?, known?):
+            city = BuiltinCities.shownName(name, zone: known.identifier, language: language)
         case let (name?, nil):
             if let known = lookUp(name, in: cities) {
-                city = name
+                city = BuiltinCities.shownName(name, zone: known.identifier, language: language)
                 zone = known
             } else if let place = found?.place {
                 city = place.name

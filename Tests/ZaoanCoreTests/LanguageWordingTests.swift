@@ -147,11 +147,13 @@ import ZaoanAlmanac
         #expect(BuiltinCities.name(forZone: "Europe/Moscow", language: .de) == "Moskau")
         #expect(BuiltinCities.name(forZone: "Etc/UTC", language: .ko) == "UTC")
         #expect(BuiltinCities.name(forZone: "America/Argentina/Buenos_Aires", language: .es) == "Buenos Aires")
-        // A city may be named in any language in `city` or a request.
+        // A city may be named in any language and any case in `city` or a request; a built-in
+        // one is named in the configured language (issue 33: it was shown as typed).
         let responder = Responder(settings: try makeSettings(language: "en"))
         let now = try localInstant(2026, 11, 18, 7, 0, in: "Asia/Seoul")
-        #expect(try responder.greeting(city: "서울", now: now) == "Good morning · 서울")
-        #expect(try responder.greeting(city: "ソウル", now: now) == "Good morning · ソウル")
+        #expect(try responder.greeting(city: "서울", now: now) == "Good morning · Seoul")
+        #expect(try responder.greeting(city: "ソウル", now: now) == "Good morning · Seoul")
+        #expect(try responder.greeting(city: "SEOUL", now: now) == "Good morning · Seoul")
         #expect(try makeSettings(city: "Nueva York").zone.identifier == "America/New_York")
         #expect(try makeSettings(city: "pékin").zone.identifier == "Asia/Shanghai")
     }
@@ -187,14 +189,15 @@ import ZaoanAlmanac
         }
     }
 
-    /// The greeting's tooltip date and `time calendar=chinese`'s default, as ICU writes them.
+    /// The greeting's tooltip date and `time calendar=chinese`'s default, as ICU writes them;
+    /// the built-in city typed 臺北 is named in the language (issue 33: no longer as typed).
     @Test(arguments: [
         (Language.zhHant, "臺北 2026年11月18日 星期三 07:00", "丙午年十月初十"),
-        (.ja, "臺北 2026年11月18日 水曜日 07:00", "丙午年10月10日"),
-        (.ko, "臺北 2026년 11월 18일 수요일 07:00", "병오년 10월 10일"),
-        (.de, "臺北 Mittwoch, 18. November 2026 07:00", "Jahr bing-wu, Monat 10, Tag 10"),
-        (.fr, "臺北 mercredi 18 novembre 2026 07:00", "année bing-wu, mois 10, jour 10"),
-        (.es, "臺北 miércoles, 18 de noviembre de 2026 07:00", "año bing-wu, mes 10, día 10"),
+        (.ja, "台北 2026年11月18日 水曜日 07:00", "丙午年10月10日"),
+        (.ko, "타이베이 2026년 11월 18일 수요일 07:00", "병오년 10월 10일"),
+        (.de, "Taipeh Mittwoch, 18. November 2026 07:00", "Jahr bing-wu, Monat 10, Tag 10"),
+        (.fr, "Taipei mercredi 18 novembre 2026 07:00", "année bing-wu, mois 10, jour 10"),
+        (.es, "Taipéi miércoles, 18 de noviembre de 2026 07:00", "año bing-wu, mes 10, día 10"),
     ])
     func datesThroughICU(language: Language, tooltip: String, chineseDate: String) throws {
         let responder = Responder(settings: try makeSettings(language: language.rawValue, cities: ["臺北": "Asia/Taipei"]))
@@ -202,5 +205,38 @@ import ZaoanAlmanac
         let now = try localInstant(2026, 11, 18, 7, 0, in: "Asia/Taipei")
         #expect(try responder.greetingAnswer(city: "臺北", now: now).tooltip == tooltip)
         #expect(try responder.chineseTime(pattern: nil, now: now, zone: zone) == chineseDate)
+    }
+}
+
+/// Issue 33 point 8: a built-in city typed in any language or case is named in the
+/// configured language; any other place as written.
+@Suite struct TypedCityNameTests {
+    @Test(arguments: [
+        ("ja", "new york", "こんばんは·ニューヨーク"),
+        ("ja", "NEW YORK", "こんばんは·ニューヨーク"),
+        ("ja", "纽约", "こんばんは·ニューヨーク"),
+        ("zh", "new york", "晚上好·纽约"),
+        ("zh-Hant", "Nueva York", "晚安·紐約"),
+        ("ko", "ニューヨーク", "안녕하세요·뉴욕"),
+        ("de", "new york", "Guten Abend · New York"),
+        ("fr", "NEW YORK", "Bonsoir · New York"),
+        ("es", "new york", "Buenas tardes · Nueva York"),
+        ("en", "ニューヨーク", "Good evening · New York"),
+        ("ja", "pékin", "おはよう·北京"),
+        ("de", "Beijing", "Guten Morgen · Peking"),
+    ])
+    func builtinCityInTheLanguage(language: String, typed: String, expected: String) throws {
+        // 2026-11-18 07:00 in Beijing is 18:00 the day before in New York.
+        let responder = Responder(settings: try makeSettings(language: language, timezone: "Asia/Shanghai"))
+        let now = try localInstant(2026, 11, 18, 7, 0, in: "Asia/Shanghai")
+        #expect(try responder.greeting(city: typed, now: now) == expected)
+    }
+
+    @Test func otherPlacesAsWritten() throws {
+        let responder = Responder(settings: try makeSettings(language: "ja", cities: ["home": "Asia/Tokyo", "Paris": "Asia/Tokyo"]))
+        let now = try localInstant(2026, 11, 18, 7, 0, in: "Asia/Tokyo")
+        #expect(try responder.greeting(city: "home", now: now) == "おはよう·home")
+        // The config's own Paris is not the built-in one: as written.
+        #expect(try responder.greeting(city: "Paris", now: now) == "おはよう·Paris")
     }
 }

@@ -16,7 +16,8 @@ struct LanguageServiceTests {
         defer { try? service.stop() }
         #expect(try service.ask("greeting") == "おはよう·東京\n", "stderr: \(service.stderrText)")
         #expect(try service.ask("greeting ソウル") == "おはよう·ソウル\n")
-        #expect(try service.ask("greeting Berlin") == "おやすみ·Berlin\n")  // 23:30 the day before
+        #expect(try service.ask("greeting Berlin") == "おやすみ·ベルリン\n")  // 23:30 the day before; in Japanese (issue 33)
+        #expect(try service.ask("greeting new york") == "こんにちは·ニューヨーク\n")  // 17:30 the day before; in Japanese (issue 33)
         #expect(try service.ask("time EEEE") == "火曜日\n")
         #expect(try service.ask("time %EY|%a|%p|%Od") == "令和08年|火|午前|一\n")
         #expect(try service.ask("time %Ex").hasPrefix("令和08年12月01日"))
@@ -53,7 +54,7 @@ struct LanguageServiceTests {
         let service = try TestService.start(configuration)
         defer { try? service.stop() }
         #expect(try service.ask("greeting") == "Guten Abend · Moskau\n", "stderr: \(service.stderrText)")  // 21:30 there
-        #expect(try service.ask("greeting Pékin") == "Gute Nacht · Pékin\n")  // 02:30 the next day
+        #expect(try service.ask("greeting Pékin") == "Gute Nacht · Peking\n")  // 02:30 the next day; in German (issue 33)
         #expect(try service.ask("time %c").hasPrefix("Di 01 Dez 2026 21:30:"))
     }
 

@@ -136,4 +136,20 @@ struct LanguageWordsServiceTests {
         let committed = try String(contentsOfFile: root + "/Sources/ZaoanCore/CLDRWords.swift", encoding: .utf8)
         #expect(result.output == committed, "run scripts/generate/cldr-words.py > Sources/ZaoanCore/CLDRWords.swift")
     }
+
+    /// Issue 33 point 8: 20:00 in New York is 09:00 in Shanghai.
+    @Test("greeting new york names the built-in city in the configured language, however typed; other places as written", arguments: [
+        ("ja", "こんばんは·ニューヨーク\n"), ("zh", "晚上好·纽约\n"), ("zh-Hant", "晚安·紐約\n"), ("ko", "안녕하세요·뉴욕\n"),
+        ("en", "Good evening · New York\n"), ("de", "Guten Abend · New York\n"), ("fr", "Bonsoir · New York\n"),
+        ("es", "Buenas noches · Nueva York\n"),
+    ])
+    func typedCity(language: String, expected: String) throws {
+        let service = try Self.service(language: language, config: #"{"cities": {"cabin": "America/New_York"}}"#)
+        defer { try? service.stop() }
+        for typed in ["new york", "NEW YORK", "ニューヨーク", "纽约"] {
+            #expect(try service.ask("greeting \(typed)") == expected, "\(typed); stderr: \(service.stderrText)")
+        }
+        let cabin = try service.ask("greeting cabin")
+        #expect(cabin.hasSuffix("cabin\n"), "\(cabin)")
+    }
 }
