@@ -32,6 +32,9 @@ public struct Settings: Sendable {
     public var greetings: GreetingTable
     public var separator: String
     public var timeFormat: String
+    /// The clock's hours where zaoan picks the pattern (`time_format`'s default, the
+    /// greeting's tooltip): `hour_cycle`, else the region's (`Settings+Clock`).
+    public var hourCycle = HourCycle.h23
     public var idleTimeout: Int
     public var formatterCacheSize: Int
     public var maxConnections: Int
@@ -231,7 +234,8 @@ public struct Settings: Sendable {
             }
         }
 
-        let defaultClock = Self.defaultClock(file, language: language, region: region, posix: posixClock, problems: &problems)
+        let hourCycle = Self.hourCycle(file, language: language, region: region, posix: posixClock, problems: &problems)
+        let defaultClock = hourCycle.clockPattern(language)
         var timeFormat = file.timeFormat ?? defaultClock
         if timeFormat.isEmpty {
             problems.add(ConfigError(key: ConfigKey.timeFormat.name, problem: "must not be empty; the default is \"\(defaultClock)\""), .defaultUsed)
@@ -282,6 +286,7 @@ public struct Settings: Sendable {
             statusTemplate: statusTemplate, i3barPango: bar.config.pango,
             adminGroup: file.adminGroup.flatMap { $0.isEmpty ? nil : $0 })
         settings.gazetteer = gazetteer
+        settings.hourCycle = hourCycle
         settings.followsSystemZone = zone == nil
         settings.systemZoneCity = zone == nil && addedCity ? resolvedCity : nil
         settings.calendars = calendars

@@ -192,9 +192,12 @@ import ZaoanAlmanac
     /// The greeting's tooltip date and `time calendar=chinese`'s default, as ICU writes them;
     /// the built-in city typed 臺北 is named in the language (issue 33: no longer as typed).
     @Test(arguments: [
-        (Language.zhHant, "臺北 2026年11月18日 星期三 07:00", "丙午年十月初十"),
+        // zh-Hant (Taiwan) and ko are 12-hour regions: CLDR's Bh:mm (清晨, the early
+        // morning's day period) and a h:mm (issue 33; was 07:00).
+        (Language.zhHant, "臺北 2026年11月18日 星期三 清晨7:00", "丙午年十月初十"),
+        (.en, "Taipei Wednesday, November 18, 2026 7:00 AM", "Year of bing-wu, month 10, day 10"),
         (.ja, "台北 2026年11月18日 水曜日 07:00", "丙午年10月10日"),
-        (.ko, "타이베이 2026년 11월 18일 수요일 07:00", "병오년 10월 10일"),
+        (.ko, "타이베이 2026년 11월 18일 수요일 오전 7:00", "병오년 10월 10일"),
         (.de, "Taipeh Mittwoch, 18. November 2026 07:00", "Jahr bing-wu, Monat 10, Tag 10"),
         (.fr, "Taipei mercredi 18 novembre 2026 07:00", "année bing-wu, mois 10, jour 10"),
         (.es, "Taipéi miércoles, 18 de noviembre de 2026 07:00", "año bing-wu, mes 10, día 10"),
@@ -203,7 +206,8 @@ import ZaoanAlmanac
         let responder = Responder(settings: try makeSettings(language: language.rawValue, cities: ["臺北": "Asia/Taipei"]))
         let zone = try timeZone("Asia/Taipei")
         let now = try localInstant(2026, 11, 18, 7, 0, in: "Asia/Taipei")
-        #expect(try responder.greetingAnswer(city: "臺北", now: now).tooltip == tooltip)
+        let shown = try responder.greetingAnswer(city: "臺北", now: now).tooltip
+        #expect(shown == tooltip, "\(String(describing: shown))")
         #expect(try responder.chineseTime(pattern: nil, now: now, zone: zone) == chineseDate)
     }
 }
