@@ -83,13 +83,40 @@ public enum BuiltinCities {
         return table
     }()
 
+    /// The built-in city a name names, in any of its languages and in any case (`new york`,
+    /// `NEW YORK`, `ニューヨーク`, `Nueva York`); nil for any other name.
+    public static func city(named name: String) -> City? {
+        cityByName[name] ?? cityByName[name.lowercased()]
+    }
+
+    private static let cityByName: [String: City] = {
+        var table: [String: City] = [:]
+        for city in all {
+            for name in city.names {
+                table[name] = city
+                table[name.lowercased()] = city
+            }
+        }
+        return table
+    }()
+
+    /// What a greeting calls a city typed as `name` in `zone`: a built-in city of that zone
+    /// by its name in `language`, however it was typed (`new york` → ニューヨーク in ja; UTC
+    /// stays UTC); any other name as written.
+    public static func shownName(_ name: String, zone: String, language: Language) -> String {
+        guard let city = city(named: name), city.zone == (zoneAliases[zone] ?? zone) else { return name }
+        return city.zone == "UTC" ? "UTC" : city.name(in: language)
+    }
+
+    /// Other names of the built-in cities' zones (Foundation on Linux calls UTC `GMT`).
+    static let zoneAliases = ["Etc/UTC": "UTC", "Etc/Universal": "UTC", "Universal": "UTC", "Zulu": "UTC",
+                              "GMT": "UTC", "Etc/GMT": "UTC", "Etc/Zulu": "UTC",
+                              "PRC": "Asia/Shanghai", "Asia/Chongqing": "Asia/Shanghai", "Asia/Harbin": "Asia/Shanghai"]
+
     /// A display name for a zone: a known city in the given language, else the zone's last
     /// component with underscores as spaces ("America/Argentina/Buenos_Aires" → "Buenos Aires").
     public static func name(forZone zone: String, language: Language) -> String {
-        let aliases = ["Etc/UTC": "UTC", "Etc/Universal": "UTC", "Universal": "UTC", "Zulu": "UTC",
-                       "GMT": "UTC", "Etc/GMT": "UTC", "Etc/Zulu": "UTC",
-                       "PRC": "Asia/Shanghai", "Asia/Chongqing": "Asia/Shanghai", "Asia/Harbin": "Asia/Shanghai"]
-        let canonical = aliases[zone] ?? zone
+        let canonical = zoneAliases[zone] ?? zone
         // UTC reads as UTC in every language: 协调世界时 is accepted as its name, but a
         // greeting does not spell it out.
         if canonical == "UTC" { return "UTC" }

@@ -2,12 +2,14 @@
 /// (for bars) is the one its start falls in, except where a row runs through the afternoon
 /// from before 14:00 (`こんにちは`, `Guten Tag`): that row is `afternoon`, as English's is.
 extension GreetingTable {
-    /// zh-Hant: the zh table, whose words are the same in Traditional characters.
+    /// zh-Hant: Taiwan's greetings — 早安 in the morning, 午安 from noon through the
+    /// afternoon, 晚安 from the evening (Taiwan greets the evening with 晚安; 下午好 and 晚上好
+    /// are mainland usage: docs/languages.md has the sources).
     public static let traditionalChinese = GreetingTable([
         GreetingPeriod(start: 5 * 60, text: "早安"),
         GreetingPeriod(start: 11 * 60, text: "午安"),
-        GreetingPeriod(start: 14 * 60, text: "下午好"),
-        GreetingPeriod(start: 18 * 60, text: "晚上好"),
+        GreetingPeriod(start: 14 * 60, text: "午安", dayPart: .afternoon),
+        GreetingPeriod(start: 18 * 60, text: "晚安", dayPart: .evening),
         GreetingPeriod(start: 23 * 60, text: "晚安"),
     ])
 
@@ -18,11 +20,13 @@ extension GreetingTable {
         GreetingPeriod(start: 23 * 60, text: "おやすみ"),
     ])
 
+    /// Korean greets with 안녕하세요 at any hour (좋은 저녁 is a calque of "good evening");
+    /// the morning may say 좋은 아침이에요. The later rows only mark the day parts for bars.
     public static let korean = GreetingTable([
-        GreetingPeriod(start: 5 * 60, text: "좋은 아침"),
+        GreetingPeriod(start: 5 * 60, text: "좋은 아침이에요"),
         GreetingPeriod(start: 11 * 60, text: "안녕하세요", dayPart: .afternoon),
-        GreetingPeriod(start: 18 * 60, text: "좋은 저녁"),
-        GreetingPeriod(start: 23 * 60, text: "안녕히 주무세요"),
+        GreetingPeriod(start: 18 * 60, text: "안녕하세요", dayPart: .evening),
+        GreetingPeriod(start: 23 * 60, text: "안녕하세요", dayPart: .night),
     ])
 
     public static let german = GreetingTable([
@@ -32,11 +36,14 @@ extension GreetingTable {
         GreetingPeriod(start: 23 * 60, text: "Gute Nacht"),
     ])
 
+    /// French greets with Bonjour from dawn until about 18:00, then Bonsoir through the
+    /// night (Bon après-midi and Bonne nuit are said on leaving). The later rows only mark
+    /// the day parts for bars.
     public static let french = GreetingTable([
         GreetingPeriod(start: 5 * 60, text: "Bonjour"),
-        GreetingPeriod(start: 12 * 60, text: "Bon après-midi", dayPart: .afternoon),
+        GreetingPeriod(start: 12 * 60, text: "Bonjour", dayPart: .afternoon),
         GreetingPeriod(start: 18 * 60, text: "Bonsoir"),
-        GreetingPeriod(start: 23 * 60, text: "Bonne nuit"),
+        GreetingPeriod(start: 23 * 60, text: "Bonsoir", dayPart: .night),
     ])
 
     /// Spanish says buenas tardes until dark and buenas noches from then through the night;

@@ -1,9 +1,13 @@
 /// The LDML patterns and short phrases answers use, per language (formatted by ICU in the
 /// language's `localeIdentifier`).
 extension Language {
-    /// The greeting's tooltip date: `2026年11月18日 星期三 11:06`,
-    /// `Wednesday, November 18, 2026 11:06`, `Mittwoch, 18. November 2026 11:06`, ...
-    var longDatePattern: String {
+    /// The greeting's tooltip date, its clock in `cycle`: `2026年11月18日 星期三 11:06`,
+    /// `Wednesday, November 18, 2026 11:06 AM`, `Mittwoch, 18. November 2026 11:06`, ...
+    func longDatePattern(_ cycle: HourCycle) -> String {
+        String(longDatePattern24.dropLast("HH:mm".count)) + cycle.clockPattern(self)
+    }
+
+    private var longDatePattern24: String {
         switch self {
         case .zh, .zhHant, .ja: return "yyyy年M月d日 EEEE HH:mm"
         case .en: return "EEEE, MMMM d, yyyy HH:mm"

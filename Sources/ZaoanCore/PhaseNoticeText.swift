@@ -4,7 +4,7 @@
 /// | phase | en | zh (room) | zh (calendar event) |
 /// |---|---|---|---|
 /// | soon | `soon — starts at 05:42:30` | `将于 05:42:30 开播` | `将于 05:42:30 开始` |
-/// | live | `live now — since 05:42:30` | `正在直播 · 05:42:30 开播` | `正在进行 · 05:42:30 开始` |
+/// | live | `live now — since 05:42:30` (an event: `in progress — since`) | `正在直播 · 05:42:30 开播` | `正在进行 · 05:42:30 开始` |
 /// | ended | `ended at 06:42:30` | `已于 06:42:30 结束` | `已于 06:42:30 结束` |
 ///
 /// zh-Hant says the zh sentences in Traditional characters (`將於 05:42:30 開播`); ja, ko,
@@ -45,7 +45,7 @@ public enum PhaseNoticeText {
         if phase == .alarm { return reminder(stage, start: start, end: end, calendarEvent: event, language: language) }
         switch (language, phase) {
         case (.en, .soon): return "soon — starts at \(start)"
-        case (.en, .live): return "live now — since \(start)"
+        case (.en, .live): return (event ? "in progress" : "live now") + " — since \(start)"
         case (.en, .ended): return "ended at \(end)"
         case (.zh, .soon): return "将于 \(start) " + (event ? "开始" : "开播")
         case (.zh, .live): return (event ? "正在进行 · \(start) 开始" : "正在直播 · \(start) 开播")

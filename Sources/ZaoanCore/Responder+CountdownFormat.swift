@@ -37,7 +37,7 @@ extension Responder {
         case .calendar: return room.calendar ?? ""
         case .start: return formatted(room.start, pattern: pattern)
         case .end: return formatted(end(of: room), pattern: pattern)
-        case .in: return CountdownText.render(phase, language: language)
+        case .in: return CountdownText.render(phase, of: room, language: language)
         case .since:
             if case .live(let seconds) = phase { return CountdownText.clock(seconds, language: language) }
             return ""

@@ -65,7 +65,7 @@ extension Responder {
     /// start; `countdown_levels`' class, colour and urgency (CountdownLevels.shown) beside
     /// that; its text from `formats`' template for the phase, if any.
     func roomAnswer(_ room: LiveRoom, _ phase: RoomPhase, titled: Bool, formats: CountdownFormatSet? = nil, now: Date) -> Answer {
-        let bare = CountdownText.render(phase, language: settings.language)
+        let bare = CountdownText.render(phase, of: room, language: settings.language)
         let state = state(of: phase)
         // A calendar event's: its calendar after the time, its location, its description's
         // first line (a description may be an invitation's page of text).
@@ -80,7 +80,7 @@ extension Responder {
         let level = settings.countdownLevels.shown(phase, soon: state == "soon", otherwise: room.color)
         let text = formats?.template(for: phase).map { fill($0, room: room, phase: phase, now: now) }
             ?? (titled ? CountdownText.titled(room, phase, language: settings.language) : bare)
-        var answer = Answer(text, shortText: titled ? Self.shortText(room, suffix: CountdownText.short(phase, language: settings.language)) : bare,
+        var answer = Answer(text, shortText: titled ? Self.shortText(room, suffix: CountdownText.short(phase, kind: CountdownText.Kind(room), language: settings.language)) : bare,
                             tooltip: tooltip.joined(separator: "\n"), state: state, urgent: level.urgent)
         answer.levels = level.classes
         answer.color = level.color
@@ -127,7 +127,7 @@ extension Responder {
         }
         return (listRows ?? []).map { row in
             let phase = RoomPhase(room: row.room, now: now, defaultDuration: settings.liveDefaultDuration)
-            return row.head + CountdownText.render(phase, language: settings.language) + row.tail
+            return row.head + CountdownText.render(phase, of: row.room, language: settings.language) + row.tail
         }
     }
 
@@ -148,7 +148,7 @@ extension Responder {
             "title: \(room.title)",
             "start: \(isoTime(room.start))",
             "end: \(room.end.map(isoTime) ?? "-")",
-            "state: \(CountdownText.render(phase, language: settings.language))",
+            "state: \(CountdownText.render(phase, of: room, language: settings.language))",
         ]
         if let local = room.startWallClock,
            let note = WallClock.note(local: local, chosen: Int(clampingSeconds: room.start.timeIntervalSince1970), zone: settings.zone) {

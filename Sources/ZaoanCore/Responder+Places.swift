@@ -4,7 +4,8 @@ import Foundation
 /// (`greeting 东京`, `time HH:mm @Asia/Tokyo`, `status @New York`).
 extension Responder {
     struct Place {
-        /// What the greeting shows: the city as written, or a name for the zone.
+        /// What the greeting shows: a built-in city in the configured language, any other
+        /// city as written, or a name for the zone.
         let name: String
         let zone: TimeZone
     }
@@ -12,13 +13,16 @@ extension Responder {
     /// How many zones named by requests are kept resolved.
     static let zoneCacheLimit = 64
 
-    /// nil: the configured place. Otherwise a city (built-in or from the config, either
-    /// name), else an IANA zone (`Asia/Tokyo`, `Etc/GMT-8`), shown by its city's name in
+    /// nil: the configured place. Otherwise a city (built-in or from the config, any of its
+    /// names, in any case; a built-in one shown by its name in the configured language,
+    /// `BuiltinCities.shownName`), else an IANA zone (`Asia/Tokyo`, `Etc/GMT-8`), shown by its city's name in
     /// the configured language or its last component, else a city of the gazetteer
     /// (`杭州`, `München`), shown as `Settings.gazetteerCity` names it.
     func place(_ spec: String?) throws(ProtocolError) -> Place {
         guard let spec else { return Place(name: settings.city, zone: settings.zone) }
-        if let zone = settings.zone(forCity: spec) { return Place(name: spec, zone: zone) }
+        if let zone = settings.zone(forCity: spec) {
+            return Place(name: BuiltinCities.shownName(spec, zone: zone.identifier, language: settings.language), zone: zone)
+        }
         if let zone = ianaZone(spec) {
             return Place(name: BuiltinCities.name(forZone: zone.identifier, language: settings.language), zone: zone)
         }

@@ -28,7 +28,7 @@ extension Responder {
             "title: \(event.title)",
             "start: \(isoTime(event.start))",
             "end: \(event.end.map(isoTime) ?? "-")",
-            "state: \(CountdownText.render(phase, language: settings.language))",
+            "state: \(CountdownText.render(phase, of: event, language: settings.language))",
         ]
         if let calendar = event.calendar { lines.append("calendar: \(calendar)") }
         if let source = event.source { lines.append("source: \(source)") }

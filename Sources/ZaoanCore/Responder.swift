@@ -422,7 +422,7 @@ public final class Responder {
         let minuteOfDay = ((local % 86_400 + 86_400) % 86_400) / 60
         let period = settings.greetings.period(hour: minuteOfDay / 60, minute: minuteOfDay % 60)
         let word = period.text
-        let date = formatters.string(from: now, pattern: settings.language.longDatePattern,
+        let date = formatters.string(from: now, pattern: settings.language.longDatePattern(settings.hourCycle),
                                      locale: settings.language.localeIdentifier, zone: zone)
         return Answer(word + settings.separator + name, shortText: word, tooltip: "\(name) \(date)",
                       state: period.dayPart.rawValue)

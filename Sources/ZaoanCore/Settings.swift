@@ -32,6 +32,9 @@ public struct Settings: Sendable {
     public var greetings: GreetingTable
     public var separator: String
     public var timeFormat: String
+    /// The clock's hours where zaoan picks the pattern (`time_format`'s default, the
+    /// greeting's tooltip): `hour_cycle`, else the region's (`Settings+Clock`).
+    public var hourCycle = HourCycle.h23
     public var idleTimeout: Int
     public var formatterCacheSize: Int
     public var maxConnections: Int
@@ -136,9 +139,16 @@ public struct Settings: Sendable {
         var problems = ProblemList(positions: positions)
 
         var language = Language.fromEnvironment(environment)
+        // The region the default clock's hour cycle follows: the configured tag's, else the
+        // environment's locale's, else the language's own; none (24-hour, as glibc's C
+        // locale) when neither the config nor the environment names a language.
+        var region = Language.regionFromEnvironment(environment)
+        var posixClock = !Language.namesLocale(environment)
         if let raw = overrides.language ?? file.language {
             if let parsed = Language(tag: raw) {
                 language = parsed
+                region = Language.region(ofTag: raw)
+                posixClock = false
             } else {
                 problems.add(ConfigError(key: ConfigKey.language.name,
                                          problem: "'\(RequestParser.shorten(raw))' is not a language zaoan speaks; use one of \(Language.acceptedTags) (a region may follow: \"zh-TW\", \"de-AT\")"),
@@ -188,11 +198,11 @@ public struct Settings: Sendable {
         }
         var city: String?
         switch (cityName, zone) {
-        case let (name?, _?):
-            city = name
+        case let (name?, known?):
+            city = BuiltinCities.shownName(name, zone: known.identifier, language: language)
         case let (name?, nil):
             if let known = lookUp(name, in: cities) {
-                city = name
+                city = BuiltinCities.shownName(name, zone: known.identifier, language: language)
                 zone = known
             } else if let place = found?.place {
                 city = place.name
@@ -231,10 +241,12 @@ public struct Settings: Sendable {
             }
         }
 
-        var timeFormat = file.timeFormat ?? "HH:mm"
+        let hourCycle = Self.hourCycle(file, language: language, region: region, posix: posixClock, problems: &problems)
+        let defaultClock = hourCycle.clockPattern(language)
+        var timeFormat = file.timeFormat ?? defaultClock
         if timeFormat.isEmpty {
-            problems.add(ConfigError(key: ConfigKey.timeFormat.name, problem: "must not be empty; the default is \"HH:mm\""), .defaultUsed)
-            timeFormat = "HH:mm"
+            problems.add(ConfigError(key: ConfigKey.timeFormat.name, problem: "must not be empty; the default is \"\(defaultClock)\""), .defaultUsed)
+            timeFormat = defaultClock
         }
         let idleTimeout = problems.integer(.idleTimeout, in: file)
         let cacheSize = problems.integer(.formatterCacheSize, in: file)
@@ -281,6 +293,7 @@ public struct Settings: Sendable {
             statusTemplate: statusTemplate, i3barPango: bar.config.pango,
             adminGroup: file.adminGroup.flatMap { $0.isEmpty ? nil : $0 })
         settings.gazetteer = gazetteer
+        settings.hourCycle = hourCycle
         settings.followsSystemZone = zone == nil
         settings.systemZoneCity = zone == nil && addedCity ? resolvedCity : nil
         settings.calendars = calendars

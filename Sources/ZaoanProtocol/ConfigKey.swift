@@ -73,7 +73,7 @@ public struct ConfigKey: Sendable, Hashable, CustomStringConvertible {
 
     /// Every key (the order "did you mean" breaks ties in).
     public static let all: [ConfigKey] = [
-        .language, .city, .timezone, .cities, .separator, .greetings, .timeFormat, .idleTimeout, .formatterCacheSize,
+        .language, .city, .timezone, .cities, .separator, .greetings, .timeFormat, .hourCycle, .idleTimeout, .formatterCacheSize,
         .maxConnections, .maxConnectionsPerUser, .reservedConnections, .outputSoftLimit, .outputSoftSeconds,
         .outputHardLimit, .stuckClientSeconds, .partialLineSeconds, .firstLineSeconds, .tickerPeriod, .maxRooms, .liveDefaultDuration, .soonThreshold, .beforeEnd, .nag,
         .countdownFormats, .countdownLevels, .statusTemplate, .tooltipTemplate, .icons,
@@ -90,6 +90,7 @@ public struct ConfigKey: Sendable, Hashable, CustomStringConvertible {
     public static let separator = ConfigKey("separator", .string, "between greeting and city")
     public static let greetings = ConfigKey("greetings", .stringMap(perEntry: true), "the greeting table: \"HH:MM\" → text")
     public static let timeFormat = ConfigKey("time_format", .string, "the pattern of time and {time}")
+    public static let hourCycle = ConfigKey("hour_cycle", .string, "the default clock's hours: \"h12\" or \"h23\" (default: CLDR's for the language's region)")
     public static let idleTimeout = ConfigKey("idle_timeout", .integer(range: 1...86_400, default: 300), "seconds a quiet session stays open")
     public static let formatterCacheSize = ConfigKey("formatter_cache_size", .integer(range: 1...10_000, default: 64), "date formatters kept")
     public static let maxConnections = ConfigKey("max_connections", .integer(range: 1...65_536, default: 1_024), "connections open at once")

@@ -39,7 +39,8 @@ import Testing
 
     @Test("text: the moment in the configured language; a calendar event starts, a room goes on air", arguments: [
         ("en", false, ["soon — starts at 05:42:30", "live now — since 05:42:30", "ended at 06:42:30"]),
-        ("en", true, ["soon — starts at 05:42:30", "live now — since 05:42:30", "ended at 06:42:30"]),
+        // A calendar event is no broadcast (issue 33; was "live now").
+        ("en", true, ["soon — starts at 05:42:30", "in progress — since 05:42:30", "ended at 06:42:30"]),
         ("zh", false, ["将于 05:42:30 开播", "正在直播 · 05:42:30 开播", "已于 06:42:30 结束"]),
         ("zh", true, ["将于 05:42:30 开始", "正在进行 · 05:42:30 开始", "已于 06:42:30 结束"]),
     ])

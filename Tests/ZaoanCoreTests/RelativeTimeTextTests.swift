@@ -49,28 +49,30 @@ import Testing
         switch language {
         case .zh, .zhHant: return (String(past.dropLast()), String(future.dropLast()))
         case .en: return (String(past.dropLast(4)), String(future.dropFirst(3)))
-        case .ja: return (String(past.dropLast()), String(future.dropFirst(2)))
+        case .ja: return (String(past.dropLast()), String(future.dropLast()))
         case .ko: return (String(past.dropLast(2)), String(future.dropLast(2)))
         case .de: return (String(past.dropFirst(4)), String(future.dropFirst(3)))
         case .fr: return (String(past.dropFirst(7)), String(future.dropFirst(5)))
-        case .es: return (String(past.dropFirst(5)), String(future.dropFirst(3)))
+        case .es: return (String(past.dropFirst(5)), String(future.dropFirst(10)))
         }
     }
 
     /// Each language's words at the boundaries where its forms change: now, the
-    /// abbreviated units, singular and plural.
+    /// abbreviated units, singular and plural. CLDR 47's (issue 33: zh-Hant's seconds are
+    /// 秒 like its 小時, ja's future 後, es's future «dentro de», fr's no-break space).
     @Test(arguments: [
         // (seconds, language, past, future)
         (5, Language.zhHant, "剛剛", "剛剛"),
-        (300, .zhHant, "5分鐘前", "5分鐘後"),
-        (3 * 3_600, .zhHant, "3小時前", "3小時後"),
-        (2 * 604_800, .zhHant, "2週前", "2週後"),
-        (3 * 2_629_746, .zhHant, "3個月前", "3個月後"),
+        (20, .zhHant, "20 秒前", "20 秒後"),
+        (300, .zhHant, "5 分鐘前", "5 分鐘後"),
+        (3 * 3_600, .zhHant, "3 小時前", "3 小時後"),
+        (2 * 604_800, .zhHant, "2 週前", "2 週後"),
+        (3 * 2_629_746, .zhHant, "3 個月前", "3 個月後"),
         (5, .ja, "たった今", "たった今"),
-        (300, .ja, "5分前", "あと5分"),
-        (3 * 3_600, .ja, "3時間前", "あと3時間"),
-        (2 * 604_800, .ja, "2週間前", "あと2週間"),
-        (3 * 2_629_746, .ja, "3か月前", "あと3か月"),
+        (300, .ja, "5分前", "5分後"),
+        (3 * 3_600, .ja, "3時間前", "3時間後"),
+        (2 * 604_800, .ja, "2週間前", "2週間後"),
+        (3 * 2_629_746, .ja, "3か月前", "3か月後"),
         (5, .ko, "방금", "방금"),
         (300, .ko, "5분 전", "5분 후"),
         (86_400, .ko, "1일 전", "1일 후"),
@@ -86,18 +88,18 @@ import Testing
         (2 * 2_629_746, .de, "vor 2 Monaten", "in 2 Monaten"),
         (31_556_952, .de, "vor 1 Jahr", "in 1 Jahr"),
         (5, .fr, "à l’instant", "à l’instant"),
-        (300, .fr, "il y a 5 min", "dans 5 min"),
-        (3 * 3_600, .fr, "il y a 3 h", "dans 3 h"),
+        (300, .fr, "il y a 5\u{00A0}min", "dans 5\u{00A0}min"),
+        (3 * 3_600, .fr, "il y a 3\u{00A0}h", "dans 3\u{00A0}h"),
         (86_400, .fr, "il y a 1 jour", "dans 1 jour"),
         (2 * 86_400, .fr, "il y a 2 jours", "dans 2 jours"),
         (2 * 2_629_746, .fr, "il y a 2 mois", "dans 2 mois"),
         (2 * 31_556_952, .fr, "il y a 2 ans", "dans 2 ans"),
         (5, .es, "ahora mismo", "ahora mismo"),
-        (300, .es, "hace 5 min", "en 5 min"),
-        (86_400, .es, "hace 1 día", "en 1 día"),
-        (2 * 604_800, .es, "hace 2 semanas", "en 2 semanas"),
-        (2 * 2_629_746, .es, "hace 2 meses", "en 2 meses"),
-        (31_556_952, .es, "hace 1 año", "en 1 año"),
+        (300, .es, "hace 5 min", "dentro de 5 min"),
+        (86_400, .es, "hace 1 día", "dentro de 1 día"),
+        (2 * 604_800, .es, "hace 2 semanas", "dentro de 2 semanas"),
+        (2 * 2_629_746, .es, "hace 2 meses", "dentro de 2 meses"),
+        (31_556_952, .es, "hace 1 año", "dentro de 1 año"),
     ])
     func otherLanguages(seconds: Int, language: Language, past: String, future: String) {
         #expect(text(-seconds, language) == past)

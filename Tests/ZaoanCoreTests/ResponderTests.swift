@@ -139,7 +139,8 @@ import Testing
         #expect(answer(zh, .time(pattern: nil), at: now).text == "10:02")
         #expect(answer(zh, .time(pattern: "EEEE"), at: now).text == "星期四")
         #expect(answer(zh, .time(pattern: "yyyy-MM-dd HH:mm:ss"), at: now).text == "2026-01-15 10:02:03")
-        #expect(answer(en, .time(pattern: nil), at: now).text == "17:02")
+        // en is en-US: 12-hour, CLDR's `h:mm a` (issue 33; was HH:mm in every language).
+        #expect(answer(en, .time(pattern: nil), at: now).text == "5:02 PM")
         #expect(answer(en, .time(pattern: "EEEE"), at: now).text == "Wednesday")
         #expect(answer(en, .time(pattern: "%A %d %B"), at: now).text == "Wednesday 14 January")
     }
@@ -194,7 +195,7 @@ import Testing
         #expect(answer(responder, .time(pattern: nil), at: now).text == "09:00")
         responder.apply(try makeSettings(language: "en", timezone: "Europe/Berlin"))
         #expect(answer(responder, .greeting(city: nil), at: now).text == "Good night · Berlin")  // 02:00
-        #expect(answer(responder, .time(pattern: nil), at: now).text == "02:00")
+        #expect(answer(responder, .time(pattern: nil), at: now).text == "2:00 AM")  // en-US's 12-hour clock
         #expect(responder.settings.language == .en)
     }
 

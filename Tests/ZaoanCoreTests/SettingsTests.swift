@@ -150,8 +150,9 @@ import Testing
     }
 
     @Test func cityAndZone() throws {
+        // A built-in city is named in the language, however typed (issue 33; was as typed).
         let named = try makeSettings(city: "东京")
-        #expect(named.city == "东京")
+        #expect(named.city == "Tokyo")
         #expect(named.zone.identifier == "Asia/Tokyo")
 
         let lowercased = try makeSettings(city: "new york")
@@ -159,7 +160,10 @@ import Testing
 
         let upper = try makeSettings(city: "NEW YORK")
         #expect(upper.zone.identifier == "America/New_York")
-        #expect(upper.city == "NEW YORK")
+        #expect(upper.city == "New York")
+        #expect(try makeSettings(language: "ja", city: "new york").city == "ニューヨーク")
+        // Any other name stays as written, also a built-in one labelling another zone.
+        #expect(try makeSettings(city: "Tokyo", timezone: "Europe/Berlin").city == "Tokyo")
 
         let both = try makeSettings(city: "Home", timezone: "Europe/Berlin")
         #expect(both.city == "Home")

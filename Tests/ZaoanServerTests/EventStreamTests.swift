@@ -60,7 +60,7 @@ struct EventStreamTests {
             if let parsed = object(line), parsed["phase"] == "live" { live = parsed }
         }
         #expect(live?["title"] == "Call" && live?["source"] == calendar + "/call.ics" && live?["id"] == "calendar:cal-2", "\(String(describing: live))")
-        #expect(live?["start"] == live?["at"] && live?["text"]?.hasPrefix("live now — since ") == true, "\(String(describing: live))")
+        #expect(live?["start"] == live?["at"] && live?["text"]?.hasPrefix("in progress — since ") == true, "\(String(describing: live))")
     }
 
     @Test("watch events takes --format=json and no other format")

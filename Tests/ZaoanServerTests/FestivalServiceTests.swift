@@ -46,7 +46,7 @@ struct FestivalServiceTests {
         #expect(!(try service.ask("schedule 48 calendar=festival")).contains("Tea"))
         #expect(try service.ask("live rm tea") == "ok\n")
         // 除夕 is on now (since midnight), so countdown features it.
-        #expect(try service.ask("countdown").hasPrefix("除夕 · 直播中 07:3"))
+        #expect(try service.ask("countdown").hasPrefix("除夕 · 进行中 07:3"))  // a festival is no broadcast (issue 33; was 直播中)
         #expect(try service.ask("--format=json countdown").contains(#""tooltip":"除夕\n2027-02-05 00:00–2027-02-06 00:00\n丙午年腊月廿九""#))
         try service.stop()
 

@@ -86,8 +86,9 @@ struct GazetteerServiceTests {
         #expect(try service.ask("greeting") == "下午好·南京\n")  // 16:00 in Shanghai
         // The config's Springfield (Tokyo: 17:00) over GeoNames' (Chicago: 02:00).
         #expect(try service.ask("time HH @Springfield") == "17\n")
-        // A built-in name is shown as typed; the gazetteer would show CLDR's 上海.
-        #expect(try service.ask("greeting shanghai") == "下午好·shanghai\n")
+        // A built-in name is shown in the configured language, however typed (issue 33; it
+        // was shown as typed), as the gazetteer shows CLDR's 上海.
+        #expect(try service.ask("greeting shanghai") == "下午好·上海\n")
         try service.stop()
     }
 

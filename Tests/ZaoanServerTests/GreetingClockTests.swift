@@ -18,7 +18,7 @@ struct GreetingClockTests {
         #expect(try service.ask("time %Y-%m-%d").hasPrefix("2026-12-01"))
         #expect(try service.ask("greeting 东京") == "早安·东京\n")      // 08:30
         #expect(try service.ask("greeting 纽约") == "晚上好·纽约\n")    // 18:30 the day before
-        #expect(try service.ask("greeting London") == "晚安·London\n")   // 23:30 the day before
+        #expect(try service.ask("greeting London") == "晚安·伦敦\n")   // 23:30 the day before; a built-in city in zh (issue 33)
         try service.stop()
     }
 

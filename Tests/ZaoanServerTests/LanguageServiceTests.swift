@@ -16,12 +16,13 @@ struct LanguageServiceTests {
         defer { try? service.stop() }
         #expect(try service.ask("greeting") == "おはよう·東京\n", "stderr: \(service.stderrText)")
         #expect(try service.ask("greeting ソウル") == "おはよう·ソウル\n")
-        #expect(try service.ask("greeting Berlin") == "おやすみ·Berlin\n")  // 23:30 the day before
+        #expect(try service.ask("greeting Berlin") == "おやすみ·ベルリン\n")  // 23:30 the day before; in Japanese (issue 33)
+        #expect(try service.ask("greeting new york") == "こんにちは·ニューヨーク\n")  // 17:30 the day before; in Japanese (issue 33)
         #expect(try service.ask("time EEEE") == "火曜日\n")
         #expect(try service.ask("time %EY|%a|%p|%Od") == "令和08年|火|午前|一\n")
         #expect(try service.ask("time %Ex").hasPrefix("令和08年12月01日"))
         #expect(try service.ask("ago 2026-12-01 07:00") == "30分前\n")
-        #expect(try service.ask("ago 2026-12-03 08:00") == "あと2日\n")
+        #expect(try service.ask("ago 2026-12-03 08:00") == "2日後\n")  // CLDR 47 ja (issue 33; was あと2日)
     }
 
     @Test("LANG=zh_TW.UTF-8 with no language set: 早安·臺北, and LC_ALL beats LANG")
@@ -34,12 +35,12 @@ struct LanguageServiceTests {
         #expect(try taipei.ask("greeting") == "早安·臺北\n", "stderr: \(taipei.stderrText)")
         #expect(try taipei.ask("greeting 首爾") == "早安·首爾\n")
         #expect(try taipei.ask("time %EY %A") == "民國115年 週二\n")
-        #expect(try taipei.ask("ago 2026-12-01 07:25") == "5分鐘前\n")
+        #expect(try taipei.ask("ago 2026-12-01 07:25") == "5 分鐘前\n")  // CLDR 47 zh-Hant, spaced
         try taipei.stop()
 
         configuration.environment["LC_ALL"] = "ko_KR.UTF-8"
         let seoul = try TestService.start(configuration)
-        #expect(try seoul.ask("greeting") == "좋은 아침·타이베이\n", "stderr: \(seoul.stderrText)")
+        #expect(try seoul.ask("greeting") == "좋은 아침이에요·타이베이\n", "stderr: \(seoul.stderrText)")
         #expect(try seoul.ask("time %r").hasPrefix("오전 07시 3"))
         try seoul.stop()
     }
@@ -53,7 +54,7 @@ struct LanguageServiceTests {
         let service = try TestService.start(configuration)
         defer { try? service.stop() }
         #expect(try service.ask("greeting") == "Guten Abend · Moskau\n", "stderr: \(service.stderrText)")  // 21:30 there
-        #expect(try service.ask("greeting Pékin") == "Gute Nacht · Pékin\n")  // 02:30 the next day
+        #expect(try service.ask("greeting Pékin") == "Gute Nacht · Peking\n")  // 02:30 the next day; in German (issue 33)
         #expect(try service.ask("time %c").hasPrefix("Di 01 Dez 2026 21:30:"))
     }
 
