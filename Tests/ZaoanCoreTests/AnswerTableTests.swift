@@ -27,6 +27,8 @@ import Testing
         .countdown: ("countdown r1", "starts in 01:00:00"),
         .status: ("status @Asia/Tokyo", "Good evening · Tokyo 21:00 Launch · starts in 01:00:00"),
         .ticker: ("ticker 1", "Third · starts in 03:00:00"),
+        // The featured room (Launch, r1) left out: the first of the others.
+        .tickerOthers: ("ticker others", "Third · starts in 03:00:00"),
         .liveAdd: ("live add r2 +2h Second", "ERR bad-argument live add changes the rooms; the server applies it"),
         .liveRemove: ("live rm r1", "ERR bad-argument live rm changes the rooms; the server applies it"),
         .liveSkip: ("live skip r1 2026-06-16", "ERR bad-argument live skip changes the rooms; the server applies it"),

@@ -24,6 +24,7 @@ import Testing
         countdown [ID]          距开播 01:02:03 / live 00:12:03 / ended, for a room or the next
         status [@ZONE]          greeting, time and the next room's countdown in one line
         ticker [SKIP]           rotates through live and upcoming rooms every few seconds
+        ticker others [SKIP]    the ticker without the room countdown and status show
         live add ID START [TITLE...] [end=END] [desc=TEXT] [viewers=N] [repeat=RULE] [alarm=-10m]
         live rm ID | live skip ID DATE | live list | live show ID
         remind list             pending alarms: ID, when, event and title per line

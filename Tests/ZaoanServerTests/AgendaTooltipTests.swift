@@ -42,7 +42,8 @@ struct AgendaTooltipTests {
         defer { directory.remove() }
         let work = try Self.calendar(in: directory)
         let config = ##"{"calendars": [{"path": "\##(work)", "name": "Work", "color": "#3366CC"}], "tooltip_template": "{tooltip}\n\n{greeting} <{city}>\n{agenda}"}"##
-        let service = try TestService.start(at: "\(Self.day) 09:00:00", zone: "Europe/Berlin", language: "en", config: config)
+        // en-GB: the 24-hour clock (en-US's 12-hour one is in `bounded`).
+        let service = try TestService.start(at: "\(Self.day) 09:00:00", zone: "Europe/Berlin", language: "en-GB", config: config)
         defer { try? service.stop() }
         try Self.add(service, ["live add done \(Self.day)T07:00 Done end=\(Self.day)T08:00",
                                "live add stand \(Self.day)T08:30 Standup end=\(Self.day)T09:30",
@@ -82,11 +83,13 @@ struct AgendaTooltipTests {
         #expect(try Self.tooltip(service) == "", "nothing left today: an empty tooltip")
         try Self.add(service, (10..<23).map { "live add r\($0) \(Self.day)T\($0):00 Room \($0)" })
         let agenda = try Self.tooltip(service).split(separator: "\n").map(String.init)
-        #expect(agenda == (10..<20).map { "\($0):00 Room \($0)" } + ["… +3"], "\(agenda)")
+        // en-US's hour cycle: times in its 12-hour time_format.
+        func clock(_ hour: Int) -> String { "\(hour > 12 ? hour - 12 : hour):00 \(hour < 12 ? "AM" : "PM")" }
+        #expect(agenda == (10..<20).map { "\(clock($0)) Room \($0)" } + ["… +3"], "\(agenda)")
         // Sharing a screen: titles are the language's "Busy", as in every other answer.
         #expect(try service.ask("privacy on") == "ok\n")
         let masked = try Self.tooltip(service).split(separator: "\n").map(String.init)
-        #expect(masked == (10..<20).map { "\($0):00 Busy" } + ["… +3"], "\(masked)")
+        #expect(masked == (10..<20).map { "\(clock($0)) Busy" } + ["… +3"], "\(masked)")
 
         let long = service.directory.file("long.json")
         try #"{"tooltip_template": "\#(String(repeating: "x", count: 1_025))"}"#.write(toFile: long, atomically: true, encoding: .utf8)

@@ -191,10 +191,12 @@ struct ClickActionTests {
                     "\(button): both show ticker \(skip); \(first.lines.suffix(1)) \(second.lines.suffix(1)) \(first.errorText)")
         }
 
-        // A clock: `time` without a pattern starts at the first format; left is the next.
+        // A clock: `time` without a pattern counts as the first format; left is the next.
+        // (Until the first click it is the service's own `time`, in the language's hour
+        // cycle: en-US's 12-hour clock.)
         let clock = try RunningZaoan(["watch", "--socket", service.socketPath, "time"], environment: service.environment, scratch: service.directory)
         defer { _ = clock.terminate() }
-        #expect(clock.line(within: 10) { $0.wholeMatch(of: /\d\d:\d\d/) != nil } != nil, "\(clock.lines) \(clock.errorText)")
+        #expect(clock.line(within: 10) { $0.wholeMatch(of: /\d{1,2}:\d\d [AP]M/) != nil } != nil, "\(clock.lines) \(clock.errorText)")
         #expect(try Self.click(["time", "left"], service).status == 0)
         #expect(clock.line(within: 10) { $0.wholeMatch(of: /\d\d:\d\d:\d\d/) != nil } != nil, "HH:mm:ss next: \(clock.lines) \(clock.errorText)")
 
