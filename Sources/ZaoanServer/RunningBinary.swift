@@ -56,7 +56,7 @@ struct RunningBinary {
             return describe(change) + ": the next connection starts the new one"
         case .removed:
             let systemctl = userManager ? "systemctl --user" : "systemctl"
-            return describe(change) + ": if zaoan is gone for good, run \(systemctl) disable --now zaoan.socket, "
+            return describe(change) + ": if zaoan is gone for good, run \(systemctl) disable --now zaoan.socket zaoan.service, "
                 + "so that no connection tries to start it again"
         }
     }

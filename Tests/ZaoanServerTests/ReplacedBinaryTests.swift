@@ -76,7 +76,7 @@ struct ReplacedBinaryTests {
         (try? String(contentsOfFile: scratch.statePath, encoding: .utf8))?.contains("\"keep\"") == true
     }
 
-    @Test("removed: it exits 0 at its idle exit, rooms saved, and names systemctl --user disable --now zaoan.socket")
+    @Test("removed: it exits 0 at its idle exit, rooms saved, and names systemctl --user disable --now zaoan.socket zaoan.service")
     func removedAtIdleExit() throws {
         var scratch = try Scratch()
         defer { scratch.close() }
@@ -87,7 +87,7 @@ struct ReplacedBinaryTests {
         print("removed binary, idle exit: \(String(describing: exit)); \(log.split(separator: "\n").last ?? "")")
         #expect(exit == .exited(0), "\(log)")
         #expect(log.contains("<5>zaoan: exited after 1.0 s with no clients: its binary \(scratch.server) was removed while it ran"), "\(log)")
-        #expect(log.contains("run systemctl --user disable --now zaoan.socket, so that no connection tries to start it again"), "\(log)")
+        #expect(log.contains("run systemctl --user disable --now zaoan.socket zaoan.service, so that no connection tries to start it again"), "\(log)")
         #expect(savedRoom(scratch), "the room should be in \(scratch.statePath)")
     }
 
