@@ -6,6 +6,10 @@ import PackageDescription
 /// buy nothing there; the compile-time checks stay. Release builds only: the debug build the
 /// tests run keeps the dynamic checks, so an overlapping access traps in the suite.
 let hotPath: [SwiftSetting] = [.unsafeFlags(["-enforce-exclusivity=unchecked"], .when(configuration: .release))]
+/// The C shims as Debian builds C (dpkg-buildflags): glibc's checked variants of memcpy,
+/// pread and the like where a buffer's size is known, at compile time or (level 3, glibc
+/// 2.34+) at run time. Release only: it needs the optimizer, which the debug build lacks.
+let fortified: [CSetting] = [.define("_FORTIFY_SOURCE", to: "3", .when(configuration: .release))]
 
 let package = Package(
     name: "zaoan",
@@ -39,8 +43,8 @@ let package = Package(
         // functions zaoan calls, which load libical.so.3 the first time one is called
         // (lazy.c): only the calendar reader process ever does, so the service starts
         // without mapping libical and the ICU and C++ libraries it needs.
-        .target(name: "CICal"),
-        .target(name: "CLinux"),
+        .target(name: "CICal", cSettings: fortified),
+        .target(name: "CLinux", cSettings: fortified),
         // Glibc only (no Foundation, no libsystemd): what the service and the clients share
         // of the system — errors, the syscall helper, owned descriptors, sockets, the socket
         // path, signals, the line framer. The service's request path runs through its framer.
@@ -87,7 +91,10 @@ let package = Package(
                           linkerSettings: [.unsafeFlags(["-static-executable"], .when(configuration: .release))],
                           plugins: ["GitCommit"]),
         // `zaoan-server`: serve and check-config, run by `zaoan serve` / `zaoan check-config`.
+        // Linked with full RELRO (`-z now`, as Debian's hardening=+bindnow): its few hundred
+        // library symbols are bound at start, and the table holding them is then read-only.
         .executableTarget(name: "zaoan-server", dependencies: ["ZaoanCore", "ZaoanServer", "ZaoanCommandLine", "CLinux"],
+                          linkerSettings: [.unsafeFlags(["-Xlinker", "-z", "-Xlinker", "now"], .when(configuration: .release))],
                           plugins: ["GitCommit"]),
         .plugin(name: "GitCommit", capability: .buildTool()),
         .executableTarget(name: "zaoan-bench", dependencies: ["ZaoanCalendar", "ZaoanClient", "ZaoanSystem"]),

@@ -8,8 +8,9 @@ enum Lifecycle: Equatable {
     /// Set up, not yet accepting.
     case starting
     case serving
-    /// No client for the idle time under socket activation: stopped accepting, exiting now.
-    case idleExiting(after: Double)
+    /// No client for the idle time under socket activation: stopped accepting, exiting now;
+    /// `binary` when the file it runs was replaced or removed meanwhile, and what to do.
+    case idleExiting(after: Double, binary: String?)
     /// SIGTERM or SIGINT: accepting stopped, answers in flight are written until `deadline`.
     case draining(reason: String, deadline: Double)
     case stopped
@@ -17,8 +18,10 @@ enum Lifecycle: Equatable {
     /// The stop message for the log.
     var stopReason: String {
         switch self {
-        case .idleExiting(let seconds):
+        case .idleExiting(let seconds, nil):
             return "exited after \(seconds) s with no clients (the next connection starts zaoan again)"
+        case .idleExiting(let seconds, let binary?):
+            return "exited after \(seconds) s with no clients: \(binary)"
         case .draining(let reason, _):
             return "stopped (\(reason))"
         case .starting, .serving, .stopped:
@@ -34,6 +37,9 @@ extension Server {
     public static let minimumExitIdleTime = 0.5
     /// And refused above this (a year): nobody means more, and timers take whole seconds.
     public static let maximumExitIdleTime = 365.0 * 86_400
+    /// Without an idle exit: how long the service must have no clients before it looks
+    /// whether its binary was replaced or removed (one `stat` per quiet spell).
+    static let binaryCheckIdleTime = 10.0
 
     func startLifecycleTimers(listener: Listener) throws(SystemError) {
         if let idle = options.exitIdleTime {
@@ -41,11 +47,14 @@ extension Server {
                 if idle < 3 {
                     Log.warning("--exit-idle-time \(idle)s is short: each exit and restart counts against systemd's StartLimitBurst= (5 starts in 10 s by default); use a few minutes in production")
                 }
-                idleTimer = try MonotonicTimer(loop: loop) { [unowned self] in self.idleExpired() }
-                idleTimer?.arm(after: idle, repeating: false)
             } else {
                 Log.warning("--exit-idle-time applies only under socket activation (nobody would start zaoan again); ignoring it")
             }
+        }
+        runningBinary = RunningBinary.current()
+        if let idle = idleWait {
+            idleTimer = try MonotonicTimer(loop: loop) { [unowned self] in self.idleExpired() }
+            idleTimer?.arm(after: idle, repeating: false)
         }
         var microseconds: UInt64 = 0
         if sd_watchdog_enabled(0, &microseconds) > 0, microseconds > 0 {
@@ -96,18 +105,44 @@ extension Server {
         statusTimer.arm(after: 1, repeating: false)
     }
 
+    /// How long the service waits with no clients before `idleExpired`: the idle exit time
+    /// under socket activation; else, while it knows its binary, `binaryCheckIdleTime`.
+    private var idleWait: Double? {
+        if let idle = options.exitIdleTime, listener?.isActivated == true { return idle }
+        return runningBinary == nil ? nil : Self.binaryCheckIdleTime
+    }
+
     /// The last connection closed.
     func becameIdle() {
-        guard let idle = options.exitIdleTime, let idleTimer else { return }
+        guard let idle = idleWait, let idleTimer else { return }
         idleTimer.arm(after: idle, repeating: false)
     }
 
     /// No connection for the idle time: stop accepting and exit. Connections still queued on
     /// the listening socket stay there; systemd holds the socket and starts zaoan again for
     /// them, so none is lost or reset.
+    ///
+    /// Whether the binary was replaced or removed is looked at here, once per quiet spell
+    /// (an upgrade or removal: the next start, by systemd, runs the new binary or fails). At
+    /// an idle exit that only explains it in the log. Without one, under socket activation,
+    /// it is the reason to exit now (else the old code would serve until logout); without
+    /// socket activation nobody would start zaoan again, so it says so once and serves on.
     private func idleExpired() {
-        guard table.isEmpty, watches.count == 0, case .serving = lifecycle, let listener else { return }
-        lifecycle = .idleExiting(after: options.exitIdleTime ?? 0)
+        guard table.isEmpty, watches.count == 0, case .serving = lifecycle, let listener, let idle = idleWait else { return }
+        let change = runningBinary?.change()
+        if options.exitIdleTime == nil || !listener.isActivated {
+            guard let runningBinary, let change else {
+                Log.debug("no clients for \(idle) s; the binary \(runningBinary?.path ?? "?") is unchanged")
+                return
+            }
+            guard listener.isActivated else {
+                Log.warning(runningBinary.explainStaying(change))
+                self.runningBinary = nil  // said once
+                return
+            }
+        }
+        let binary = change.flatMap { runningBinary?.explainExit($0, userManager: options.environment["MANAGERPID"] != nil) }
+        lifecycle = .idleExiting(after: idle, binary: binary)
         notify(.stopping)
         if !acceptPaused { loop.unregister(listener.fd) }
         loop.stop()

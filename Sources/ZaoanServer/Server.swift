@@ -79,6 +79,9 @@ public final class Server {
     var calendarWriter: CalendarWriter!
     var acceptPaused = false
     var idleTimer: MonotonicTimer?
+    /// The file this process runs, taken at start: an idle service looks whether an
+    /// upgrade or removal replaced it (Server+Lifecycle.swift).
+    var runningBinary: RunningBinary?
     var watchdogTimer: MonotonicTimer?
     var statusTimer: MonotonicTimer?
     var listeningOn = ""
@@ -173,9 +176,14 @@ public final class Server {
         calendarWriter.stop()
         calendars?.stop()
         refusals.flush(all: true)
-        let reason = lifecycle.stopReason
+        let ending = lifecycle
         lifecycle = .stopped
-        Log.info("\(reason); answered \(Log.counted(dispatcher.requests, "request"))", event: reason.hasPrefix("exited after") ? .idleExit : .stopped)
+        let line = "\(ending.stopReason); answered \(Log.counted(dispatcher.requests, "request"))"
+        switch ending {
+        case .idleExiting(_, _?): Log.notice(line, event: .idleExit)  // the binary was replaced or removed
+        case .idleExiting: Log.info(line, event: .idleExit)
+        default: Log.info(line, event: .stopped)
+        }
         return 0
     }
 
