@@ -243,8 +243,8 @@ public struct ConfigFile: Sendable, Equatable {
                         case "color":
                             color = calendarColor(member.value, key: "\(key).\(index).color", problems: &problems)
                         default:
-                            let hint = Spelling.suggestion(for: member.key, among: calendarEntryKeys).map { "did you mean '\($0)'?" }
-                                ?? "an entry has \"path\", \"name\", \"alarms\" and \"color\""
+                            let hint = Spelling.hint(for: member.key, among: calendarEntryKeys,
+                                otherwise: "an entry has \"path\", \"name\", \"alarms\" and \"color\"")
                             problems.append(ConfigError(key: "\(key).\(index).\(RequestParser.shorten(member.key))", problem: "unknown key; \(hint)",
                                                         at: member.keyPosition, fallback: .ignored))
                         }

@@ -32,16 +32,14 @@ extension Settings {
 extension Settings {
     static func icons(_ value: JSONValue?, problems: inout ProblemList) -> Icons {
         let key = ConfigKey.icons.name
-        guard let value, let members = value.members else { return Icons() }
-        let (unique, repeated) = ConfigDocument.unique(members, under: key)
-        for problem in repeated { problems.add(problem, .entryLeftOut) }
+        guard let unique = problems.uniqueMembers(of: value, key: key) else { return Icons() }
         var icons = Icons()
         for member in unique {
             let place = "\(key).\(RequestParser.shorten(member.key))"
             do throws(ConfigError) {
                 guard Icons.keys.contains(member.key) else {
-                    let hint = Spelling.suggestion(for: member.key, among: Icons.keys).map { "did you mean '\($0)'?" }
-                        ?? "the keys are " + Icons.keys.joined(separator: ", ")
+                    let hint = Spelling.hint(for: member.key, among: Icons.keys,
+                        otherwise: "the keys are " + Icons.keys.joined(separator: ", "))
                     throw ConfigError(key: place, problem: "unknown key; \(hint)", at: member.keyPosition)
                 }
                 guard let text = try ConfigDocument.string(member.value, key: place) else { continue }

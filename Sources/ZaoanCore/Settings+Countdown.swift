@@ -7,9 +7,7 @@ import Foundation
 extension Settings {
     static func countdownFormats(_ value: JSONValue?, language: Language, problems: inout ProblemList) -> [String: CountdownFormatSet] {
         let key = ConfigKey.countdownFormats.name
-        guard let value, let members = value.members else { return [:] }
-        let (sets, repeated) = ConfigDocument.unique(members, under: key)
-        for problem in repeated { problems.add(problem, .entryLeftOut) }
+        guard let value, let sets = problems.uniqueMembers(of: value, key: key) else { return [:] }
         if sets.count > CountdownFormatSet.maxSets {
             problems.add(ConfigError(key: key, problem: "\(sets.count) sets; at most \(CountdownFormatSet.maxSets)", at: value.position),
                          .instead("the first \(CountdownFormatSet.maxSets) in the file are kept"))
@@ -43,8 +41,8 @@ extension Settings {
         for member in unique {
             let at = "\(place).\(RequestParser.shorten(member.key))"
             guard CountdownFormatSet.keys.contains(member.key) else {
-                let hint = Spelling.suggestion(for: member.key, among: CountdownFormatSet.keys).map { "did you mean '\($0)'?" }
-                    ?? "a set has " + CountdownFormatSet.keys.map { "\"\($0)\"" }.joined(separator: ", ")
+                let hint = Spelling.hint(for: member.key, among: CountdownFormatSet.keys,
+                    otherwise: "a set has " + CountdownFormatSet.keys.map { "\"\($0)\"" }.joined(separator: ", "))
                 problems.add(ConfigError(key: at, problem: "unknown key; \(hint)", at: member.keyPosition), .ignored)
                 continue
             }
@@ -98,17 +96,15 @@ extension Settings {
 
     static func countdownLevels(_ value: JSONValue?, problems: inout ProblemList) -> CountdownLevels {
         let key = ConfigKey.countdownLevels.name
-        guard let value, let members = value.members else { return CountdownLevels() }
-        let (unique, repeated) = ConfigDocument.unique(members, under: key)
-        for problem in repeated { problems.add(problem, .entryLeftOut) }
+        guard let unique = problems.uniqueMembers(of: value, key: key) else { return CountdownLevels() }
         var levels = CountdownLevels()
         let names = CountdownLevels.thresholdNames + CountdownLevels.phaseNames
         for member in unique {
             let place = "\(key).\(RequestParser.shorten(member.key))"
             do throws(ConfigError) {
                 guard names.contains(member.key) else {
-                    let hint = Spelling.suggestion(for: member.key, among: names).map { "did you mean '\($0)'?" }
-                        ?? "the levels are " + names.joined(separator: ", ")
+                    let hint = Spelling.hint(for: member.key, among: names,
+                        otherwise: "the levels are " + names.joined(separator: ", "))
                     throw ConfigError(key: place, problem: "unknown level; \(hint)", at: member.keyPosition)
                 }
                 let threshold = CountdownLevels.thresholdNames.contains(member.key)
@@ -173,8 +169,8 @@ extension Settings {
                 case "urgent":
                     found.urgent = try ConfigDocument.boolean(member.value, key: at)
                 default:
-                    let hint = Spelling.suggestion(for: member.key, among: allowed).map { "did you mean '\($0)'?" }
-                        ?? "a level here has " + allowed.map { "\"\($0)\"" }.joined(separator: ", ")
+                    let hint = Spelling.hint(for: member.key, among: allowed,
+                        otherwise: "a level here has " + allowed.map { "\"\($0)\"" }.joined(separator: ", "))
                     problems.add(ConfigError(key: at, problem: "unknown key; \(hint)", at: member.keyPosition), .ignored)
                 }
             } catch {

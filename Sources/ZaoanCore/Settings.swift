@@ -424,6 +424,15 @@ struct ProblemList {
         all.append(problem)
     }
 
+    /// The members of an object-valued key, each once (a key written twice is left out, with
+    /// its problem); nil when the key is absent or not an object.
+    mutating func uniqueMembers(of value: JSONValue?, key: String) -> [JSONMember]? {
+        guard let value, let members = value.members else { return nil }
+        let (unique, repeated) = ConfigDocument.unique(members, under: key)
+        for problem in repeated { add(problem, .entryLeftOut) }
+        return unique
+    }
+
     /// The whole number `file` gives `key` if it is within the key's bounds (`ConfigKey`),
     /// else its default, and a problem when it is out of bounds.
     mutating func integer(_ key: ConfigKey, in file: ConfigFile) -> Int {

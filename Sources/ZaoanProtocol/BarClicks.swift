@@ -180,8 +180,8 @@ public struct BarClicks: Equatable, Sendable {
             let name = block.key
             let place = "\(key).\(RequestParser.shorten(name))"
             guard name == everyBlock || blockWords.contains(name) else {
-                let hint = Spelling.suggestion(for: name, among: blockWords).map { "did you mean '\($0)'?" }
-                    ?? "a block is named by its request word (\(blockWords.prefix(6).joined(separator: ", ")), ...) or \"*\""
+                let hint = Spelling.hint(for: name, among: blockWords,
+                    otherwise: "a block is named by its request word (\(blockWords.prefix(6).joined(separator: ", ")), ...) or \"*\"")
                 problems.append(ConfigError(key: place, problem: "not a block a bar can show; \(hint)", at: block.keyPosition, fallback: .ignored))
                 continue
             }

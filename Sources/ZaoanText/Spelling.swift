@@ -11,6 +11,12 @@
 public enum Spelling {
     public static let maxLength = 64
 
+    /// "did you mean 'soon_threshold'?" when a candidate is close enough, else `otherwise`
+    /// (what the known words are): the hint after "unknown key; ".
+    public static func hint(for word: String, among candidates: some Sequence<String>, otherwise: @autoclosure () -> String) -> String {
+        suggestion(for: word, among: candidates).map { "did you mean '\($0)'?" } ?? otherwise()
+    }
+
     /// The candidate closest to `word`, if one is close enough; ties go to the earlier
     /// candidate. Nil when `word` is itself a candidate.
     public static func suggestion(for word: String, among candidates: some Sequence<String>) -> String? {
