@@ -215,7 +215,7 @@ public struct Settings: Sendable {
         case (nil, _):
             break
         }
-        let resolvedZone = zone ?? systemZone ?? .current  // asked only when needed: Foundation's TimeZone.current costs a million instructions at start
+        let resolvedZone = zone ?? systemZone ?? .current  // asked only when needed: Foundation's TimeZone.current is costly at start
         let resolvedCity = city ?? BuiltinCities.name(forZone: resolvedZone.identifier, language: language)
         let addedCity = cities[resolvedCity] == nil
         cities[resolvedCity] = cities[resolvedCity] ?? resolvedZone

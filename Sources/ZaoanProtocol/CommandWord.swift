@@ -3,8 +3,7 @@
 /// as `watch REQUEST` would beside a `watch events`).
 ///
 /// Looked up on every request, so words are compared as integers (`PackedWord`) in a short
-/// array rather than hashed: callgrind counted about 450 instructions a lookup with a
-/// `[String: CommandWord]`, more than the whole `switch` over words this replaced, and a
+/// array rather than hashed: a lookup in a `[String: CommandWord]` cost more than the whole `switch` over words this replaced, and a
 /// few dozen this way.
 struct CommandWord: Sendable {
     let key: PackedWord

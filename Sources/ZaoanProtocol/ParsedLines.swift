@@ -2,8 +2,8 @@ import Glibc
 
 /// Requests already parsed, by their line: bars, prompts and benchmarks send the same few
 /// lines again and again, and parsing one (`RequestParser.parse`: words, quotes, the table,
-/// the arguments' reader) costs more than answering it from the render cache — 6,700
-/// instructions for `time yyyy-MM-dd HH:mm:ss` (callgrind), against 300 for a hit here.
+/// the arguments' reader) costs more than answering it from the render cache, and a hit
+/// here costs a small part of that (docs/benchmarks.md).
 ///
 /// Parsing depends on the line's bytes alone, so a hit is exactly what parsing again would
 /// give. A fixed table of `slots` entries, each chosen by a hash of the line (FNV-1a) and
@@ -34,8 +34,7 @@ public struct ParsedLines {
     }
 
     /// The same, in the box it is kept in: handing the box on is one retain, where an
-    /// optional `Request` went through the enum's generic copy and destroy witnesses
-    /// (callgrind: 300 instructions of a 3,300-instruction `greeting`).
+    /// optional `Request` went through the enum's generic copy and destroy witnesses.
     public mutating func parsed(for line: UnsafeRawBufferPointer) throws(ProtocolError) -> ParsedRequest? {
         guard line.count <= Self.longestLine else { return try RequestParser.parse(line).map(ParsedRequest.init) }
         let hash = Self.hash(line)

@@ -5,8 +5,8 @@
 /// shell completions and docs/protocol.md are checked against it (RequestTableFilesTests).
 ///
 /// A class, made once per row: reading a field of a row on the request path (the render
-/// period, the command word) then costs a reference, not a copy of every field's strings,
-/// which callgrind counted at a few hundred instructions for a `greeting`.
+/// period, the command word) then costs a reference, not a copy of every field's strings
+/// (measured: docs/benchmarks.md).
 public final class RequestDescriptor: Sendable {
     public let kind: RequestKind
     /// The command words, lowercase, as typed: `ping`, `live add`, or `--format` for an option.

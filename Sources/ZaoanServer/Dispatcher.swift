@@ -66,7 +66,7 @@ final class Dispatcher {
 
     /// Routed by the kind worked out at parse (`ParsedRequest.kind`); the request itself is
     /// only looked into for what it carries (a copy of it is not free: an enum with
-    /// indirect cases is copied through its value witnesses, 120 instructions).
+    /// indirect cases is copied through its value witnesses).
     func dispatch(_ parsed: ParsedRequest, from peer: PeerCredentials?) -> Outcome {
         switch parsed.kind.effect {
         case .readsOnly:

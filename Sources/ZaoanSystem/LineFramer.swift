@@ -50,7 +50,7 @@ public struct LineFramer: Sendable {
             return
         }
         // A read of whole lines leaves nothing: no append, which would still go through the
-        // array's growth path (callgrind: 150 instructions of each one-line request).
+        // array's growth path.
         guard scan.consumed < chunk.count else { return }
         buffered.append(contentsOf: UnsafeRawBufferPointer(rebasing: chunk[scan.consumed...]))
         if !scan.stopped && exceedsLimit(buffered) { overflow(onFrame) }
