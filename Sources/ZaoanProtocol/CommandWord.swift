@@ -3,8 +3,8 @@
 /// as `watch REQUEST` would beside a `watch events`).
 ///
 /// Looked up on every request, so words are compared as integers (`PackedWord`) in a short
-/// array rather than hashed: a lookup in a `[String: CommandWord]` cost more than the whole `switch` over words this replaced, and a
-/// few dozen this way.
+/// array rather than hashed: a lookup in a `[String: CommandWord]` cost more than the
+/// whole `switch` over words this replaced, and a few dozen this way.
 struct CommandWord: Sendable {
     let key: PackedWord
     /// The row the word names when no second word picks one.
