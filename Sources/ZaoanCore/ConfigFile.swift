@@ -178,13 +178,9 @@ public struct ConfigFile: Sendable, Equatable {
             let list = try ConfigDocument.strings(value, key: name)
             for (index, item) in (value.items ?? []).enumerated() { positions["\(name).\(index)"] = item.position }
             return list.map(Value.strings)
-        case .stringMap(let perEntry):
+        case .stringMap:
             guard let map = try ConfigDocument.stringMap(value, key: name) else { return nil }
             for entry in map.entries { positions["\(name).\(entry.key)"] = entry.position }
-            if let first = map.problems.first, !perEntry {
-                problems += map.problems.dropFirst().map { $0.with(.defaultUsed) }
-                throw first
-            }
             problems += map.problems.map { $0.with(.entryLeftOut) }
             var entries: [String: String] = [:]
             for entry in map.entries { entries[entry.key] = entry.value }

@@ -19,10 +19,9 @@ public struct ConfigKey: Sendable, Hashable, CustomStringConvertible {
         /// (`30s`, `5m`, `1h`), within `range`.
         case seconds(range: ClosedRange<Int>, default: Int)
         case strings
-        /// An object of strings; `perEntry`: a bad entry is left out and the others kept
-        /// (`cities`), rather than the whole key falling back to its default (`greetings`,
-        /// whose rows make one table).
-        case stringMap(perEntry: Bool)
+        /// An object of strings: a bad entry is left out and the others kept (a bad value
+        /// costs only itself).
+        case stringMap
         /// Paths, or objects of a path and a name (`calendars`).
         case calendars
         /// `true` or `false`, `default` when absent.
@@ -86,9 +85,9 @@ public struct ConfigKey: Sendable, Hashable, CustomStringConvertible {
     public static let language = ConfigKey("language", .string, "a BCP 47 tag, \"zh\", \"zh-Hant\", \"en\", \"ja\", \"ko\", \"de\", \"fr\" or \"es\" (regions such as \"zh-TW\" or \"de-AT\" taken): greetings, countdowns and dates")
     public static let city = ConfigKey("city", .string, "the default city, ending the greeting")
     public static let timezone = ConfigKey("timezone", .string, "the IANA zone of times and greetings")
-    public static let cities = ConfigKey("cities", .stringMap(perEntry: true), "more cities: name → IANA zone")
+    public static let cities = ConfigKey("cities", .stringMap, "more cities: name → IANA zone")
     public static let separator = ConfigKey("separator", .string, "between greeting and city")
-    public static let greetings = ConfigKey("greetings", .stringMap(perEntry: true), "the greeting table: \"HH:MM\" → text")
+    public static let greetings = ConfigKey("greetings", .stringMap, "the greeting table: \"HH:MM\" → text")
     public static let timeFormat = ConfigKey("time_format", .string, "the pattern of time and {time}")
     public static let hourCycle = ConfigKey("hour_cycle", .string, "the default clock's hours: \"h12\" or \"h23\" (default: CLDR's for the language's region)")
     public static let idleTimeout = ConfigKey("idle_timeout", .integer(range: 1...86_400, default: 300), "seconds a quiet session stays open")
@@ -122,7 +121,7 @@ public struct ConfigKey: Sendable, Hashable, CustomStringConvertible {
     public static let weekStart = ConfigKey("week_start", .string, "the month grid's first weekday: \"monday\", \"sunday\" or \"saturday\" (default: CLDR's for the language's region)")
     public static let lunar = ConfigKey("lunar", .boolean(default: false), "lunar days under the month grid's days (default on for zh and zh-Hant)")
     public static let workdays = ConfigKey("workdays", .string, "\"cn\": China's public holidays and make-up workdays, or \"none\" (default cn for zh in China's zone)")
-    public static let workdaysExtra = ConfigKey("workdays_extra", .stringMap(perEntry: true), "days the shipped holiday table lacks: {\"2027-02-07\": \"makeup-workday\", \"2027-02-11\": \"spring-festival\"}")
+    public static let workdaysExtra = ConfigKey("workdays_extra", .stringMap, "days the shipped holiday table lacks: {\"2027-02-07\": \"makeup-workday\", \"2027-02-11\": \"spring-festival\"}")
     public static let festivals = ConfigKey("festivals", .boolean(default: false), "the Chinese calendar's festivals as all-day events")
     public static let barURLOpener = ConfigKey("bar_url_opener", .strings, "the command a click on an event's URL runs")
     public static let barURLSchemes = ConfigKey("bar_url_schemes", .strings, "the only URL schemes a click opens")
