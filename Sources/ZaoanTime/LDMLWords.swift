@@ -57,7 +57,6 @@ package struct LDMLWords: Sendable {
     package var gmtMinus: String
 
     package static func words(for language: LDMLLanguage) -> LDMLWords {
-        // Every case is in the generated table (LDMLWordsTests checks it).
-        cldr[language] ?? cldr[.en]!
+        cldr(language)
     }
 }

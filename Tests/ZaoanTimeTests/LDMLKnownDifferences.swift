@@ -43,8 +43,13 @@ enum LDMLKnownDifferences {
         return words
     }
 
-    /// The entries that could explain a difference in `pattern`.
-    static func candidates(_ pattern: String, _ language: LDMLLanguage) -> [String] {
-        entries.filter { entry in entry.language == language && pattern.contains { entry.fields.contains($0) } }.map(\.name)
+    /// The entries that could explain a difference in `pattern` whose engine answer is
+    /// `ours`: of the language, for a field in the pattern, and with a CLDR 47 word in the
+    /// answer (the first day of the week shows only as a number).
+    static func candidates(_ pattern: String, _ language: LDMLLanguage, ours: String) -> [String] {
+        entries.filter { entry in
+            entry.language == language && pattern.contains { entry.fields.contains($0) }
+                && (entry.cldr47 == ["Monday"] || entry.cldr47.contains { ours.contains($0) })
+        }.map(\.name)
     }
 }

@@ -61,8 +61,9 @@ lines = [
     "// Do not edit: run the script.",
     "",
     "extension LDMLWords {",
-    "    static let cldr: [LDMLLanguage: LDMLWords] = [",
-]
+    "    static func cldr(_ language: LDMLLanguage) -> LDMLWords {",
+    "        switch language {",
+] + [f"        case .{case}: return {case}" for case, _ in LANGUAGES] + ["        }", "    }", ""]
 for case, tag in LANGUAGES:
     # Babel 2.17.0 caches an alias it resolved (root's stand-alone months point at the
     # format ones) in the parent's data, which the next locale then inherits: read each
@@ -74,17 +75,17 @@ for case, tag in LANGUAGES:
     prefix, suffix = gmt.split("%s")
     periods = locale.day_periods["format"]
     lines += [
-        f"        .{case}: LDMLWords(",
-        f"            firstWeekday: {(locale.first_week_day + 1) % 7},",
-        f"            months: {widths(locale.months['format'], MONTHS)},",
-        f"            standaloneMonths: {widths(locale.months['stand-alone'], MONTHS)},",
-        f"            weekdays: {widths(locale.days['format'], WEEKDAYS, short=True)},",
-        f"            standaloneWeekdays: {widths(locale.days['stand-alone'], WEEKDAYS, short=True)},",
-        f"            quarters: {widths(locale.quarters['format'], QUARTERS)},",
-        f"            standaloneQuarters: {widths(locale.quarters['stand-alone'], QUARTERS)},",
-        f"            eras: {widths(locale.eras, [0, 1])},",
-        f"            dayPeriods: {widths(periods, ['am', 'pm'])},",
-        f"            gmtPrefix: {quoted(prefix)}, gmtSuffix: {quoted(suffix)}, gmtMinus: {quoted(HOUR_FORMAT_MINUS.get(tag, '-'))}),",
+        f"    private static let {case} = LDMLWords(",
+        f"        firstWeekday: {(locale.first_week_day + 1) % 7},",
+        f"        months: {widths(locale.months['format'], MONTHS)},",
+        f"        standaloneMonths: {widths(locale.months['stand-alone'], MONTHS)},",
+        f"        weekdays: {widths(locale.days['format'], WEEKDAYS, short=True)},",
+        f"        standaloneWeekdays: {widths(locale.days['stand-alone'], WEEKDAYS, short=True)},",
+        f"        quarters: {widths(locale.quarters['format'], QUARTERS)},",
+        f"        standaloneQuarters: {widths(locale.quarters['stand-alone'], QUARTERS)},",
+        f"        eras: {widths(locale.eras, [0, 1])},",
+        f"        dayPeriods: {widths(periods, ['am', 'pm'])},",
+        f"        gmtPrefix: {quoted(prefix)}, gmtSuffix: {quoted(suffix)}, gmtMinus: {quoted(HOUR_FORMAT_MINUS.get(tag, '-'))})",
     ]
-lines += ["    ]", "}", ""]
+lines += ["}", ""]
 sys.stdout.write("\n".join(lines))
