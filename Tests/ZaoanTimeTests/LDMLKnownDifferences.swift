@@ -13,6 +13,8 @@ enum LDMLKnownDifferences {
         let cldr46: [String]
         let cldr47: [String]
         let apply: @Sendable (inout LDMLWords, [String]) -> Void
+        /// Whether the CLDR 47 values show in answers as they are (not the first weekday).
+        var wordsInAnswers = true
     }
 
     static let entries: [Entry] = [
@@ -33,7 +35,7 @@ enum LDMLKnownDifferences {
               apply: { $0.quarters.abbreviated = $1; $0.standaloneQuarters.abbreviated = $1 }),
         Entry(name: "zh (CN) first day of the week, for numeric e and c", fields: "ec", language: .zh,
               cldr46: ["Sunday"], cldr47: ["Monday"],
-              apply: { words, _ in words.firstWeekday = 0 }),
+              apply: { words, _ in words.firstWeekday = 0 }, wordsInAnswers: false),
     ]
 
     /// The language's words with every entry's CLDR 46 value.
@@ -49,7 +51,7 @@ enum LDMLKnownDifferences {
     static func candidates(_ pattern: String, _ language: LDMLLanguage, ours: String) -> [String] {
         entries.filter { entry in
             entry.language == language && pattern.contains { entry.fields.contains($0) }
-                && (entry.cldr47 == ["Monday"] || entry.cldr47.contains { ours.contains($0) })
+                && (!entry.wordsInAnswers || entry.cldr47.contains { ours.contains($0) })
         }.map(\.name)
     }
 }
