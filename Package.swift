@@ -109,6 +109,8 @@ let package = Package(
         .executableTarget(name: "fuzz-rule", dependencies: ["ZaoanRecurrence", "FuzzDriver"], path: "fuzz/rule"),
         .testTarget(name: "ZaoanTextTests", dependencies: ["ZaoanText"]),
         .testTarget(name: "ZaoanSystemTests", dependencies: ["ZaoanSystem"]),
+        // The time engine alone; links Foundation to compare with ICU's DateFormatter.
+        .testTarget(name: "ZaoanTimeTests", dependencies: ["ZaoanTime"]),
         .testTarget(name: "ZaoanCoreTests", dependencies: ["ZaoanCore", "ZaoanTime", "ZaoanAlmanac", "ZaoanRecurrence"]),
         .testTarget(name: "ZaoanCalendarTests", dependencies: ["ZaoanCalendar", "ZaoanRecurrence", "ZaoanTime"],
                     exclude: ["Samples", "Oracle"]),  // read by the tests through #filePath

@@ -1,0 +1,147 @@
+/// Renders a read `LDMLPattern` for an instant in a tz zone (`ZoneInfo`, TZif) in one of the
+/// eight languages, with CLDR 47's words (LDMLWords+CLDR.swift) and ICU's rules for each
+/// field, so that the answer is what ICU's DateFormatter gives with the same CLDR data
+/// (LDMLDifferentialTests compares the two). The calendar is the proleptic Gregorian one for
+/// every date, as the service sets ICU's. Total: every instant the zone reader takes renders.
+package enum LDMLRenderer {
+    /// The pattern for `instant` (Unix seconds) plus `nanoseconds` (held to 0..<1e9) in
+    /// `zone`. The instant is taken to the nearest millisecond first, as ICU takes a
+    /// Foundation `Date` (so 59.9996 s is the next second); `S` then truncates the
+    /// milliseconds to its width and pads past three digits with zeros, as ICU does.
+    package static func render(_ pattern: LDMLPattern, instant: Int, nanoseconds: Int = 0, zone: ZoneInfo,
+                               language: LDMLLanguage) -> String {
+        render(pattern, instant: instant, nanoseconds: nanoseconds, zone: zone, words: LDMLWords.words(for: language))
+    }
+
+    static func render(_ pattern: LDMLPattern, instant: Int, nanoseconds: Int, zone: ZoneInfo, words: LDMLWords) -> String {
+        var milliseconds = (min(max(nanoseconds, 0), 999_999_999) + 500_000) / 1_000_000
+        var instant = instant
+        if milliseconds == 1_000, instant < Int.max {
+            instant += 1
+            milliseconds = 0
+        }
+        milliseconds = min(milliseconds, 999)
+        let offset = WallClock.offset(zone, at: instant)
+        let (local, overflow) = instant.addingReportingOverflow(offset)
+        let time = LocalFields(local: overflow ? instant : local, offset: offset, milliseconds: milliseconds)
+        var text = ""
+        for piece in pattern.pieces {
+            switch piece {
+            case .literal(let literal): text += literal
+            case .field(let field, let width): text += render(field, width: width, time, words)
+            }
+        }
+        return text
+    }
+
+    /// The wall-clock fields of one instant.
+    struct LocalFields {
+        let year: Int, month: Int, day: Int, dayOfYear: Int, weekday: Int
+        let hour: Int, minute: Int, second: Int, milliseconds: Int, offset: Int
+
+        init(local: Int, offset: Int, milliseconds: Int) {
+            let days = CivilCalendar.floorDivide(local, 86_400)
+            let date = CivilCalendar.civil(daysSince1970: days)
+            (year, month, day) = (date.year, date.month, date.day)
+            dayOfYear = days - CivilCalendar.saturatingDays(year: date.year, month: 1, day: 1) + 1
+            weekday = CivilCalendar.weekday(daysSince1970: days)
+            let seconds = local - days * 86_400
+            (hour, minute, second) = (seconds / 3_600, seconds % 3_600 / 60, seconds % 60)
+            self.milliseconds = milliseconds
+            self.offset = offset
+        }
+    }
+
+    static func render(_ field: LDMLPattern.Field, width: Int, _ time: LocalFields, _ words: LDMLWords) -> String {
+        switch field {
+        case .era: return name(words.eras, time.year > 0 ? 1 : 0, width: width)
+        case .year:
+            let year = time.year > 0 ? time.year : 1 - time.year
+            return width == 2 ? padded(year % 100, 2) : padded(year, width)
+        case .quarter, .standaloneQuarter:
+            let quarter = (time.month - 1) / 3 + 1
+            return width <= 2 ? padded(quarter, width)
+                : name(field == .quarter ? words.quarters : words.standaloneQuarters, quarter - 1, width: width)
+        case .month, .standaloneMonth:
+            return width <= 2 ? padded(time.month, width)
+                : name(field == .month ? words.months : words.standaloneMonths, time.month - 1, width: width)
+        case .day: return padded(time.day, width)
+        case .dayOfYear: return padded(time.dayOfYear, width)
+        case .weekday: return name(words.weekdays, time.weekday, width: max(width, 3))
+        case .localWeekday, .standaloneLocalWeekday:
+            let local = (time.weekday - words.firstWeekday + 7) % 7 + 1
+            if field == .localWeekday, width <= 2 { return padded(local, width) }
+            if field == .standaloneLocalWeekday, width <= 2 { return padded(local, 1) }
+            return name(field == .localWeekday ? words.weekdays : words.standaloneWeekdays, time.weekday, width: width)
+        case .dayPeriod: return name(words.dayPeriods, time.hour < 12 ? 0 : 1, width: width)
+        case .hour12: return padded(time.hour % 12 == 0 ? 12 : time.hour % 12, width)
+        case .hour23: return padded(time.hour, width)
+        case .hour11: return padded(time.hour % 12, width)
+        case .hour24: return padded(time.hour == 0 ? 24 : time.hour, width)
+        case .minute: return padded(time.minute, width)
+        case .second: return padded(time.second, width)
+        case .fraction:
+            let value = width == 1 ? time.milliseconds / 100 : width == 2 ? time.milliseconds / 10 : time.milliseconds
+            return padded(value, min(width, 3)) + String(repeating: "0", count: max(0, width - 3))
+        case .zoneRFC:
+            switch width {
+            case 1...3: return ZoneOffset.iso(time.offset, utcIndicator: false, short: false, extended: false, seconds: true)
+            case 4: return ZoneOffset.localizedGMT(time.offset, long: true, words)
+            default: return ZoneOffset.iso(time.offset, utcIndicator: true, short: false, extended: true, seconds: true)
+            }
+        case .zoneISO, .zoneISOWithZ:
+            return ZoneOffset.iso(time.offset, utcIndicator: field == .zoneISOWithZ, short: width == 1,
+                                  extended: width == 3 || width == 5, seconds: width >= 4)
+        case .zoneGMT:
+            return ZoneOffset.localizedGMT(time.offset, long: width == 4, words)
+        }
+    }
+
+    /// Widths 1–3 abbreviated, 4 wide, 5 narrow, 6 short (the weekdays' only).
+    static func name(_ names: LDMLWords.Names, _ index: Int, width: Int) -> String {
+        let list = switch width {
+        case ...3: names.abbreviated
+        case 4: names.wide
+        case 5: names.narrow
+        default: names.short.isEmpty ? names.abbreviated : names.short
+        }
+        return list.indices.contains(index) ? list[index] : ""
+    }
+
+    /// `value` in ASCII digits, zero-padded to `width`; a negative value keeps its sign first.
+    static func padded(_ value: Int, _ width: Int) -> String {
+        let digits = String(value.magnitude)
+        let zeros = String(repeating: "0", count: max(0, width - digits.count))
+        return (value < 0 ? "-" : "") + zeros + digits
+    }
+}
+
+/// A zone's offset written as ISO 8601 (`Z`, `x`, `X`) and as the localized GMT format (`O`,
+/// `ZZZZ`), by ICU's rules: seconds only where the form takes them and they are not zero,
+/// dropped (not rounded) where it does not, and no minus sign on what shows as zero.
+enum ZoneOffset {
+    static func iso(_ offset: Int, utcIndicator: Bool, short: Bool, extended: Bool, seconds: Bool) -> String {
+        let magnitude = offset.magnitude
+        if utcIndicator, magnitude < 1 || (!seconds && magnitude < 60) { return "Z" }
+        let (hours, minutes, rest) = (magnitude / 3_600, magnitude % 3_600 / 60, seconds ? magnitude % 60 : 0)
+        let sign = offset < 0 && (hours != 0 || minutes != 0 || rest != 0) ? "-" : "+"
+        var text = sign + LDMLRenderer.padded(Int(hours), 2)
+        if !short || minutes != 0 {
+            text += (extended ? ":" : "") + LDMLRenderer.padded(Int(minutes), 2)
+        }
+        if rest != 0 { text += (extended ? ":" : "") + LDMLRenderer.padded(Int(rest), 2) }
+        return text
+    }
+
+    /// CLDR's gmtFormat around hourFormat `+HH:mm;-HH:mm` (every one of the eight languages'):
+    /// long `GMT+05:30`, short `GMT+5:30`, `GMT-8`; seconds when not zero; the bare prefix at 0.
+    static func localizedGMT(_ offset: Int, long: Bool, _ words: LDMLWords) -> String {
+        guard offset != 0 else { return words.gmtPrefix + words.gmtSuffix }
+        let magnitude = offset.magnitude
+        let (hours, minutes, rest) = (Int(magnitude / 3_600), Int(magnitude % 3_600 / 60), Int(magnitude % 60))
+        var text = (offset < 0 ? words.gmtMinus : "+") + LDMLRenderer.padded(hours, long ? 2 : 1)
+        if long || minutes != 0 || rest != 0 { text += ":" + LDMLRenderer.padded(minutes, 2) }
+        if rest != 0 { text += ":" + LDMLRenderer.padded(rest, 2) }
+        return words.gmtPrefix + text + words.gmtSuffix
+    }
+}

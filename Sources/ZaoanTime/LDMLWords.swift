@@ -1,0 +1,62 @@
+/// The languages the LDML engine has CLDR words for: the service's eight (ZaoanProtocol's
+/// `Language`, which ZaoanTime cannot import), each in the region CLDR's data is taken for.
+package enum LDMLLanguage: String, CaseIterable, Sendable {
+    case zh, zhHant, en, ja, ko, de, fr, es
+
+    /// The CLDR locale the words are read from (scripts/generate/ldml-words.py).
+    package var cldrLocale: String {
+        switch self {
+        case .zh: return "zh_Hans_CN"
+        case .zhHant: return "zh_Hant_TW"
+        case .en: return "en_US"
+        case .ja: return "ja_JP"
+        case .ko: return "ko_KR"
+        case .de: return "de_DE"
+        case .fr: return "fr_FR"
+        case .es: return "es_ES"
+        }
+    }
+}
+
+/// What LDML date patterns take from CLDR for one language: names by width, the first day
+/// of the week (for `e` and `c`) and the localized GMT format. The tables are generated
+/// (LDMLWords+CLDR.swift, from CLDR 47 by scripts/generate/ldml-words.py).
+package struct LDMLWords: Sendable {
+    /// One set of names in CLDR's widths; months January first, weekdays Sunday first, eras
+    /// BC then AD, day periods AM then PM. `short` is the weekdays' only (empty elsewhere).
+    package struct Names: Sendable {
+        package var abbreviated: [String]
+        package var wide: [String]
+        package var narrow: [String]
+        package var short: [String]
+
+        init(abbreviated: [String], wide: [String], narrow: [String], short: [String] = []) {
+            self.abbreviated = abbreviated
+            self.wide = wide
+            self.narrow = narrow
+            self.short = short
+        }
+    }
+
+    /// 0 = Sunday ... 6 = Saturday.
+    package var firstWeekday: Int
+    package var months: Names
+    package var standaloneMonths: Names
+    package var weekdays: Names
+    package var standaloneWeekdays: Names
+    package var quarters: Names
+    package var standaloneQuarters: Names
+    package var eras: Names
+    package var dayPeriods: Names
+    /// gmtFormat around its offset: `GMT{0}` is "GMT" and "", fr's `UTC{0}` "UTC" and "".
+    /// The zero offset is the prefix and suffix alone (each language's gmtZeroFormat).
+    package var gmtPrefix: String
+    package var gmtSuffix: String
+    /// The minus sign of hourFormat's negative pattern: "-" (CLDR root's `+HH:mm;-HH:mm`),
+    /// fr's U+2212 (`+HH:mm;−HH:mm`).
+    package var gmtMinus: String
+
+    package static func words(for language: LDMLLanguage) -> LDMLWords {
+        cldr(language)
+    }
+}
