@@ -15,18 +15,9 @@ Usage: scripts/generate/cldr-words.py [PYTHONPATH-with-babel] > Sources/ZaoanCor
 """
 import sys
 
-VERSION = "2.17.0"
-CLDR = "47"  # Babel 2.17.0's data (its changelog: "Upgrade to CLDR 47")
-sys.path.insert(0, sys.argv[1] if len(sys.argv) > 1 else ".build/oracle-python")
-import babel  # noqa: E402
-from babel import Locale, localedata  # noqa: E402
+from babel_cldr import CLDR, LANGUAGES, VERSION
+from babel import Locale, localedata  # noqa: E402 (babel_cldr puts Babel on the path)
 
-assert babel.__version__ == VERSION, f"pin babel=={VERSION}"
-
-# case, locale (the language's own region, as Language.localeIdentifier), CLDR language-script.
-LANGUAGES = [("zh", "zh_Hans_CN", "zh-Hans"), ("zhHant", "zh_Hant_TW", "zh-Hant"), ("en", "en_US", "en"),
-             ("ja", "ja_JP", "ja"), ("ko", "ko_KR", "ko"), ("de", "de_DE", "de"), ("fr", "fr_FR", "fr"),
-             ("es", "es_ES", "es")]
 UNITS = ["second", "minute", "hour", "day", "week", "month", "year"]
 # The relative-time width per language and unit: the full words (CLDR's default width,
 # ICU's UDAT_STYLE_LONG), except de, fr and es, whose seconds, minutes and hours take the

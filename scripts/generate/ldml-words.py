@@ -19,25 +19,9 @@ Usage: scripts/generate/ldml-words.py [PYTHONPATH-with-babel] > Sources/ZaoanTim
 """
 import sys
 
-VERSION = "2.17.0"
-CLDR = "47"  # Babel 2.17.0's data (its changelog: "Upgrade to CLDR 47")
-sys.path.insert(0, sys.argv[1] if len(sys.argv) > 1 else ".build/oracle-python")
-import babel  # noqa: E402
-import babel.localedata  # noqa: E402
+from babel_cldr import CLDR, LANGUAGES, VERSION, quoted, strings
+import babel.localedata  # noqa: E402 (babel_cldr puts Babel on the path)
 from babel import Locale  # noqa: E402
-
-assert babel.__version__ == VERSION, f"pin babel=={VERSION}"
-
-LANGUAGES = [("zh", "zh_Hans_CN"), ("zhHant", "zh_Hant_TW"), ("en", "en_US"), ("ja", "ja_JP"),
-             ("ko", "ko_KR"), ("de", "de_DE"), ("fr", "fr_FR"), ("es", "es_ES")]
-
-
-def quoted(text):
-    return '"' + text.replace("\\", "\\\\").replace('"', '\\"') + '"'
-
-
-def strings(items):
-    return "[" + ", ".join(quoted(i) for i in items) + "]"
 
 
 def widths(table, keys, short=False):
@@ -63,8 +47,8 @@ lines = [
     "extension LDMLWords {",
     "    static func cldr(_ language: LDMLLanguage) -> LDMLWords {",
     "        switch language {",
-] + [f"        case .{case}: return {case}" for case, _ in LANGUAGES] + ["        }", "    }", ""]
-for case, tag in LANGUAGES:
+] + [f"        case .{case}: return {case}" for case, _, _ in LANGUAGES] + ["        }", "    }", ""]
+for case, tag, _ in LANGUAGES:
     # Babel 2.17.0 caches an alias it resolved (root's stand-alone months point at the
     # format ones) in the parent's data, which the next locale then inherits: read each
     # locale from a fresh cache, as a process of its own would.
