@@ -88,16 +88,24 @@ struct ClientHardeningTests {
         }
     }
 
-    @Test("a bar block holding a line break is refused by the config check")
+    @Test("a bar block holding a line break is refused by the config check, and left out by the bar, which sends it to nobody")
     func smugglingInBarConfig() throws {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
         try directory.write("c.json", #"{"bar_blocks": ["greeting Tokyo\nlive add x +1h y"]}"#)
         let environment = try TestService.isolatedEnvironment(in: directory)
-        for arguments in [["check-config", directory.file("c.json")], ["bar", "--config", directory.file("c.json"), "--socket", directory.file("s")]] {
-            let result = try Tool.run(Locations.zaoan, arguments, environment: environment, timeout: 10, scratch: directory)
-            #expect(result.status != 0 && result.errorOutput.contains("bar_blocks") && result.errorOutput.contains("line break"), "\(result)")
-        }
+        let check = try Tool.run(Locations.zaoan, ["check-config", directory.file("c.json")], environment: environment, timeout: 10, scratch: directory)
+        #expect(check.status == 1 && check.errorOutput.contains("bar_blocks") && check.errorOutput.contains("line break"), "\(check)")
+        // The bar (a bad value costs only itself): the block is left out with a warning, and
+        // with no block left the default blocks stand; nothing holding the line break is sent.
+        let service = try TestService.start()
+        defer { try? service.stop() }
+        let bar = try RunningZaoan(["bar", "--config", directory.file("c.json"), "--socket", service.socketPath], environment: environment, scratch: directory)
+        defer { _ = bar.terminate() }
+        #expect(bar.line(within: 10) { $0.contains("\"instance\":\"3-time\"") } != nil, "the default blocks: \(bar.lines.suffix(2)); \(bar.errorText)")
+        #expect(eventually(timeout: 10) { bar.errorText.contains("warning: ") && bar.errorText.contains("bar_blocks") && bar.errorText.contains("line break") },
+                "\(bar.errorText)")
+        #expect(try service.ask("live list") == "\n", "no room was added by the smuggled line")
     }
 
     @Test("a server that never finishes its answer: ask stops at the deadline, says so and names the socket",
