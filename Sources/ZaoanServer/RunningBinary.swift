@@ -24,6 +24,8 @@ struct RunningBinary {
 
     /// The running binary; nil where /proc cannot say (not mounted) or it is gone already.
     static func current() -> RunningBinary? {
+        // No /proc (or an unreadable link): nothing to compare with later, so no check; the
+        // service serves as before.
         guard let path = try? Posix.readLink("/proc/self/exe"), path.hasPrefix("/"), !path.hasSuffix(" (deleted)") else {
             return nil
         }

@@ -1,21 +1,9 @@
 /// The languages the LDML engine has CLDR words for: the service's eight (ZaoanProtocol's
 /// `Language`, which ZaoanTime cannot import), each in the region CLDR's data is taken for.
 package enum LDMLLanguage: String, CaseIterable, Sendable {
+    // Each read from its region's CLDR locale (zh_Hans_CN, zh_Hant_TW, en_US, ...), as
+    // scripts/generate/babel_cldr.py lists them.
     case zh, zhHant, en, ja, ko, de, fr, es
-
-    /// The CLDR locale the words are read from (scripts/generate/ldml-words.py).
-    package var cldrLocale: String {
-        switch self {
-        case .zh: return "zh_Hans_CN"
-        case .zhHant: return "zh_Hant_TW"
-        case .en: return "en_US"
-        case .ja: return "ja_JP"
-        case .ko: return "ko_KR"
-        case .de: return "de_DE"
-        case .fr: return "fr_FR"
-        case .es: return "es_ES"
-        }
-    }
 }
 
 /// What LDML date patterns take from CLDR for one language: names by width, the first day
