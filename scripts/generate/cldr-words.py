@@ -96,24 +96,19 @@ for case, tag, _ in LANGUAGES:
     lines.append("        ]")
 lines += ["        }", "    }", ""]
 
-lines += [
-    "    /// A countdown's count of days (duration-day); `{0}` is the count.",
-    "    static func countdownDay(_ language: Language) -> String {",
-    "        switch language {",
-]
-for case, tag, _ in LANGUAGES:
-    pattern = Locale.parse(tag)._data["unit_patterns"]["duration-day"][DAY_WIDTHS[case]]["other"]
-    lines.append(f"        case .{case}: return {quoted(pattern)}")
-lines += ["        }", "    }", ""]
 
-lines += [
-    "    /// The 12-hour clock pattern (availableFormats `hm`) in the language's own region.",
-    "    static func twelveHourClock(_ language: Language) -> String {",
-    "        switch language {",
-]
-for case, tag, _ in LANGUAGES:
-    lines.append(f"        case .{case}: return {quoted(Locale.parse(tag).datetime_skeletons['hm'].pattern)}")
-lines += ["        }", "    }", ""]
+
+def per_language(doc, name, value):
+    """A Swift function answering one string per language: `value(case, tag)`."""
+    out = [f"    /// {doc}", f"    static func {name}(_ language: Language) -> String {{", "        switch language {"]
+    out += [f"        case .{case}: return {quoted(value(case, tag))}" for case, tag, _ in LANGUAGES]
+    return out + ["        }", "    }", ""]
+
+
+lines += per_language("A countdown's count of days (duration-day); `{0}` is the count.", "countdownDay",
+                      lambda case, tag: Locale.parse(tag)._data["unit_patterns"]["duration-day"][DAY_WIDTHS[case]]["other"])
+lines += per_language("The 12-hour clock pattern (availableFormats `hm`) in the language's own region.", "twelveHourClock",
+                      lambda case, tag: Locale.parse(tag).datetime_skeletons["hm"].pattern)
 
 lines += [
     "    /// The regions (ISO 3166 or UN M.49 codes, upper case) whose CLDR locale of the",
