@@ -74,7 +74,7 @@ let package = Package(
         // one recurrence engine of calendar files, their VTIMEZONEs and recurring rooms, with
         // its zones, windows and limits; no Foundation. Used from one thread at a time (libical
         // keeps global state: LibICalLock).
-        .target(name: "ZaoanRecurrence", dependencies: ["CICal", "ZaoanText", "ZaoanTime", "ZaoanAlmanac"]),
+        .target(name: "ZaoanRecurrence", dependencies: ["CICal", "ZaoanText", "ZaoanSystem", "ZaoanTime", "ZaoanAlmanac"]),
         // iCalendar files and vdir folders read through libical (the reader process's side):
         // content lines, components, events, overrides, TZIDs, each file's problems.
         .target(name: "ZaoanCalendar", dependencies: ["CICal", "ZaoanText", "ZaoanSystem", "ZaoanTime", "ZaoanRecurrence"]),

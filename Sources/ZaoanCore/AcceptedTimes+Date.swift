@@ -1,7 +1,6 @@
-import Foundation
 
 extension AcceptedTimes.Window {
-    public func contains(_ date: Date) -> Bool {
-        contains(seconds: date.timeIntervalSince1970)
+    public func contains(_ date: Instant) -> Bool {
+        contains(seconds: date.secondsSince1970)
     }
 }

@@ -1,4 +1,3 @@
-import Foundation
 import ZaoanAlmanac
 
 /// The Chinese calendar in answers: lunar dates and solar terms as text (from `Almanac`, which
@@ -25,9 +24,9 @@ public enum ChineseCalendar {
     /// 1916-02-03…03-03 and 1920-11-10…12-09 (ICU reckons at UTC+8 where the almanacs of
     /// the time used Beijing mean time), 2057-09-28 and 2097-08-07…09-05 (new moons within a
     /// minute of midnight: ICU calls 2057-09-28 and 2097-08-07 day "0" of their months).
-    public static func format(_ date: Date, pattern: String, zone: TimeZone, language: Language = .zh,
+    public static func format(_ date: Instant, pattern: String, zone: Zone, language: Language = .zh,
                               cache: FormatterCache) -> String {
-        cache.string(from: date, pattern: pattern, locale: localeIdentifier(for: language), zone: zone)
+        interimICUFormat(date, pattern: pattern, zone: zone, locale: localeIdentifier(for: language))
     }
 
     /// `丙午年十月廿二` / `Year of Bing-Wu, month 10, day 22`, and in the other languages

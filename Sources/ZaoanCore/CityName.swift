@@ -1,4 +1,3 @@
-import Foundation
 
 /// How a typed city name is compared with the gazetteer's: NFKC, case-folded, trimmed, the
 /// same as `scripts/generate/cities.py`'s `unicodedata.normalize("NFKC", s).casefold().strip()`

@@ -1,4 +1,3 @@
-import Foundation
 import ZaoanRecurrence
 
 /// The JSON config file as written by the user. Every key is optional; `Settings.resolve`
@@ -300,8 +299,8 @@ public struct ConfigFile: Sendable, Equatable {
 
     /// Decodes a config file strictly: the first problem is thrown (tests, and callers that
     /// accept only a good file).
-    public static func decode(_ data: Data) throws(ConfigError) -> ConfigFile {
-        let reading = read(Array(data))
+    public static func decode(_ bytes: [UInt8]) throws(ConfigError) -> ConfigFile {
+        let reading = read(bytes)
         if let first = reading.problems.first { throw first }
         return reading.file
     }

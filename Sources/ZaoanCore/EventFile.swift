@@ -59,7 +59,7 @@ public struct EventFile: Equatable, Sendable {
     /// The zone to write `zoneName`'s times in: its rule from the year before `start` on, if
     /// it has one the file can say (see `Zone`).
     public static func zone(named zoneName: String, info: ZoneInfo, start: Int64) -> Zone {
-        guard zoneName != "UTC", zoneName != "Etc/UTC", ZoneName.isValid(zoneName), !ZoneInfoStore.isFoundationFixedOffset(zoneName) else { return .utc }
+        guard zoneName != "UTC", zoneName != "Etc/UTC", ZoneName.isValid(zoneName), ZaoanTime.Zone.fixedOffset(named: zoneName) == nil else { return .utc }
         let year = CivilCalendar.civil(daysSince1970: CivilCalendar.floorDivide(Int(start), 86_400)).year
         guard let rule = info.yearlyRule(from: year - 1) else { return .utc }
         return .named(zoneName, info, rule)

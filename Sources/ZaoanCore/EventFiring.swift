@@ -1,4 +1,3 @@
-import Foundation
 
 /// What `watch events` sends for one firing (the second its moments happen, or on waking,
 /// every second missed): at most `EventFiring.linesInFull` moments in full, the ones that
@@ -65,6 +64,6 @@ public struct EventFiring: Equatable, Sendable {
         case .ended: phase = 4
         }
         let kind = (phase == 0 ? 0 : 2) + (room.source == nil ? 0 : 1)  // alarms first, then rooms before events
-        return (kind, phase, moment.at, room.start.timeIntervalSince1970, room.title, room.id + (moment.alarm ?? ""))
+        return (kind, phase, moment.at, room.start.secondsSince1970, room.title, room.id + (moment.alarm ?? ""))
     }
 }

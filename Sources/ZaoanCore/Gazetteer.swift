@@ -1,5 +1,4 @@
-import Foundation
-
+import Glibc
 /// A city of the gazetteer (GeoNames' cities15000), as one lookup found it.
 public struct GazetteerCity: Sendable, Equatable {
     /// GeoNames' main name (`Munich`).

@@ -1,4 +1,3 @@
-import Foundation
 import ZaoanRecurrence
 
 /// A scheduled live broadcast: what the radio app's "现场直播" card shows. Saved in
@@ -6,8 +5,8 @@ import ZaoanRecurrence
 public struct LiveRoom: Equatable, Sendable {
     public var id: String
     public var title: String
-    public var start: Date
-    public var end: Date?
+    public var start: Instant
+    public var end: Instant?
     public var description: String?
     public var viewers: Int?
     /// The start as written on the wall clock (local seconds), kept only when the clocks
@@ -37,7 +36,7 @@ public struct LiveRoom: Equatable, Sendable {
     /// A calendar event's calendar's `color` from the config. Not saved.
     public var color: BarColor?
 
-    public init(id: String, title: String, start: Date, end: Date? = nil, description: String? = nil, viewers: Int? = nil,
+    public init(id: String, title: String, start: Instant, end: Instant? = nil, description: String? = nil, viewers: Int? = nil,
                 startWallClock: Int? = nil, repeatRule: String? = nil) {
         self.id = id
         self.title = title
@@ -65,13 +64,13 @@ public enum RoomPhase: Equatable, Sendable {
     case ended
 
     /// - Parameter defaultDuration: how long a room without an end is live, in seconds.
-    public init(room: LiveRoom, now: Date, defaultDuration: Int) {
-        let end = room.end ?? room.start.addingTimeInterval(TimeInterval(defaultDuration))
+    public init(room: LiveRoom, now: Instant, defaultDuration: Int) {
+        let end = room.end ?? room.start.adding(seconds: Double(defaultDuration))
         if now < room.start {
             // Round up: 0.4 s before the start still shows 00:00:01, never a premature 00:00:00.
-            self = .upcoming(seconds: Int(clampingSeconds: room.start.timeIntervalSince(now).rounded(.up)))
+            self = .upcoming(seconds: Int(clampingSeconds: room.start.seconds(since: now).rounded(.up)))
         } else if now < end {
-            self = .live(seconds: Int(clampingSeconds: now.timeIntervalSince(room.start)))
+            self = .live(seconds: Int(clampingSeconds: now.seconds(since: room.start)))
         } else {
             self = .ended
         }

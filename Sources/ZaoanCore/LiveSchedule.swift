@@ -1,4 +1,3 @@
-import Foundation
 
 /// Every live room, keyed by ID. A value: the server persists a changed copy before it
 /// takes its place, so an acknowledged change is always on disk.
@@ -61,7 +60,7 @@ public struct LiveSchedule: Equatable, Sendable {
     }
 
     /// Drops every room that has ended (a recurring room stays: it comes again).
-    public mutating func removeEnded(now: Date, defaultDuration: Int) {
+    public mutating func removeEnded(now: Instant, defaultDuration: Int) {
         sorted.removeAll { $0.repeatRule == nil && RoomPhase(room: $0, now: now, defaultDuration: defaultDuration).isOver }
         rooms = Dictionary(uniqueKeysWithValues: sorted.map { ($0.id, $0) })
     }
@@ -75,7 +74,7 @@ public struct LiveSchedule: Equatable, Sendable {
 
     /// Of rooms in order (the Responder's rooms and calendar events, `Responder.rotation`):
     /// the one live now (the earliest started), else the next to start.
-    static func featured(in sorted: [LiveRoom], now: Date, defaultDuration: Int) -> (room: LiveRoom, phase: RoomPhase)? {
+    static func featured(in sorted: [LiveRoom], now: Instant, defaultDuration: Int) -> (room: LiveRoom, phase: RoomPhase)? {
         var next: (LiveRoom, RoomPhase)?
         for room in sorted {
             let phase = RoomPhase(room: room, now: now, defaultDuration: defaultDuration)
@@ -90,9 +89,9 @@ public struct LiveSchedule: Equatable, Sendable {
 
     /// Which of `count` items the ticker shows: whole periods since the Unix epoch, modulo
     /// the count. Every client and every restart agree, and after the last comes the first.
-    public static func tickerIndex(now: Date, period: Int, count: Int) -> Int {
+    public static func tickerIndex(now: Instant, period: Int, count: Int) -> Int {
         precondition(period > 0 && count > 0)
-        let periods = Int(clampingSeconds: now.timeIntervalSince1970 / Double(period))
+        let periods = Int(clampingSeconds: now.secondsSince1970 / Double(period))
         return ((periods % count) + count) % count
     }
 }

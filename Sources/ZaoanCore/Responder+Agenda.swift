@@ -1,4 +1,3 @@
-import Foundation
 import ZaoanTime
 
 /// Today's agenda, as gcalcli's `agenda` lists a day: what is still live or to come before
@@ -30,7 +29,7 @@ extension Responder {
 
     /// What is live now or starts before the next midnight (the configured zone), by start:
     /// at most `agendaLines` items, and how many more there are.
-    func agenda(now: Date) -> (items: [AgendaItem], more: Int) {
+    func agenda(now: Instant) -> (items: [AgendaItem], more: Int) {
         let today = localDay(now)
         let dayStart = Double(WallClock.resolve(today.daysSince1970 &* 86_400, in: settings.zone).first)
         let dayEnd = Double(WallClock.resolve(today.adding(days: 1).daysSince1970 &* 86_400, in: settings.zone).first)
@@ -39,14 +38,14 @@ extension Responder {
         var more = 0
         // The rotation is in start order: the first that starts after midnight ends the day.
         for room in rotation(at: now) {
-            let begins = room.start.timeIntervalSince1970
+            let begins = room.start.secondsSince1970
             guard begins < dayEnd else { break }
             if RoomPhase(room: room, now: now, defaultDuration: duration).isOver { continue }
             guard items.count < Self.agendaLines else {
                 more += 1
                 continue
             }
-            let ends = room.end?.timeIntervalSince1970
+            let ends = room.end?.secondsSince1970
             let time: String?
             if begins <= dayStart, let ends, ends >= dayEnd {
                 time = nil  // the whole day
@@ -63,7 +62,7 @@ extension Responder {
     /// The agenda as Pango markup: a line an item, every text escaped, in its calendar's
     /// colour if it has one, and `… +N` past
     /// `agendaLines`; empty when nothing is left today.
-    func agendaMarkup(now: Date) -> String {
+    func agendaMarkup(now: Instant) -> String {
         let (items, more) = agenda(now: now)
         var lines = items.map { item in
             let text = SafeText.pango(SafeText.visible(item.text))
@@ -75,7 +74,7 @@ extension Responder {
 
     /// An instant in `time_format`, as `{time}` says it (a pattern that cannot say this
     /// instant says nothing rather than failing the tooltip).
-    private func localClock(_ date: Date) -> String {
+    private func localClock(_ date: Instant) -> String {
         (try? time(pattern: nil, now: date)) ?? ""  // checked at load; nothing shown at worst
     }
 

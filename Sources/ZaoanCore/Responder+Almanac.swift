@@ -1,4 +1,3 @@
-import Foundation
 import ZaoanAlmanac
 
 /// The Chinese calendar's placeholders of `status_template`: `{lunar}`, `{solar_term}`,
@@ -17,13 +16,13 @@ extension Responder {
     }
 
     /// The year the almanac is prepared around: this one in the configured zone.
-    public func almanacYear(now: Date) -> Int { localDay(now).date.year }
+    public func almanacYear(now: Instant) -> Int { localDay(now).date.year }
 
     /// The placeholders this file fills.
     private static let almanacPlaceholders = ["{lunar}", "{solar_term}", "{next_solar_term}", "{festival}", "{next_festival}"]
 
     /// The Chinese-calendar parts a template asks for, by placeholder name.
-    func almanacParts(now: Date, template: String) -> [String: String] {
+    func almanacParts(now: Instant, template: String) -> [String: String] {
         var parts: [String: String] = [:]
         if template.contains("{workday}") {
             // `调休上班`, `法定假日 · 春节`; nothing on an ordinary day or with workdays off.
@@ -55,8 +54,8 @@ extension Responder {
 
     /// The day `now` falls on in the configured zone: the user's date, whose lunar date and
     /// solar term they see. (The term's own day is decided in China, see `ChinaTime`.)
-    func localDay(_ now: Date) -> CivilDay {
-        CivilDay(unixSeconds: now.timeIntervalSince1970,
-                 offsetSeconds: WallClock.offset(settings.zone, at: Int(clampingSeconds: now.timeIntervalSince1970)))
+    func localDay(_ now: Instant) -> CivilDay {
+        CivilDay(unixSeconds: now.secondsSince1970,
+                 offsetSeconds: WallClock.offset(settings.zone, at: Int(clampingSeconds: now.secondsSince1970)))
     }
 }

@@ -1,4 +1,3 @@
-import Foundation
 
 /// What an answer function of the answer table (`Responder.answer(_:_:counters:)`) is
 /// asked with, and the answers too short for a file of their own.
@@ -9,7 +8,7 @@ extension Responder {
         let request: Request
         /// The place `@ZONE` named (`time HH:mm @Asia/Tokyo`); nil for the configured one.
         let place: Place?
-        let now: Date
+        let now: Instant
         /// The countdown templates to use: `format=NAME`'s set, else the `default` one, else
         /// nil (today's text).
         var formats: CountdownFormatSet? = nil
@@ -38,8 +37,8 @@ extension Responder {
     func agoAnswer(_ asked: Asked) throws(ProtocolError) -> Answer {
         let now = asked.now
         let date = try TimeExpression.parse(asked.text ?? "", now: now, zone: settings.zone, lean: .past)
-        return Answer(RelativeTimeText.describe(Int(clampingSeconds: date.timeIntervalSince1970),
-                                                from: Int(clampingSeconds: now.timeIntervalSince1970), language: settings.language))
+        return Answer(RelativeTimeText.describe(Int(clampingSeconds: date.secondsSince1970),
+                                                from: Int(clampingSeconds: now.secondsSince1970), language: settings.language))
     }
 
     /// `duration SECONDS`: 02:05, 1:02:05.

@@ -1,4 +1,3 @@
-import Foundation
 
 /// `countdown_formats` at work: which set a request names, and a template filled in for a
 /// room (or for nothing next). The text is escaped later, with the rest of the answer.
@@ -16,7 +15,7 @@ extension Responder {
 
     /// A template filled in for `room` in `phase`; spaces left doubled or dangling by an
     /// empty field are removed, as `status_template`'s are.
-    func fill(_ template: CountdownTemplate, room: LiveRoom?, phase: RoomPhase?, now: Date) -> String {
+    func fill(_ template: CountdownTemplate, room: LiveRoom?, phase: RoomPhase?, now: Instant) -> String {
         var out = ""
         for piece in template.pieces {
             switch piece {
@@ -29,7 +28,7 @@ extension Responder {
         return out.split(separator: " ", omittingEmptySubsequences: true).joined(separator: " ")
     }
 
-    private func value(of field: CountdownTemplate.Field, pattern: String?, room: LiveRoom, phase: RoomPhase, now: Date) -> String {
+    private func value(of field: CountdownTemplate.Field, pattern: String?, room: LiveRoom, phase: RoomPhase, now: Instant) -> String {
         let language = settings.language
         switch field {
         case .title: return room.title
@@ -47,7 +46,7 @@ extension Responder {
         case .endsIn:
             guard case .live = phase else { return "" }
             // Rounded up as `{until}` is: 0.4 s before the end still says 00:00:01.
-            return CountdownText.clock(max(1, Int(clampingSeconds: end(of: room).timeIntervalSince(now).rounded(.up))), language: language)
+            return CountdownText.clock(max(1, Int(clampingSeconds: end(of: room).seconds(since: now).rounded(.up))), language: language)
         case .next:
             guard let (next, nextPhase) = following(room, now: now) else { return "" }
             return CountdownText.titled(next, nextPhase, language: language)
@@ -56,13 +55,13 @@ extension Responder {
         }
     }
 
-    private func end(of room: LiveRoom) -> Date {
-        room.end ?? room.start.addingTimeInterval(TimeInterval(settings.liveDefaultDuration))
+    private func end(of room: LiveRoom) -> Instant {
+        room.end ?? room.start.adding(seconds: Double(settings.liveDefaultDuration))
     }
 
     /// What starts next after `room`: the first of the rotation (by start) still to start
     /// that is not `room` itself nor another occurrence of it.
-    private func following(_ room: LiveRoom, now: Date) -> (LiveRoom, RoomPhase)? {
+    private func following(_ room: LiveRoom, now: Instant) -> (LiveRoom, RoomPhase)? {
         for other in rotation(at: now) where other.id != room.id && other.start >= room.start {
             let phase = RoomPhase(room: other, now: now, defaultDuration: settings.liveDefaultDuration)
             if case .upcoming = phase { return (other, phase) }
@@ -71,7 +70,7 @@ extension Responder {
     }
 
     /// A start or end as `time PATTERN` would say that instant (the same rules and caches).
-    private func formatted(_ date: Date, pattern: String?) -> String {
+    private func formatted(_ date: Instant, pattern: String?) -> String {
         // Patterns were checked when the config was read; one that still fails for this
         // instant (a year strftime cannot show) shows nothing rather than the whole countdown failing.
         (try? time(pattern: pattern, now: date)) ?? ""  // see above: checked at load; nothing shown at worst

@@ -1,4 +1,3 @@
-import Foundation
 import ZaoanTime
 
 /// What `event add` or `event rm` asks the server to do to a calendar folder: worked out
@@ -20,16 +19,16 @@ extension Responder {
     /// - Throws: `not-found` for a calendar the config does not name, `bad-argument` for a
     ///   calendar that is a file and not a folder, a time or rule that cannot be read, and
     ///   whatever `live add` refuses in its words.
-    public func calendarWrite(_ request: Request, now: Date, uid: String) throws(ProtocolError) -> CalendarWrite {
+    public func calendarWrite(_ request: Request, now: Instant, uid: String) throws(ProtocolError) -> CalendarWrite {
         switch request {
         case .room(.eventAdd, let draft):
             let (path, name) = try writableCalendar(named: draft.id)
             let room = try resolvedRoom(draft, now: now)
             // Whole seconds, clamped (never a trap): the room's times were checked by live add's
             // rules, the clock is the service's.
-            func seconds(_ date: Date) -> Int64 { Int64(Int(clampingSeconds: date.timeIntervalSince1970.rounded(.down))) }
+            func seconds(_ date: Instant) -> Int64 { Int64(Int(clampingSeconds: date.secondsSince1970.rounded(.down))) }
             let start = seconds(room.start)
-            let info = ZoneInfoStore.shared.zoneInfo(for: settings.zone, at: room.start)
+            let info = settings.zone.info()
             let file = EventFile(uid: uid, stamp: seconds(now), start: start, end: room.end.map(seconds),
                                  zone: EventFile.zone(named: settings.zone.identifier, info: info, start: start),
                                  title: room.title, location: room.location, description: room.description,

@@ -1,4 +1,3 @@
-import Foundation
 
 /// A room or calendar event changing phase: what `watch events` streams, one JSON line each.
 public struct PhaseTransition: Equatable, Sendable {
@@ -28,7 +27,7 @@ extension Responder {
     public func transitions(after: Int, through: Int) -> [PhaseTransition] {
         guard through > after else { return [] }
         var found: [PhaseTransition] = []
-        for room in rotation(at: Date(timeIntervalSince1970: Double(through))) {
+        for room in rotation(at: Instant(secondsSince1970: Double(through))) {
             for (phase, at) in moments(of: room) where at > after && at <= through {
                 found.append(PhaseTransition(room: room, phase: phase, at: at))
             }
@@ -40,7 +39,7 @@ extension Responder {
     /// Each occurrence in the rotation at `now` by ID and start: what `newlySoon` compares
     /// with to tell a room or event that has just appeared.
     public func occurrenceKeys(at now: Int) -> Set<String> {
-        Set(rotation(at: Date(timeIntervalSince1970: Double(now))).map(Self.occurrenceKey))
+        Set(rotation(at: Instant(secondsSince1970: Double(now))).map(Self.occurrenceKey))
     }
 
     /// The rooms and events not among `known` that are already soon at `now` (inside
@@ -48,21 +47,21 @@ extension Responder {
     /// or moved into it, they never pass their soon moment, so they are said soon at once.
     public func newlySoon(known: Set<String>, now: Int) -> [PhaseTransition] {
         guard settings.soonThreshold > 0 else { return [] }
-        return rotation(at: Date(timeIntervalSince1970: Double(now))).compactMap { room in
-            let start = Int(clampingSeconds: room.start.timeIntervalSince1970)
+        return rotation(at: Instant(secondsSince1970: Double(now))).compactMap { room in
+            let start = Int(clampingSeconds: room.start.secondsSince1970)
             guard start - settings.soonThreshold < now, now < start, !known.contains(Self.occurrenceKey(room)) else { return nil }
             return PhaseTransition(room: room, phase: .soon, at: now)
         }
     }
 
     private static func occurrenceKey(_ room: LiveRoom) -> String {
-        room.id + "@" + String(Int(clampingSeconds: room.start.timeIntervalSince1970))
+        room.id + "@" + String(Int(clampingSeconds: room.start.secondsSince1970))
     }
 
     /// The first phase change after `now`, for the stream's timer; nil if none is known.
     public func nextTransition(after now: Int) -> Int? {
         var next: Int?
-        for room in rotation(at: Date(timeIntervalSince1970: Double(now))) {
+        for room in rotation(at: Instant(secondsSince1970: Double(now))) {
             for (_, at) in moments(of: room) where at > now {
                 next = min(next ?? at, at)
             }
@@ -85,11 +84,11 @@ extension Responder {
     public func eventLine(_ transition: PhaseTransition) -> String {
         let room = transition.room
         let start = room.start
-        let end = Date(timeIntervalSince1970: Double(endSecond(of: room)))
-        let moment = Date(timeIntervalSince1970: Double(transition.at))
+        let end = Instant(secondsSince1970: Double(endSecond(of: room)))
+        let moment = Instant(secondsSince1970: Double(transition.at))
         let text = PhaseNoticeText.render(transition.phase, start: noticeTime(start, saidAt: moment), end: noticeTime(end, saidAt: moment),
                                           calendarEvent: room.source != nil, language: settings.language,
-                                          stage: transition.at < Int(clampingSeconds: start.timeIntervalSince1970) ? .beforeStart
+                                          stage: transition.at < Int(clampingSeconds: start.secondsSince1970) ? .beforeStart
                                               : transition.at < endSecond(of: room) ? .during : .afterEnd)
         var fields = [("id", room.id), ("title", room.title), ("phase", transition.phase.rawValue),
                       ("at", isoTime(moment)), ("start", isoTime(start)), ("end", isoTime(end)),
@@ -110,10 +109,10 @@ extension Responder {
 
     /// How far back `watch events since=TIME` replays: TIME read as `ago` reads it, no
     /// later than now and no earlier than `replaySeconds` ago (an older TIME replays that).
-    public func replayStart(since text: String, now: Date) throws(ProtocolError) -> Int {
+    public func replayStart(since text: String, now: Instant) throws(ProtocolError) -> Int {
         let date = try TimeExpression.parse(text, now: now, zone: settings.zone, lean: .past)
-        let nowSeconds = Int(clampingSeconds: now.timeIntervalSince1970)
-        let since = Int(clampingSeconds: date.timeIntervalSince1970.rounded(.down))
+        let nowSeconds = Int(clampingSeconds: now.secondsSince1970)
+        let since = Int(clampingSeconds: date.secondsSince1970.rounded(.down))
         return min(nowSeconds, max(nowSeconds - Self.replaySeconds, since))
     }
 
@@ -126,7 +125,7 @@ extension Responder {
     /// reply that every subscriber shares.
     public func eventReply(_ firing: EventFiring) -> Reply {
         var lines = firing.shown.map(eventLine)
-        let at = isoTime(Date(timeIntervalSince1970: Double(firing.at)))
+        let at = isoTime(Instant(secondsSince1970: Double(firing.at)))
         for (phase, count) in firing.more {
             let text = PhaseNoticeText.more(count, phase, language: settings.language)
             lines.append(#"{"phase":"more","of":"# + SafeText.jsonString(phase.rawValue) + #","count":\#(count),"at":"#
@@ -143,20 +142,20 @@ extension Responder {
     /// A start or end as `PhaseNoticeText` says it: `05:42:30` on the day of the moment it
     /// is said at, with the date in front on another day (`12月2日 05:42:30` /
     /// `Dec 2, 05:42:30`, `Language.noticeDayPattern`; `soon_threshold` may be up to a week), in the configured zone.
-    func noticeTime(_ date: Date, saidAt moment: Date) -> String {
+    func noticeTime(_ date: Instant, saidAt moment: Instant) -> String {
         let zone = settings.zone
-        let clock = formatters.string(from: date, pattern: "HH:mm:ss", locale: "en_US_POSIX", zone: zone)
-        let day = { (instant: Date) in self.formatters.string(from: instant, pattern: "yyyy-MM-dd", locale: "en_US_POSIX", zone: zone) }
+        let clock = formatters.string(from: date, ownPattern: "HH:mm:ss", language: .en, zone: zone)
+        let day = { (instant: Instant) in self.formatters.string(from: instant, ownPattern: "yyyy-MM-dd", language: .en, zone: zone) }
         guard day(date) != day(moment) else { return clock }
         let pattern = settings.language.noticeDayPattern
-        return formatters.string(from: date, pattern: pattern, locale: settings.language.localeIdentifier, zone: zone) + " " + clock
+        return formatters.string(from: date, ownPattern: pattern, language: settings.language, zone: zone) + " " + clock
     }
 
     /// The moments a room changes phase: soon (if `soon_threshold` leaves room before the
     /// start), live at the start, ending `before_end` before the end (if set, and after the
     /// start), ended at the end (or start + `live_default_duration`).
     private func moments(of room: LiveRoom) -> [(PhaseTransition.Phase, Int)] {
-        let start = Int(clampingSeconds: room.start.timeIntervalSince1970)
+        let start = Int(clampingSeconds: room.start.secondsSince1970)
         let end = endSecond(of: room)
         var moments: [(PhaseTransition.Phase, Int)] = [(.live, start), (.ended, end)]
         if settings.soonThreshold > 0 { moments.insert((.soon, start - settings.soonThreshold), at: 0) }
@@ -166,8 +165,8 @@ extension Responder {
 
     /// The room's end, or start + `live_default_duration` without one, in Unix seconds.
     func endSecond(of room: LiveRoom) -> Int {
-        let start = Int(clampingSeconds: room.start.timeIntervalSince1970)
-        return room.end.map { Int(clampingSeconds: $0.timeIntervalSince1970) }
+        let start = Int(clampingSeconds: room.start.secondsSince1970)
+        return room.end.map { Int(clampingSeconds: $0.secondsSince1970) }
             ?? start.addingReportingOverflow(settings.liveDefaultDuration).partialValue
     }
 

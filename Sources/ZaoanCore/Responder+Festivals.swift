@@ -1,4 +1,3 @@
-import Foundation
 import ZaoanAlmanac
 
 /// The festivals of the Chinese calendar as all-day events (`"festivals": true`): each on its
@@ -20,7 +19,7 @@ extension Responder {
     /// The festivals of today and the next `festivalWindowDays` days in the configured zone,
     /// and at least the next one, as all-day events in order. From the almanac's years, each
     /// computed once and kept: built with the rotation (hourly), never per request.
-    func festivalEvents(now: Date) -> [LiveRoom] {
+    func festivalEvents(now: Instant) -> [LiveRoom] {
         let today = localDay(now)
         let last = today.adding(days: Self.festivalWindowDays)
         let year = today.date.year
@@ -34,8 +33,8 @@ extension Responder {
     /// (a midnight the clocks skip starts it when they resume) to the first of the next.
     private func festivalEvent(_ festival: FestivalDay, words: FestivalText) -> LiveRoom {
         let zone = settings.zone
-        func start(of day: CivilDay) -> Date {
-            Date(timeIntervalSince1970: Double(WallClock.resolve(day.daysSince1970 &* 86_400, in: zone).first))
+        func start(of day: CivilDay) -> Instant {
+            Instant(secondsSince1970: Double(WallClock.resolve(day.daysSince1970 &* 86_400, in: zone).first))
         }
         var event = LiveRoom(id: "festival:\(festival.day):\(festival.festival)", title: words.name(of: festival.festival),
                              start: start(of: festival.day), end: start(of: festival.day.adding(days: 1)),

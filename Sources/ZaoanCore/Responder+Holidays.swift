@@ -1,4 +1,3 @@
-import Foundation
 import ZaoanTime
 
 /// China's public holidays in `schedule` (`"workdays": "cn"`): each break an all-day event
@@ -7,15 +6,15 @@ import ZaoanTime
 /// down to in a bar (`"festivals": true` puts the festivals there).
 extension Responder {
     /// The breaks touching `from` … `to`, as events in order.
-    func holidayEvents(from: Date, to: Date) -> [LiveRoom] {
+    func holidayEvents(from: Instant, to: Instant) -> [LiveRoom] {
         guard let workdays = settings.month.workdays, to > from else { return [] }
         let zone = settings.zone
-        func day(_ date: Date) -> CivilDay {
-            let instant = Int(clampingSeconds: date.timeIntervalSince1970)
+        func day(_ date: Instant) -> CivilDay {
+            let instant = Int(clampingSeconds: date.secondsSince1970)
             return CivilDay(unixSeconds: Double(instant), offsetSeconds: WallClock.offset(zone, at: instant))
         }
-        func start(of day: CivilDay) -> Date {
-            Date(timeIntervalSince1970: Double(WallClock.resolve(day.daysSince1970 &* 86_400, in: zone).first))
+        func start(of day: CivilDay) -> Instant {
+            Instant(secondsSince1970: Double(WallClock.resolve(day.daysSince1970 &* 86_400, in: zone).first))
         }
         let words = WorkdayWords.forLanguage(settings.language)
         // The window's days, at most the longest schedule's (744 hours) and a day.

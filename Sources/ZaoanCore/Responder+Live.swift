@@ -1,4 +1,3 @@
-import Foundation
 import ZaoanRecurrence
 import ZaoanTime
 
@@ -7,11 +6,11 @@ import ZaoanTime
 extension Responder {
     /// `countdown ID`, or without ID the room live now or starting next, with its title.
     /// No rooms: an empty line, so a bar hides the module.
-    func countdown(id: String?, now: Date) throws(ProtocolError) -> String {
+    func countdown(id: String?, now: Instant) throws(ProtocolError) -> String {
         try countdownAnswer(id: id, now: now).text
     }
 
-    func countdownAnswer(id: String?, now: Date, formats: CountdownFormatSet? = nil) throws(ProtocolError) -> Answer {
+    func countdownAnswer(id: String?, now: Instant, formats: CountdownFormatSet? = nil) throws(ProtocolError) -> Answer {
         let duration = settings.liveDefaultDuration
         if let id {
             let room = try roomOrEvent(id, now: now)
@@ -24,13 +23,13 @@ extension Responder {
     }
 
     /// One live or upcoming room per `ticker_period` seconds, chosen by the wall clock.
-    func ticker(now: Date) -> String {
+    func ticker(now: Instant) -> String {
         tickerAnswer(now: now).text
     }
 
     /// - Parameter others: `ticker others`: leave out the room `countdown` and `status`
     ///   feature, so a bar showing both never shows one room twice.
-    func tickerAnswer(now: Date, skip: Int = 0, formats: CountdownFormatSet? = nil, others: Bool = false) -> Answer {
+    func tickerAnswer(now: Instant, skip: Int = 0, formats: CountdownFormatSet? = nil, others: Bool = false) -> Answer {
         guard let shown = tickerRoom(now: now, skip: skip, others: others) else {
             return Answer(formats?.none.map { fill($0, room: nil, phase: nil, now: now) } ?? "")
         }
@@ -41,7 +40,7 @@ extension Responder {
 
     /// The room or event the ticker shows now, `skip` places further on, and its place;
     /// with `others`, never the featured one (all of its series).
-    private func tickerRoom(now: Date, skip: Int, others: Bool = false) -> (room: LiveRoom, phase: RoomPhase, index: Int, count: Int)? {
+    private func tickerRoom(now: Instant, skip: Int, others: Bool = false) -> (room: LiveRoom, phase: RoomPhase, index: Int, count: Int)? {
         // A recurring room (or calendar series) shows once, at its next occurrence: the first
         // of its ID not over, in the rotation's order. One pass keeping places, not rooms
         // (with 10,000 calendar events copying them into lists took half the loop's time in
@@ -65,7 +64,7 @@ extension Responder {
     /// A room's countdown with its state for bars: `soon` within `soon_threshold` of the
     /// start; `countdown_levels`' class, colour and urgency (CountdownLevels.shown) beside
     /// that; its text from `formats`' template for the phase, if any.
-    func roomAnswer(_ room: LiveRoom, _ phase: RoomPhase, titled: Bool, formats: CountdownFormatSet? = nil, now: Date) -> Answer {
+    func roomAnswer(_ room: LiveRoom, _ phase: RoomPhase, titled: Bool, formats: CountdownFormatSet? = nil, now: Instant) -> Answer {
         let bare = CountdownText.render(phase, of: room, language: settings.language)
         let state = state(of: phase)
         // A calendar event's: its calendar after the time, its location, its description's
@@ -114,7 +113,7 @@ extension Responder {
     /// once per room and kept while the room stays as it is (formatting two dates per room
     /// is most of the cost: about 10 ms for 1,000 rooms, which would otherwise be paid every
     /// second, and again after every change to any room).
-    func liveList(now: Date) -> [String] {
+    func liveList(now: Instant) -> [String] {
         if listRows == nil {
             var kept: [String: ListRow] = [:]
             listRows = shown(schedule.sorted).map { room in
@@ -134,12 +133,12 @@ extension Responder {
 
     /// A room by its ID at its live or next occurrence, or a calendar event by its
     /// `calendar:UID` (`countdown ID`, `url`/`join countdown ID`, the notifier's Join).
-    func roomOrEvent(_ id: String, now: Date) throws(ProtocolError) -> LiveRoom {
+    func roomOrEvent(_ id: String, now: Instant) throws(ProtocolError) -> LiveRoom {
         if schedule.rooms[id] == nil, id.hasPrefix(Request.calendarEventPrefix) { return try calendarEvent(id, now: now) }
         return nextOccurrence(of: try room(id), now: now)
     }
 
-    func liveShow(id: String, now: Date) throws(ProtocolError) -> [String] {
+    func liveShow(id: String, now: Instant) throws(ProtocolError) -> [String] {
         if schedule.rooms[id] == nil, id.hasPrefix(Request.calendarEventPrefix) { return try calendarEventShow(id: id, now: now) }
         let saved = try self.room(id)
         let room = nextOccurrence(of: saved, now: now)
@@ -152,7 +151,7 @@ extension Responder {
             "state: \(CountdownText.render(phase, of: room, language: settings.language))",
         ]
         if let local = room.startWallClock,
-           let note = WallClock.note(local: local, chosen: Int(clampingSeconds: room.start.timeIntervalSince1970), zone: settings.zone) {
+           let note = WallClock.note(local: local, chosen: Int(clampingSeconds: room.start.secondsSince1970), zone: settings.zone) {
             lines.append("note: " + note)
         }
         if let description = room.description { lines.append("description: \(description)") }
@@ -173,7 +172,7 @@ extension Responder {
 
     /// The room or event `countdown [ID]`, `ticker [SKIP]` or `status` shows now; an
     /// unknown ID is `not-found`, as for `countdown ID`.
-    func shownRoom(_ request: Request, now: Date) throws(ProtocolError) -> LiveRoom? {
+    func shownRoom(_ request: Request, now: Instant) throws(ProtocolError) -> LiveRoom? {
         switch request {
         case .text(.countdown, let id?): return try roomOrEvent(id, now: now)
         case .text(.countdown, nil), .plain(.status):
@@ -187,32 +186,32 @@ extension Responder {
 
     /// A recurring room's occurrence that is live now or comes next (the room itself when
     /// it does not recur, or has no occurrence left in the window).
-    func nextOccurrence(of room: LiveRoom, now: Date) -> LiveRoom {
+    func nextOccurrence(of room: LiveRoom, now: Instant) -> LiveRoom {
         guard room.repeatRule != nil else { return room }
         return rotation(at: now).first {
             $0.id == room.id && !RoomPhase(room: $0, now: now, defaultDuration: settings.liveDefaultDuration).isOver
         } ?? room
     }
 
-    func localTime(_ date: Date) -> String {
-        formatters.string(from: date, pattern: "yyyy-MM-dd HH:mm", locale: "en_US_POSIX", zone: settings.zone)
+    func localTime(_ date: Instant) -> String {
+        formatters.string(from: date, ownPattern: "yyyy-MM-dd HH:mm", language: .en, zone: settings.zone)
     }
 
     /// `2026-12-01T20:00:00+08:00` in the configured zone, from the system's tz database
-    /// (`ISOTime`), as ICU's `yyyy-MM-dd'T'HH:mm:ssxxx` writes it; ICU itself outside years
-    /// 1000–9999 and for offsets of odd seconds. IsoTimeTests compares the two over
-    /// instants, zones and their changes.
-    func isoTime(_ date: Date) -> String {
-        isoTime(date, in: ZoneInfoStore.shared.zoneInfo(for: settings.zone, at: date))
+    /// (`ISOTime`), as the LDML pattern `yyyy-MM-dd'T'HH:mm:ssxxx` writes it; through that
+    /// pattern outside years 1000–9999 and for offsets of odd seconds. IsoTimeTests compares
+    /// the two over instants, zones and their changes.
+    func isoTime(_ date: Instant) -> String {
+        isoTime(date, in: settings.zone.info())
     }
 
     /// The same with the zone's rules looked up once for many times (`schedule`).
-    func isoTime(_ date: Date, in zone: ZoneInfo) -> String {
-        let seconds = date.timeIntervalSince1970
+    func isoTime(_ date: Instant, in zone: ZoneInfo) -> String {
+        let seconds = date.secondsSince1970
         if seconds.isFinite {
             let whole = Int(clampingSeconds: seconds.rounded(.down))
             if let text = ISOTime.text(unixSeconds: whole, utcOffset: zone.localTimeType(at: whole).utcOffset) { return text }
         }
-        return formatters.string(from: date, pattern: "yyyy-MM-dd'T'HH:mm:ssxxx", locale: "en_US_POSIX", zone: settings.zone)
+        return formatters.string(from: date, ownPattern: "yyyy-MM-dd'T'HH:mm:ssxxx", language: .en, zone: settings.zone)
     }
 }

@@ -1,4 +1,3 @@
-import Foundation
 import ZaoanAlmanac
 import ZaoanProtocol
 import ZaoanTime
@@ -11,7 +10,7 @@ extension Responder {
     /// The month an `Asked` names, laid out and worded.
     func monthText(_ asked: Asked) throws(ProtocolError) -> MonthText {
         let zone = asked.place?.zone ?? settings.zone
-        let instant = Int(clampingSeconds: asked.now.timeIntervalSince1970)
+        let instant = Int(clampingSeconds: asked.now.secondsSince1970)
         let today = CivilDay(unixSeconds: Double(instant), offsetSeconds: WallClock.offset(zone, at: instant))
         let selector = try asked.text.map { word throws(ProtocolError) in try MonthSelector(word: word) } ?? .this
         let (thisYear, thisMonth, _) = today.date
@@ -58,7 +57,7 @@ extension Responder {
     /// Counts, for each day, the rooms and calendar events (not festivals or holidays) that
     /// touch it: the days' starts in the zone worked out once, then one pass over the
     /// rotation, each event adding to the days it spans.
-    private func countEvents(into days: inout [MonthDay], zone: TimeZone, now: Date) {
+    private func countEvents(into days: inout [MonthDay], zone: Zone, now: Instant) {
         guard let last = days.last?.day else { return }
         // Each day's first instant (a midnight the clocks skip: when they resume), and the next month's.
         let starts = (days.map(\.day) + [last.adding(days: 1)]).map { day in
@@ -66,8 +65,8 @@ extension Responder {
         }
         let duration = Double(settings.liveDefaultDuration)
         for room in rotation(at: now) where room.source != Self.festivalSource {
-            let begins = room.start.timeIntervalSince1970
-            let ends = max(room.end?.timeIntervalSince1970 ?? begins + duration, begins + 1)
+            let begins = room.start.secondsSince1970
+            let ends = max(room.end?.secondsSince1970 ?? begins + duration, begins + 1)
             guard begins < starts[days.count], ends > starts[0] else { continue }
             for index in days.indices where begins < starts[index + 1] && ends > starts[index] {
                 days[index].events += 1

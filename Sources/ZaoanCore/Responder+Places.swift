@@ -1,4 +1,3 @@
-import Foundation
 
 /// Where an answer is for: the configured city and zone, or one named in the request
 /// (`greeting 东京`, `time HH:mm @Asia/Tokyo`, `status @New York`).
@@ -7,7 +6,7 @@ extension Responder {
         /// What the greeting shows: a built-in city in the configured language, any other
         /// city as written, or a name for the zone.
         let name: String
-        let zone: TimeZone
+        let zone: Zone
     }
 
     /// How many zones named by requests are kept resolved.
@@ -39,7 +38,7 @@ extension Responder {
 
     /// The zone of a request's place for the render cache; the configured zone when the
     /// place is unknown (the answer is then an error, whatever the period).
-    func zone(of request: Request) -> TimeZone {
+    func zone(of request: Request) -> Zone {
         switch request {
         case .text(.greeting, let city?), .zoned(let city, _):
             // An unknown place is answered with its error by `structured`; here it only needs
@@ -51,14 +50,14 @@ extension Responder {
 
     /// An IANA zone by name, or nil. Only names made of `A-Z a-z 0-9 / _ + -` (no `..`,
     /// no leading `/`) reach Foundation; results are kept, at most `zoneCacheLimit`.
-    private func ianaZone(_ name: String) -> TimeZone? {
+    private func ianaZone(_ name: String) -> Zone? {
         if let known = zoneCache[name] { return known }
         let allowed = name.utf8.allSatisfy { byte in
             (byte >= 0x30 && byte <= 0x39) || (byte >= 0x41 && byte <= 0x5A) || (byte >= 0x61 && byte <= 0x7A)
                 || byte == UInt8(ascii: "/") || byte == UInt8(ascii: "_") || byte == UInt8(ascii: "+") || byte == UInt8(ascii: "-")
         }
         guard allowed, !name.isEmpty, name.utf8.count <= RequestParser.maxZoneNameBytes,
-              !name.hasPrefix("/"), !name.contains(".."), let zone = TimeZone.named(name) else { return nil }
+              !name.hasPrefix("/"), !name.contains(".."), let zone = Zone.named(name) else { return nil }
         if zoneCache.count >= Self.zoneCacheLimit { zoneCache.removeAll(keepingCapacity: true) }
         zoneCache[name] = zone
         return zone

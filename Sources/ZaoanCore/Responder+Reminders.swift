@@ -1,4 +1,3 @@
-import Foundation
 import ZaoanRecurrence
 
 /// Alarms: when each fires (`watch events` `"phase":"alarm"`), `remind list`, and the
@@ -16,7 +15,7 @@ extension Responder {
     /// however long it nags.
     func alarmMoments(of room: LiveRoom, reference: Int) -> [(id: String, at: Int)] {
         guard !room.alarms.isEmpty else { return [] }
-        let start = Int(clampingSeconds: room.start.timeIntervalSince1970)
+        let start = Int(clampingSeconds: room.start.secondsSince1970)
         let end = endSecond(of: room)
         var found: [(id: String, at: Int)] = []
         for (index, alarm) in room.alarms.enumerated() {
@@ -71,9 +70,9 @@ extension Responder {
     /// `remind list`: each alarm still to fire (a pending repeat, a snooze) of a room or
     /// event that has not ended, by when: `ID<TAB>WHEN<TAB>EVENT<TAB>TITLE`, WHEN in ISO 8601
     /// with the zone's offset, EVENT the ID `live show` takes.
-    func remindList(now: Date) -> [String] {
-        let second = Int(clampingSeconds: now.timeIntervalSince1970)
-        let zone = ZoneInfoStore.shared.zoneInfo(for: settings.zone, at: now)
+    func remindList(now: Instant) -> [String] {
+        let second = Int(clampingSeconds: now.secondsSince1970)
+        let zone = settings.zone.info()
         var pending: [(at: Int, id: String, room: LiveRoom)] = []
         for room in rotation(at: now) where !room.alarms.isEmpty && endSecond(of: room) > second {
             var next: [String: Int] = [:]
@@ -82,7 +81,7 @@ extension Responder {
         }
         pending.sort { ($0.at, $0.id) < ($1.at, $1.id) }
         var lines = pending.prefix(Self.scheduleLines).map { alarm in
-            [alarm.id, isoTime(Date(timeIntervalSince1970: Double(alarm.at)), in: zone), alarm.room.id,
+            [alarm.id, isoTime(Instant(secondsSince1970: Double(alarm.at)), in: zone), alarm.room.id,
              Self.withoutTabs(alarm.room.title.isEmpty ? alarm.room.id : alarm.room.title)].joined(separator: "\t")
         }
         if pending.count > Self.scheduleLines { lines.append("… and \(pending.count - Self.scheduleLines) more") }
@@ -90,15 +89,15 @@ extension Responder {
     }
 
     /// `remind snooze ID DURATION|start` and `remind dismiss ID`, applied to `next`.
-    func changeReminder(_ request: Request, in next: inout LiveSchedule, now: Date) throws(ProtocolError) {
-        let second = Int(clampingSeconds: now.timeIntervalSince1970)
+    func changeReminder(_ request: Request, in next: inout LiveSchedule, now: Instant) throws(ProtocolError) {
+        let second = Int(clampingSeconds: now.secondsSince1970)
         switch request {
         case .pair(.remindSnooze, let id, let text):
             let alarm = try alarmOfOpenEvent(id, now: now)
             let until: Int
             if text.lowercased() == "start" {
                 guard alarm.start > second else {
-                    throw ProtocolError(.badArgument, "the event started at \(isoTime(Date(timeIntervalSince1970: Double(alarm.start)))); snooze for a time instead (5m)")
+                    throw ProtocolError(.badArgument, "the event started at \(isoTime(Instant(secondsSince1970: Double(alarm.start)))); snooze for a time instead (5m)")
                 }
                 until = alarm.start
             } else {
@@ -108,7 +107,7 @@ extension Responder {
                 until = second + Int(seconds)
             }
             guard until < alarm.end else {
-                throw ProtocolError(.badArgument, "the event ends at \(isoTime(Date(timeIntervalSince1970: Double(alarm.end)))), before the snooze would; snooze for less, or remind dismiss \(id)")
+                throw ProtocolError(.badArgument, "the event ends at \(isoTime(Instant(secondsSince1970: Double(alarm.end)))), before the snooze would; snooze for less, or remind dismiss \(id)")
             }
             try next.reminders.choose(.snoozed(until: until), for: id, eventEnd: alarm.end, now: second)
         case .text(.remindDismiss, let id?):
@@ -123,10 +122,10 @@ extension Responder {
     static let longestSnooze: Int64 = 86_400
 
     /// The occurrence alarm `id` belongs to, if its event has not ended.
-    private func alarmOfOpenEvent(_ id: String, now: Date) throws(ProtocolError) -> (start: Int, end: Int) {
-        let second = Int(clampingSeconds: now.timeIntervalSince1970)
+    private func alarmOfOpenEvent(_ id: String, now: Instant) throws(ProtocolError) -> (start: Int, end: Int) {
+        let second = Int(clampingSeconds: now.secondsSince1970)
         for room in rotation(at: now) where !room.alarms.isEmpty {
-            let start = Int(clampingSeconds: room.start.timeIntervalSince1970)
+            let start = Int(clampingSeconds: room.start.secondsSince1970)
             let end = endSecond(of: room)
             guard end > second else { continue }
             if room.alarms.indices.contains(where: { ReminderID.of(room, start: start, index: $0) == id }) { return (start, end) }

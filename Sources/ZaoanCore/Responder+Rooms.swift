@@ -1,4 +1,3 @@
-import Foundation
 import ZaoanRecurrence
 import ZaoanTime
 
@@ -9,7 +8,7 @@ extension Responder {
     /// `base` (by default the schedule in force) as it would be after `live add` or `live rm`.
     /// Nothing changes here until the server has saved it and calls `commit`; a group commit
     /// applies several changes in turn, each to the result of the one before.
-    public func proposedChange(_ request: Request, to base: LiveSchedule? = nil, now: Date) throws(ProtocolError) -> LiveSchedule {
+    public func proposedChange(_ request: Request, to base: LiveSchedule? = nil, now: Instant) throws(ProtocolError) -> LiveSchedule {
         var next = base ?? schedule
         switch request {
         case .room(.liveAdd, let draft):
@@ -50,11 +49,11 @@ extension Responder {
 
     /// `live add`'s (and `event add`'s) words made a room: START and END resolved against
     /// `now` in the configured zone, the rule and the alarms read and checked.
-    func resolvedRoom(_ draft: LiveRoomDraft, now: Date) throws(ProtocolError) -> LiveRoom {
+    func resolvedRoom(_ draft: LiveRoomDraft, now: Instant) throws(ProtocolError) -> LiveRoom {
         let zone = settings.zone
         let resolved = try TimeExpression.resolve(draft.start, now: now, zone: zone, lean: .future, within: AcceptedTimes.room)
         let start = resolved.date
-        var end: Date?
+        var end: Instant?
         if let text = draft.end {
             // A relative or time-of-day END counts from START: end=+90m lasts 90 minutes.
             let resolved = try TimeExpression.parse(text, now: start, zone: zone, lean: .future, within: AcceptedTimes.room)
@@ -108,8 +107,8 @@ extension Responder {
     public func keepFirstStarts(of ids: Set<String>) {
         for id in ids {
             guard let room = schedule.rooms[id], room.repeatRule != nil else { continue }
-            let start = Int64(Int(clampingSeconds: room.start.timeIntervalSince1970))
-            let end = room.end.map { Int64(Int(clampingSeconds: $0.timeIntervalSince1970)) } ?? start
+            let start = Int64(Int(clampingSeconds: room.start.secondsSince1970))
+            let end = room.end.map { Int64(Int(clampingSeconds: $0.secondsSince1970)) } ?? start
             roomExpansions[id] = RoomExpansion(series: .init(room, zone: settings.zone.identifier), spans: [OccurrenceSpan(start: start, end: end)])
         }
         rotationBuiltAt = nil
@@ -132,7 +131,7 @@ extension Responder {
 
     /// A recurring room's occurrences ahead (up to `until`); its first start alone while
     /// none is known.
-    func occurrences(of room: LiveRoom, until horizon: Date = .distantFuture) -> [LiveRoom] {
+    func occurrences(of room: LiveRoom, until horizon: Instant = .distantFuture) -> [LiveRoom] {
         expansion(of: room).map { $0.rooms(of: room).filter { $0.start <= horizon } } ?? [room]
     }
 
@@ -147,8 +146,8 @@ extension Responder {
 
     /// The rotation for `now`, built again when the rooms or events changed, when an hour
     /// has passed (recurring rooms move on), or when the clock went back.
-    func rotation(at now: Date) -> [LiveRoom] {
-        let instant = Int64(Int(clampingSeconds: now.timeIntervalSince1970))
+    func rotation(at now: Instant) -> [LiveRoom] {
+        let instant = Int64(Int(clampingSeconds: now.secondsSince1970))
         if let built = rotationBuiltAt, instant >= built, instant - built < RoomRecurrence.refreshSeconds { return rotation }
         rebuildRotation(now: instant)
         return rotation
@@ -159,14 +158,14 @@ extension Responder {
         rotationBuiltAt = now
         var expanded = schedule.sorted
         if expanded.contains(where: { $0.repeatRule != nil }) {
-            let horizon = Date(timeIntervalSince1970: Double(now + RoomRecurrence.windowSeconds))
+            let horizon = Instant(secondsSince1970: Double(now + RoomRecurrence.windowSeconds))
             expanded = expanded.flatMap { room in
                 room.repeatRule == nil ? [room] : occurrences(of: room, until: horizon)
             }.sorted(by: LiveSchedule.inOrder)
         }
         var events = calendarEvents
         if settings.festivals {
-            events = Self.merging(events, festivalEvents(now: Date(timeIntervalSince1970: Double(now))))
+            events = Self.merging(events, festivalEvents(now: Instant(secondsSince1970: Double(now))))
         }
         rotation = shown(Self.merging(expanded, events))
     }

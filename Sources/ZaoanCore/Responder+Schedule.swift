@@ -1,4 +1,3 @@
-import Foundation
 import ZaoanRecurrence
 import ZaoanTime
 
@@ -7,7 +6,7 @@ import ZaoanTime
 extension Responder {
     /// The calendar event with ID `id` (`calendar:UID`) live now or next in the window, else
     /// its last there.
-    func calendarEvent(_ id: String, now: Date) throws(ProtocolError) -> LiveRoom {
+    func calendarEvent(_ id: String, now: Instant) throws(ProtocolError) -> LiveRoom {
         let duration = settings.liveDefaultDuration
         let matching = rotation(at: now).filter { $0.id == id && $0.source != nil }
         guard let event = matching.first(where: { !RoomPhase(room: $0, now: now, defaultDuration: duration).isOver }) ?? matching.last else {
@@ -19,7 +18,7 @@ extension Responder {
     /// `live show calendar:UID`: the calendar event with that ID (as `watch events` gives
     /// it) that is live now or comes next in the window, with its calendar, file, location,
     /// description's first line, URL, and the link to join its meeting with the service's name.
-    func calendarEventShow(id: String, now: Date) throws(ProtocolError) -> [String] {
+    func calendarEventShow(id: String, now: Instant) throws(ProtocolError) -> [String] {
         let duration = settings.liveDefaultDuration
         let event = try calendarEvent(id, now: now)
         let phase = RoomPhase(room: event, now: now, defaultDuration: duration)
@@ -68,13 +67,13 @@ extension Responder {
     /// (`ScheduleSearch`), looked for after the cheaper checks.
     /// At most `scheduleLines` lines; past them one last line, without tabs, says how many
     /// more and how to ask for fewer.
-    func schedule(hours: Int, calendar wanted: String? = nil, search: [String] = [], now: Date) throws(ProtocolError) -> [String] {
+    func schedule(hours: Int, calendar wanted: String? = nil, search: [String] = [], now: Instant) throws(ProtocolError) -> [String] {
         // `calendar=live`, `festival` or `holiday-cn`: zaoan's own source of that name.
         let ownSource = wanted.flatMap(CalendarNameRule.reserved)
         if let wanted, ownSource == nil { try checkCalendar(wanted) }
         let searched = ScheduleSearch(search)
-        let horizon = now.addingTimeInterval(Double(hours) * 3600)
-        let zone = ZoneInfoStore.shared.zoneInfo(for: settings.zone, at: now)
+        let horizon = now.adding(seconds: Double(hours) * 3600)
+        let zone = settings.zone.info()
         // One pass over the rotation (in start order), without copying its rooms into
         // intermediate lists: only the lines shown are written, the rest counted
         // (10,000 events: 10 ms of CPU a request with the copies, most of it moving rooms).

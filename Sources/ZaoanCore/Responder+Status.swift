@@ -1,9 +1,8 @@
-import Foundation
 
 /// `status`: greeting, time and the next room's countdown in one line, from
 /// `status_template` — the app's recommend page merged three feeds into one view.
 extension Responder {
-    func statusAnswer(now: Date, place: Place? = nil, formats: CountdownFormatSet? = nil) throws(ProtocolError) -> Answer {
+    func statusAnswer(now: Instant, place: Place? = nil, formats: CountdownFormatSet? = nil) throws(ProtocolError) -> Answer {
         let place = place ?? Place(name: settings.city, zone: settings.zone)
         let greeting = try greetingAnswer(at: place, now: now)
         let countdown = try countdownAnswer(id: nil, now: now, formats: formats)

@@ -1,10 +1,9 @@
-import Foundation
 
 /// What `stats` reports besides the Responder's own figures: a snapshot the service takes
 /// when `stats` is asked (its running totals, `ServiceFigures`, and what it reads off where
 /// it lives), handed over as a value.
 public struct ServiceFigures: Sendable, Equatable {
-    public var startedAt: Date
+    public var startedAt: Instant
     public var connectionsOpen: Int = 0
     public var connectionsTotal: Int = 0
     public var requests: Int = 0
@@ -50,7 +49,7 @@ public struct ServiceFigures: Sendable, Equatable {
     /// What the settings in force could not use of the config file, each with its place
     /// and what stands instead (`ConfigError.report`); empty when the file is good.
     public var configProblems: [String] = []
-    public init(startedAt: Date) { self.startedAt = startedAt }
+    public init(startedAt: Instant) { self.startedAt = startedAt }
 }
 
 /// Answers requests. Pure: the caller passes the time and the counters; nothing here touches
@@ -129,7 +128,7 @@ public final class Responder {
         let part: Request
     }
     /// Zones named by requests (`@Asia/Tokyo`), resolved once; see `place`.
-    var zoneCache: [String: TimeZone] = [:]
+    var zoneCache: [String: Zone] = [:]
     /// Cities the gazetteer found for requests (`greeting 杭州`), at most `zoneCacheLimit`;
     /// cleared with new settings (the language names them).
     var gazetteerCache: [String: Place] = [:]
@@ -185,24 +184,24 @@ public final class Responder {
     /// Answers a request that needs no connection state. `session` and `quit` answers are
     /// decided by the connection; `reload` and room changes by the server. `counters` is
     /// only evaluated for `stats`, so the request path does not gather them.
-    public func answer(_ request: Request, now: Date, counters: @autoclosure () -> ServiceFigures) -> Reply {
+    public func answer(_ request: Request, now: Instant, counters: @autoclosure () -> ServiceFigures) -> Reply {
         answer(request, parsed: nil, now: now, counters: counters())
     }
 
     /// The same for a request as `ParsedLines` gave it: the line sent again within its
     /// period is answered from its box's identity.
-    public func answer(_ parsed: ParsedRequest, now: Date, counters: @autoclosure () -> ServiceFigures) -> Reply {
+    public func answer(_ parsed: ParsedRequest, now: Instant, counters: @autoclosure () -> ServiceFigures) -> Reply {
         if case .plain(.ping) = parsed.request { return .pong }  // the benchmark's request: no work at all
-        if let last = lastRendered, last.parsed === parsed, last.valid.contains(Int(clampingSeconds: now.timeIntervalSince1970)) {
+        if let last = lastRendered, last.parsed === parsed, last.valid.contains(Int(clampingSeconds: now.secondsSince1970)) {
             return last.reply
         }
         return answer(parsed.request, parsed: parsed, now: now, counters: counters())
     }
 
-    private func answer(_ request: Request, parsed: ParsedRequest?, now: Date, counters: @autoclosure () -> ServiceFigures) -> Reply {
+    private func answer(_ request: Request, parsed: ParsedRequest?, now: Instant, counters: @autoclosure () -> ServiceFigures) -> Reply {
         if case .plain(.ping) = request { return .pong }  // the benchmark's request: no work at all
         if case .watch(let inner) = request { return answer(inner, now: now, counters: counters()) }
-        let instant = Int(clampingSeconds: now.timeIntervalSince1970)
+        let instant = Int(clampingSeconds: now.secondsSince1970)
         if let last = lastRendered, last.valid.contains(instant), last.request == request {
             if parsed != nil && last.parsed !== parsed { lastRendered = LastRendered(request, parsed, last.valid, last.reply) }
             return last.reply
@@ -251,12 +250,12 @@ public final class Responder {
     /// (`version`, `help`), 60 for a greeting or a clock without seconds in a zone whose
     /// offset is whole minutes, else 1. (`watch` ticks once a minute while only such requests
     /// are watched, and not at all for fixed answers.) Settings changes re-render everything.
-    public func changePeriod(_ request: Request, now: Date) -> Int {
+    public func changePeriod(_ request: Request, now: Instant) -> Int {
         let inner = request.withFormat.request
         let seconds = renderPeriod(inner) ?? 1
         if seconds >= Request.fixedRenderPeriod { return 0 }
         guard seconds == 60 else { return 1 }
-        return WallClock.offset(zone(of: inner), at: Int(clampingSeconds: now.timeIntervalSince1970)) % 60 == 0 ? 60 : 1
+        return WallClock.offset(zone(of: inner), at: Int(clampingSeconds: now.secondsSince1970)) % 60 == 0 ? 60 : 1
     }
 
     /// The instants a rendering made at `instant` stays right for: its second; its minute
@@ -271,10 +270,10 @@ public final class Responder {
             let start = CivilCalendar.floorDivide(instant, seconds) * seconds
             return start..<(start + seconds)
         }
-        return WallClock.zoneInfo(zone(of: request), near: instant).localPeriod(around: instant, seconds: seconds)
+        return zone(of: request).info().localPeriod(around: instant, seconds: seconds)
     }
 
-    private func render(_ request: Request, format: OutputFormat, now: Date, counters: @autoclosure () -> ServiceFigures) -> Reply {
+    private func render(_ request: Request, format: OutputFormat, now: Instant, counters: @autoclosure () -> ServiceFigures) -> Reply {
         do {
             let answer = try structured(request, now: now, counters: counters())
             return format.encode(answer, name: request.commandWord, pangoMarkup: settings.i3barPango)
@@ -286,11 +285,11 @@ public final class Responder {
     /// The answer with what bars want to know about it; `OutputFormat` writes it out. A
     /// request of its own is answered by its kind's line of the answer table below; one made
     /// of requests by what it is made of.
-    public func structured(_ request: Request, now: Date, counters: @autoclosure () -> ServiceFigures) throws(ProtocolError) -> Answer {
+    public func structured(_ request: Request, now: Instant, counters: @autoclosure () -> ServiceFigures) throws(ProtocolError) -> Answer {
         try structured(request, now: now, formats: defaultCountdownFormats, counters: counters)
     }
 
-    private func structured(_ request: Request, now: Date, formats: CountdownFormatSet?, counters: () -> ServiceFigures) throws(ProtocolError) -> Answer {
+    private func structured(_ request: Request, now: Instant, formats: CountdownFormatSet?, counters: () -> ServiceFigures) throws(ProtocolError) -> Answer {
         switch request {
         case .plain, .text, .number, .query, .pair, .room:
             return try answer(request.kind, Asked(request: request, place: nil, now: now, formats: formats), counters: counters)
@@ -356,11 +355,11 @@ public final class Responder {
     /// array on one line: a bar's status line, as `zaoan bar` writes it. Each block's
     /// `instance` is its place and command word (`0-time`, `1-ticker`), so a click names the
     /// block; a clock in another zone is labelled with it (`Tokyo 09:30`).
-    private func blocks(_ parts: [Request], format: OutputFormat, now: Date) -> Reply {
+    private func blocks(_ parts: [Request], format: OutputFormat, now: Instant) -> Reply {
         guard format == .i3bar else {
             return .error(ProtocolError(.badArgument, "blocks answers as i3bar only; send --format=i3bar blocks ..."))
         }
-        let instant = Int(clampingSeconds: now.timeIntervalSince1970)
+        let instant = Int(clampingSeconds: now.secondsSince1970)
         var line = "["
         for (index, part) in parts.enumerated() {
             if index > 0 { line += "," }
@@ -381,7 +380,7 @@ public final class Responder {
     }
 
     /// One part of `blocks`, encoded; a refused part as a block saying so.
-    private func block(_ part: Request, index: Int, now: Date) -> String {
+    private func block(_ part: Request, index: Int, now: Instant) -> String {
         let pango = settings.i3barPango
         let instance = "\(index)-\(part.commandWord)"
         do {
@@ -408,22 +407,22 @@ public final class Responder {
     }
 
     /// "早安·北京": the greeting for the hour in the city's zone, then the city.
-    public func greeting(city: String?, now: Date) throws(ProtocolError) -> String {
+    public func greeting(city: String?, now: Instant) throws(ProtocolError) -> String {
         try greetingAnswer(city: city, now: now).text
     }
 
-    func greetingAnswer(city: String?, now: Date) throws(ProtocolError) -> Answer {
+    func greetingAnswer(city: String?, now: Instant) throws(ProtocolError) -> Answer {
         try greetingAnswer(at: try place(city), now: now)
     }
 
-    func greetingAnswer(at place: Place, now: Date) throws(ProtocolError) -> Answer {
+    func greetingAnswer(at place: Place, now: Instant) throws(ProtocolError) -> Answer {
         let name = place.name, zone = place.zone
-        let local = WallClock.local(Int(clampingSeconds: now.timeIntervalSince1970), in: zone)
+        let local = WallClock.local(Int(clampingSeconds: now.secondsSince1970), in: zone)
         let minuteOfDay = ((local % 86_400 + 86_400) % 86_400) / 60
         let period = settings.greetings.period(hour: minuteOfDay / 60, minute: minuteOfDay % 60)
         let word = period.text
-        let date = formatters.string(from: now, pattern: settings.language.longDatePattern(settings.hourCycle),
-                                     locale: settings.language.localeIdentifier, zone: zone)
+        let date = formatters.string(from: now, ownPattern: settings.language.longDatePattern(settings.hourCycle),
+                                     language: settings.language, zone: zone)
         return Answer(word + settings.separator + name, shortText: word, tooltip: "\(name) \(date)",
                       state: period.dayPart.rawValue)
     }
@@ -431,20 +430,21 @@ public final class Responder {
     /// The current time through a cached formatter; `%` patterns are strftime, formatted
     /// as `date +FORMAT` would (Responder+Strftime.swift). `zone`: another zone than the
     /// configured one (`time PATTERN @ZONE`).
-    public func time(pattern: String?, now: Date, zone: TimeZone? = nil) throws(ProtocolError) -> String {
+    public func time(pattern: String?, now: Instant, zone: Zone? = nil) throws(ProtocolError) -> String {
         let ldml = pattern ?? settings.timeFormat
         if ldml.utf8.contains(UInt8(ascii: "%")) {
             return try strftime(ldml, now: now, zone: zone ?? settings.zone, language: settings.language)
         }
-        // ICU formats nothing at all for a pattern past 1,024 UTF-16 units.
-        guard ldml.utf16.count <= Self.maxPatternLength else {
-            throw ProtocolError(.badArgument, "the pattern is \(ldml.utf16.count) characters long; at most \(Self.maxPatternLength)")
-        }
         if let format = NumericDatePattern.strftimeFormat(for: ldml),
-           NumericDatePattern.covers(unixSeconds: Int(clampingSeconds: now.timeIntervalSince1970)) {
+           NumericDatePattern.covers(unixSeconds: Int(clampingSeconds: now.secondsSince1970)) {
             return try strftime(format, now: now, zone: zone ?? settings.zone, language: settings.language)
         }
-        let text = formatters.string(from: now, pattern: ldml, locale: settings.language.localeIdentifier, zone: zone ?? settings.zone)
+        let text: String
+        do throws(LDMLPatternError) {
+            text = try formatters.string(from: now, pattern: ldml, language: settings.language, zone: zone ?? settings.zone)
+        } catch {
+            throw ProtocolError(.badArgument, "\(error); see docs/protocol.md for patterns")
+        }
         guard !text.isEmpty else {
             throw ProtocolError(.badArgument, "the pattern '\(RequestParser.shorten(pattern ?? ldml))' formats to nothing; see docs/protocol.md for patterns")
         }
@@ -458,7 +458,7 @@ public final class Responder {
     }
 
     /// An LDML pattern in the Chinese calendar (ICU's, with days in Chinese numerals).
-    func chineseTime(pattern: String?, now: Date, zone: TimeZone) throws(ProtocolError) -> String {
+    func chineseTime(pattern: String?, now: Instant, zone: Zone) throws(ProtocolError) -> String {
         let ldml = pattern ?? Self.chineseDatePattern(settings.language)
         guard ldml.utf16.count <= Self.maxPatternLength else {
             throw ProtocolError(.badArgument, "the pattern is \(ldml.utf16.count) characters long; at most \(Self.maxPatternLength)")
@@ -488,7 +488,7 @@ public final class Responder {
     /// The most config problems `stats` lists one by one.
     static let listedConfigProblems = 10
 
-    private func stats(now: Date, counters: ServiceFigures) -> [String] {
+    private func stats(now: Instant, counters: ServiceFigures) -> [String] {
         let cache = formatters.statistics
         let problems = counters.configProblems
         var configLines = problems.prefix(Self.listedConfigProblems).map { "config_problem: " + Self.oneLine($0) }
@@ -496,7 +496,7 @@ public final class Responder {
             configLines.append("config_problem: … and \(problems.count - Self.listedConfigProblems) more; zaoan check-config lists them all")
         }
         return [
-            "uptime_seconds: \(Int(clampingSeconds: now.timeIntervalSince(counters.startedAt)))",
+            "uptime_seconds: \(Int(clampingSeconds: now.seconds(since: counters.startedAt)))",
             "connections_open: \(counters.connectionsOpen)",
             "connections_total: \(counters.connectionsTotal)",
             "requests: \(counters.requests)",

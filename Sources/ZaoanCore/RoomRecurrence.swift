@@ -1,4 +1,3 @@
-import Foundation
 import ZaoanRecurrence
 
 /// Recurring rooms (`live add ID START TITLE repeat=RULE`): one recurrence engine for rooms
@@ -39,7 +38,7 @@ public enum RoomRecurrence {
     /// why the room cannot repeat. With `requireInstance` (the room is being added) a rule
     /// that gives no instance from the first start on is refused; a rule whose expansion
     /// runs out of `CalendarLimits.cpuSecondsPerSeries` is refused as too costly.
-    public static func expand(_ room: LiveRoom, zone: TimeZone, now: Int64, defaultDuration: Int, ahead: Int64 = showSeconds,
+    public static func expand(_ room: LiveRoom, zone: Zone, now: Int64, defaultDuration: Int, ahead: Int64 = showSeconds,
                               requireInstance: Bool) -> Result<[OccurrenceSpan], ProtocolError> {
         let series: RecurringSeries
         switch self.series(of: room, zone: zone, defaultDuration: defaultDuration) {
@@ -68,7 +67,7 @@ public enum RoomRecurrence {
 
     /// Refuses a recurring room whose series cannot be set up (its rule, the zone, the years
     /// of its first start), saying why. Nothing is iterated: the reader process does that.
-    static func check(_ room: LiveRoom, zone: TimeZone, defaultDuration: Int) throws(ProtocolError) {
+    static func check(_ room: LiveRoom, zone: Zone, defaultDuration: Int) throws(ProtocolError) {
         if case .failure(let error) = series(of: room, zone: zone, defaultDuration: defaultDuration) {
             throw error
         }
@@ -76,7 +75,7 @@ public enum RoomRecurrence {
 
     /// The room's series: its first start on the zone's wall clock, its rule, skipped days
     /// and each occurrence's length (its own, or `defaultDuration`).
-    private static func series(of room: LiveRoom, zone: TimeZone, defaultDuration: Int) -> Result<RecurringSeries, ProtocolError> {
+    private static func series(of room: LiveRoom, zone: Zone, defaultDuration: Int) -> Result<RecurringSeries, ProtocolError> {
         guard let text = room.repeatRule else { return .failure(ProtocolError(.badArgument, "room '\(room.id)' does not repeat")) }
         let rule: RecurrenceRule
         let calendarZone: CalendarZone
@@ -86,11 +85,11 @@ public enum RoomRecurrence {
         do throws(CalendarZone.Failure) { calendarZone = try CalendarZone(named: zone.identifier) } catch {
             return .failure(ProtocolError(.badArgument, "the zone \(zone.identifier) cannot be read for recurring rooms (\(error)); set another timezone"))
         }
-        let first = Int64(Int(clampingSeconds: room.start.timeIntervalSince1970))
+        let first = Int64(Int(clampingSeconds: room.start.secondsSince1970))
         guard let wall = calendarZone.wallClock(at: first) else {
             return .failure(ProtocolError(.badArgument, "the first start is outside the years a recurring room may have"))
         }
-        let length = room.end.map { Int64(Int(clampingSeconds: $0.timeIntervalSince(room.start).rounded())) } ?? Int64(defaultDuration)
+        let length = room.end.map { Int64(Int(clampingSeconds: $0.seconds(since: room.start).rounded())) } ?? Int64(defaultDuration)
         return .success(RecurringSeries(firstStart: wall, zone: calendarZone, rule: rule, skippedDays: Set((room.skippedDays ?? []).compactMap(day)),
                                         durationSeconds: min(max(length, 0), CalendarLimits.maximumEventSeconds)))
     }
@@ -108,7 +107,7 @@ public struct RoomExpansion: Equatable, Sendable {
         public let zone: String
 
         public init(_ room: LiveRoom, zone: String) {
-            self.init(start: room.start.timeIntervalSince1970, end: room.end?.timeIntervalSince1970, rule: room.repeatRule ?? "",
+            self.init(start: room.start.secondsSince1970, end: room.end?.secondsSince1970, rule: room.repeatRule ?? "",
                       skippedDays: room.skippedDays ?? [], zone: zone)
         }
 
@@ -122,7 +121,7 @@ public struct RoomExpansion: Equatable, Sendable {
 
         /// A room of this series (what the reader process needs of it).
         public func room(id: String) -> LiveRoom {
-            var room = LiveRoom(id: id, title: "", start: Date(timeIntervalSince1970: start), end: end.map { Date(timeIntervalSince1970: $0) },
+            var room = LiveRoom(id: id, title: "", start: Instant(secondsSince1970: start), end: end.map { Instant(secondsSince1970: $0) },
                                 repeatRule: rule)
             room.skippedDays = skippedDays.isEmpty ? nil : skippedDays
             return room
@@ -142,8 +141,8 @@ public struct RoomExpansion: Equatable, Sendable {
     func rooms(of room: LiveRoom) -> [LiveRoom] {
         spans.map { span in
             var occurrence = room
-            occurrence.start = Date(timeIntervalSince1970: Double(span.start))
-            occurrence.end = room.end == nil ? nil : Date(timeIntervalSince1970: Double(span.end))
+            occurrence.start = Instant(secondsSince1970: Double(span.start))
+            occurrence.end = room.end == nil ? nil : Instant(secondsSince1970: Double(span.end))
             occurrence.startWallClock = nil
             return occurrence
         }

@@ -1,4 +1,3 @@
-import Foundation
 
 /// `schedule ... search=WORDS`: which rooms and calendar events hold every word, each
 /// somewhere in the title, location or description (not across two of them), in any case.

@@ -1,4 +1,3 @@
-import Foundation
 
 /// `countdown_formats` and `countdown_levels`, read into their types: every template parsed
 /// and every pattern and colour checked here, at load, so an answer never meets a bad one.
@@ -73,8 +72,8 @@ extension Settings {
     /// A `{start:...}` pattern as `time` would take it: strftime with a `%`, else LDML that
     /// formats something.
     private static func checkPattern(_ pattern: String, language: Language) throws(TemplateProblem) {
-        let instant = Date(timeIntervalSince1970: 1_796_000_000)
-        let utc = TimeZone(identifier: "UTC") ?? .current
+        let instant = Instant(secondsSince1970: 1_796_000_000)
+        let utc = Zone.utc
         let sample: String
         if pattern.utf8.contains(UInt8(ascii: "%")) {
             do throws(ProtocolError) {
@@ -83,7 +82,11 @@ extension Settings {
                 throw TemplateProblem("the pattern '\(RequestParser.shorten(pattern))': \(error.message)")
             }
         } else {
-            sample = FormatterCache(capacity: 1).string(from: instant, pattern: pattern, locale: language.localeIdentifier, zone: utc)
+            do throws(LDMLPatternError) {
+                sample = try FormatterCache(capacity: 1).string(from: instant, pattern: pattern, language: language, zone: utc)
+            } catch {
+                throw TemplateProblem("the pattern '\(RequestParser.shorten(pattern))': \(error)")
+            }
             guard !sample.isEmpty else {
                 throw TemplateProblem("the pattern '\(RequestParser.shorten(pattern))' formats to nothing; use LDML (HH:mm) or strftime (%H:%M)")
             }

@@ -1,9 +1,8 @@
-import Foundation
 
 /// What the gazetteer says of a name: a city (its name as shown and its zone), none, or
 /// that it could not be asked.
 struct GazetteerLookup {
-    var place: (name: String, zone: TimeZone)?
+    var place: (name: String, zone: Zone)?
     /// Why the gazetteer could not be asked, when it could not.
     var unavailable: String?
 
@@ -28,7 +27,7 @@ extension Settings {
             return GazetteerLookup(unavailable: why)
         case .found(let cities, _):
             for city in cities {
-                if let zone = TimeZone.named(city.zone) { return GazetteerLookup(place: (city.shownName(in: language), zone)) }
+                if let zone = Zone.named(city.zone) { return GazetteerLookup(place: (city.shownName(in: language), zone)) }
             }
             return GazetteerLookup()
         }

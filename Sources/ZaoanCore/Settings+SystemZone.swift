@@ -1,11 +1,10 @@
-import Foundation
 
 extension Settings {
     /// These settings with the machine's zone changed to `zone` (`/etc/localtime` replaced,
     /// or its zone file rewritten): the zone, and the city named after it, as `resolving`
     /// makes them when neither `timezone` nor `city` is set. Settings whose zone the config
     /// gave (`followsSystemZone` false) are returned as they are.
-    public func withSystemZone(_ zone: TimeZone) -> Settings {
+    public func withSystemZone(_ zone: Zone) -> Settings {
         guard followsSystemZone else { return self }
         var settings = self
         if let added = systemZoneCity { settings.cities[added] = nil }

@@ -1,4 +1,3 @@
-import Foundation
 import ZaoanRecurrence
 
 /// Flags given to `zaoan serve` that override the config file.
@@ -17,9 +16,9 @@ public struct SettingsOverrides: Sendable, Equatable {
 public struct Settings: Sendable {
     public var language: Language
     public var city: String
-    public var zone: TimeZone
+    public var zone: Zone
     /// City name → zone: the built-in cities plus the config's `cities`.
-    public var cities: [String: TimeZone]
+    public var cities: [String: Zone]
     /// Every other city, by any of its names (GeoNames' cities15000): asked only for a name
     /// `cities` does not have (Settings+Gazetteer.swift).
     public var gazetteer: (any CityGazetteer)?
@@ -108,15 +107,16 @@ public struct Settings: Sendable {
     /// - Parameters:
     ///   - positions: where the file has each key (`ConfigFile.Reading.positions`), to place
     ///     the problems found here.
-    ///   - environment: consulted for LC_ALL / LC_MESSAGES / LANG when no language is set.
+    ///   - environment: consulted for LC_ALL / LC_MESSAGES / LANG when no language is set,
+    ///     and for TZ when no zone is set and `systemZone` is nil.
     ///   - systemZone: the machine's zone, used when neither city nor timezone is set; by
-    ///     default Foundation's `TimeZone.current`, asked for only then.
+    ///     default `Zone.system(environment:)` (TZ, else /etc/localtime), asked only then.
     public static func resolve(
         _ file: ConfigFile,
         positions: [String: TextPosition] = [:],
         overrides: SettingsOverrides = SettingsOverrides(),
         environment: [String: String] = [:],
-        systemZone: TimeZone? = nil,
+        systemZone: Zone? = nil,
         gazetteer: (any CityGazetteer)? = nil
     ) throws(ConfigError) -> Settings {
         let resolved = resolving(file, positions: positions, overrides: overrides, environment: environment, systemZone: systemZone,
@@ -133,7 +133,7 @@ public struct Settings: Sendable {
         positions: [String: TextPosition] = [:],
         overrides: SettingsOverrides = SettingsOverrides(),
         environment: [String: String] = [:],
-        systemZone: TimeZone? = nil,
+        systemZone: Zone? = nil,
         gazetteer: (any CityGazetteer)? = nil
     ) -> (settings: Settings, problems: [ConfigError]) {
         var problems = ProblemList(positions: positions)
@@ -156,9 +156,9 @@ public struct Settings: Sendable {
             }
         }
 
-        var cities: [String: TimeZone] = [:]
+        var cities: [String: Zone] = [:]
         for (name, zoneID) in BuiltinCities.byName {
-            cities[name] = TimeZone.named(zoneID)
+            cities[name] = Zone.named(zoneID)
         }
         // In the file's order, each entry's place looked up once (not twice per comparison:
         // a 1 MiB config of cities took 0.3 s to sort on the loop).
@@ -168,7 +168,7 @@ public struct Settings: Sendable {
                 problems.add(ConfigError(key: ConfigKey.cities.name, problem: "a city name must be non-empty and on one line"), .entryLeftOut, at: "\(ConfigKey.cities.name).\(name)")
                 continue
             }
-            guard let zone = TimeZone.named(zoneID) else {
+            guard let zone = Zone.named(zoneID) else {
                 problems.add(zoneProblem(zoneID, key: "\(ConfigKey.cities.name).\(RequestParser.shorten(name))"), .entryLeftOut, at: "\(ConfigKey.cities.name).\(name)")
                 continue
             }
@@ -187,10 +187,10 @@ public struct Settings: Sendable {
            lookUp(name, in: cities) != nil || found?.place != nil {
             zoneName = nil  // --city 东京 means Tokyo's zone, whatever the file's timezone says
         }
-        var zone: TimeZone?
+        var zone: Zone?
         var zoneFailed = false
         if let zoneID = zoneName {
-            zone = TimeZone.named(zoneID)
+            zone = Zone.named(zoneID)
             if zone == nil {
                 problems.add(zoneProblem(zoneID, key: overrides.timezone != nil ? "--timezone" : ConfigKey.timezone.name), .defaultUsed)
                 zoneFailed = true
@@ -215,7 +215,7 @@ public struct Settings: Sendable {
         case (nil, _):
             break
         }
-        let resolvedZone = zone ?? systemZone ?? .current  // asked only when needed: Foundation's TimeZone.current is costly at start
+        let resolvedZone = zone ?? systemZone ?? .system(environment: environment)
         let resolvedCity = city ?? BuiltinCities.name(forZone: resolvedZone.identifier, language: language)
         let addedCity = cities[resolvedCity] == nil
         cities[resolvedCity] = cities[resolvedCity] ?? resolvedZone
@@ -273,7 +273,7 @@ public struct Settings: Sendable {
                                      urlOpener: file[strings: .barURLOpener], urlSchemes: file[strings: .barURLSchemes],
                                      clicks: file[json: .barClicks])
         for problem in bar.problems { problems.add(problem, problem.fallback ?? .defaultUsed) }
-        for (index, entry) in bar.config.clockZones.enumerated() where lookUp(entry, in: cities) == nil && TimeZone.named(entry) == nil
+        for (index, entry) in bar.config.clockZones.enumerated() where lookUp(entry, in: cities) == nil && Zone.named(entry) == nil
             && gazetteerCity(entry, in: gazetteer, language: language).place == nil {
             problems.add(ConfigError(key: ConfigKey.barClockZones.name, problem: "'\(RequestParser.shorten(entry))' is neither an IANA time zone (e.g. \"Asia/Tokyo\") nor a known city (built in, in \"cities\" or in the gazetteer)"),
                          .defaultUsed, at: "\(ConfigKey.barClockZones.name).\(index)")
@@ -347,11 +347,11 @@ public struct Settings: Sendable {
     }
 
     /// Finds a city by exact name, then English names case-insensitively.
-    public func zone(forCity name: String) -> TimeZone? {
+    public func zone(forCity name: String) -> Zone? {
         Settings.lookUp(name, in: cities)
     }
 
-    static func lookUp(_ name: String, in cities: [String: TimeZone]) -> TimeZone? {
+    static func lookUp(_ name: String, in cities: [String: Zone]) -> Zone? {
         cities[name] ?? cities[name.lowercased()]
     }
 

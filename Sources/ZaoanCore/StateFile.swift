@@ -1,4 +1,3 @@
-import Foundation
 import ZaoanRecurrence
 
 /// The live rooms as they are stored in `state.json`: `{"version": 1, "rooms": [...]}`, each
@@ -48,10 +47,6 @@ public enum StateFile {
     /// enough for `Settings.maxRoomsCeiling` recurring rooms with every skipped day.
     static let limits = JSONReader.Limits(maxBytes: maxBytes, maxDepth: 32, maxStringBytes: maxBytes,
                                           maxNumberLength: 1_000, maxValues: 4_000_000)
-
-    public static func decode(_ data: Data) throws(Failure) -> Decoded {
-        try decode(Array(data))
-    }
 
     /// Reads a state file through the one JSON reader (strict). A key twice at the top level
     /// makes the file unreadable; in a room, it drops that room.
@@ -105,8 +100,8 @@ public enum StateFile {
     public static func encode(_ schedule: LiveSchedule) -> [UInt8] {
         let rooms = schedule.sorted.map { room -> JSONWriter.Value in
             var fields: [(Key, JSONWriter.Value)] = [(.id, .string(room.id)), (.title, .string(room.title)),
-                                                     (.start, .double(room.start.timeIntervalSince1970))]
-            if let end = room.end { fields.append((.end, .double(end.timeIntervalSince1970))) }
+                                                     (.start, .double(room.start.secondsSince1970))]
+            if let end = room.end { fields.append((.end, .double(end.secondsSince1970))) }
             if let description = room.description { fields.append((.description, .string(description))) }
             if let viewers = room.viewers { fields.append((.viewers, .integer(viewers))) }
             if let wallClock = room.startWallClock { fields.append((.startWallClock, .integer(wallClock))) }
@@ -184,7 +179,7 @@ public enum StateFile {
         let end = try seconds(.end)
         for (name, value) in [("start", start), ("end", end)] {
             guard let value else { continue }
-            guard value.isFinite, AcceptedTimes.room.contains(Date(timeIntervalSince1970: value)) else {
+            guard value.isFinite, AcceptedTimes.room.contains(Instant(secondsSince1970: value)) else {
                 throw Problem(text: "'\(name)' \(value) is outside the accepted times, \(AcceptedTimes.room.description)")
             }
         }
@@ -214,8 +209,8 @@ public enum StateFile {
         guard alarms.count == alarmTexts.count, alarms.count <= RoomLimits.maxAlarms else {
             throw Problem(text: "'alarms' must list at most \(RoomLimits.maxAlarms) alarms as zaoan writes them (S-600)")
         }
-        var room = LiveRoom(id: id, title: title, start: Date(timeIntervalSince1970: start),
-                            end: end.map { Date(timeIntervalSince1970: $0) }, description: description, viewers: viewers,
+        var room = LiveRoom(id: id, title: title, start: Instant(secondsSince1970: start),
+                            end: end.map { Instant(secondsSince1970: $0) }, description: description, viewers: viewers,
                             startWallClock: wallClock, repeatRule: rule)
         room.skippedDays = skipped.map { Array(Set($0)).sorted() }
         room.alarms = alarms

@@ -1,4 +1,3 @@
-import Foundation
 
 /// Parses the times users write: an instant with an offset (`2026-12-01T20:00+08:00`, `...Z`),
 /// a local date-time in the configured zone (`2026-12-01 20:00`), a time of day (`20:00`),
@@ -11,20 +10,20 @@ public enum TimeExpression {
     /// A parsed time, and the wall-clock time it was read from when that was not simply one
     /// instant (skipped or shown twice by a change of the clocks).
     public struct Resolved: Sendable {
-        public var date: Date
+        public var date: Instant
         /// Local seconds as written, when the zone's clocks skipped or repeated them.
         public var ambiguousWallClock: Int?
     }
 
     /// - Parameter window: where the result must lie (`AcceptedTimes`); outside it is
     ///   `ERR bad-argument` naming the range.
-    public static func parse(_ text: String, now: Date, zone: TimeZone, lean: Lean,
-                             within window: AcceptedTimes.Window = AcceptedTimes.instant) throws(ProtocolError) -> Date {
+    public static func parse(_ text: String, now: Instant, zone: Zone, lean: Lean,
+                             within window: AcceptedTimes.Window = AcceptedTimes.instant) throws(ProtocolError) -> Instant {
         try resolve(text, now: now, zone: zone, lean: lean, within: window).date
     }
 
     /// `parse`, saying also whether a change of the clocks made the wall-clock time ambiguous.
-    public static func resolve(_ text: String, now: Date, zone: TimeZone, lean: Lean,
+    public static func resolve(_ text: String, now: Instant, zone: Zone, lean: Lean,
                                within window: AcceptedTimes.Window = AcceptedTimes.instant) throws(ProtocolError) -> Resolved {
         let resolved = try parseUnchecked(text, now: now, zone: zone, lean: lean)
         guard window.contains(resolved.date) else {
@@ -33,7 +32,7 @@ public enum TimeExpression {
         return resolved
     }
 
-    private static func parseUnchecked(_ text: String, now: Date, zone: TimeZone, lean: Lean) throws(ProtocolError) -> Resolved {
+    private static func parseUnchecked(_ text: String, now: Instant, zone: Zone, lean: Lean) throws(ProtocolError) -> Resolved {
         let trimmed = text.trimmingCharacters(in: .whitespaces)
         let bad = ProtocolError(.badArgument, "'\(RequestParser.shorten(trimmed))' is not a time; use 2026-12-01T20:00+08:00, 2026-12-01 20:00, 20:00, +90m or @UNIX-SECONDS")
         guard let first = trimmed.first else { throw bad }
@@ -42,11 +41,11 @@ public enum TimeExpression {
             guard AcceptedTimes.instant.contains(seconds) else {
                 throw ProtocolError(.badArgument, "'\(RequestParser.shorten(trimmed))' is outside the accepted times, \(AcceptedTimes.instant.description)")
             }
-            return Resolved(date: Date(timeIntervalSince1970: TimeInterval(seconds)))
+            return Resolved(date: Instant(secondsSince1970: Double(seconds)))
         }
         if first == "+" || first == "-" || (first.isNumber && trimmed.last.map({ "dhms".contains($0) }) == true) {
             guard let offset = try relativeSeconds(trimmed) else { throw bad }
-            return Resolved(date: Date(timeIntervalSince1970: (now.timeIntervalSince1970 + TimeInterval(offset)).rounded(.down)))
+            return Resolved(date: Instant(secondsSince1970: (now.secondsSince1970 + Double(offset)).rounded(.down)))
         }
         if let (hour, minute, second) = timeOfDay(Substring(trimmed)) {
             return nearest(hour * 3600 + minute * 60 + second, now: now, zone: zone, lean: lean)
@@ -58,8 +57,8 @@ public enum TimeExpression {
     /// A time of day (seconds after midnight) as the next such time after `now` (future)
     /// or the most recent one not after it (past), counting both passes through an hour
     /// the clocks repeat, and a skipped time as moved forward by the gap.
-    static func nearest(_ secondOfDay: Int, now: Date, zone: TimeZone, lean: Lean) -> Resolved {
-        let nowSeconds = Int(clampingSeconds: now.timeIntervalSince1970)
+    static func nearest(_ secondOfDay: Int, now: Instant, zone: Zone, lean: Lean) -> Resolved {
+        let nowSeconds = Int(clampingSeconds: now.secondsSince1970)
         let localNow = WallClock.local(nowSeconds, in: zone)
         let today = CivilCalendar.floorDivide(localNow, 86_400)
         var best: (instant: Int, local: Int, resolution: WallClock.Resolution)?
@@ -77,7 +76,7 @@ public enum TimeExpression {
         guard let best else { return Resolved(date: now) }
         let ambiguous: Int?
         if case .unique = best.resolution { ambiguous = nil } else { ambiguous = best.local }
-        return Resolved(date: Date(timeIntervalSince1970: TimeInterval(best.instant)), ambiguousWallClock: ambiguous)
+        return Resolved(date: Instant(secondsSince1970: Double(best.instant)), ambiguousWallClock: ambiguous)
     }
 
     /// `+1h30m`, `-90m`, `45s`, `2d` → seconds; nil when it is not such a text.
@@ -122,7 +121,7 @@ public enum TimeExpression {
     /// `YYYY-MM-DD[T| ]HH:MM[:SS][Z|±HH:MM|±HHMM|±HH]`, proleptic Gregorian; without an
     /// offset, local to `zone`: the first of two instants in an hour the clocks repeat, and
     /// a time the clocks skip moved forward by the gap.
-    static func dateTime(_ text: String, zone: TimeZone) -> Resolved? {
+    static func dateTime(_ text: String, zone: Zone) -> Resolved? {
         let characters = Array(text)
         guard characters.count >= 16, characters[4] == "-", characters[7] == "-",
               characters[10] == "T" || characters[10] == " " || characters[10] == "t" else { return nil }
@@ -149,12 +148,12 @@ public enum TimeExpression {
               hour < 24, minute < 60, second < 60 else { return nil }  // 2026-02-30 is refused
         let local = WallClock.localSeconds(year: year, month: month, day: day, hour: hour, minute: minute, second: second)
         if let fixedOffset {
-            return Resolved(date: Date(timeIntervalSince1970: TimeInterval(local - fixedOffset)))
+            return Resolved(date: Instant(secondsSince1970: Double(local - fixedOffset)))
         }
         let resolution = WallClock.resolve(local, in: zone)
         let ambiguous: Int?
         if case .unique = resolution { ambiguous = nil } else { ambiguous = local }
-        return Resolved(date: Date(timeIntervalSince1970: TimeInterval(resolution.first)), ambiguousWallClock: ambiguous)
+        return Resolved(date: Instant(secondsSince1970: Double(resolution.first)), ambiguousWallClock: ambiguous)
     }
 
     static func offsetSeconds(_ text: String) -> Int? {

@@ -1,27 +1,28 @@
-import Foundation
+import ZaoanSystem
+
 
 /// Where "now" comes from. The service reads the wall clock; tests pass a fixed instant.
 public protocol TimeSource: Sendable {
-    var now: Date { get }
+    var now: Instant { get }
 }
 
 extension TimeSource {
     /// Now in whole Unix seconds, rounded down (clamped, never trapping).
-    public var unixSeconds: Int { Int(clampingSeconds: now.timeIntervalSince1970) }
+    public var unixSeconds: Int { Int(clampingSeconds: now.secondsSince1970) }
 }
 
 /// The system's wall clock (`CLOCK_REALTIME`, so `faketime` and `date -s` affect it).
 public struct SystemTimeSource: TimeSource {
     public init() {}
-    public var now: Date { Date() }
+    public var now: Instant { Instant.now }
 }
 
 /// A clock that says whatever the test sets.
 public final class FixedTimeSource: TimeSource, @unchecked Sendable {
-    private let lock = NSLock()
-    private var instant: Date
-    public init(_ instant: Date) { self.instant = instant }
-    public var now: Date {
+    private let lock = Lock()
+    private var instant: Instant
+    public init(_ instant: Instant) { self.instant = instant }
+    public var now: Instant {
         get { lock.withLock { instant } }
         set { lock.withLock { instant = newValue } }
     }

@@ -1,3 +1,4 @@
+import ZaoanSystem
 import ZaoanTime
 
 /// A time zone for wall clocks: an IANA zone from the system's tz database, UTC, or a
@@ -62,7 +63,7 @@ public struct CalendarZone: CustomStringConvertible {
     /// saves the check and the lookup for each of 10,000 events), under `found`: a room's
     /// expansion on the loop and the calendar reader may look at once.
     nonisolated(unsafe) private static var builtin: [String: CalendarZone] = [:]
-    private static let found = TimeLock()
+    private static let found = Lock()
 
     public static var utc: CalendarZone { CalendarZone(name: "UTC", rules: .system(utcRules)) }
     private static let utcRules = ZoneInfo.fixed(utcOffset: 0, abbreviation: "UTC")

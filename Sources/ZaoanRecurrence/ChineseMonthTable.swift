@@ -1,3 +1,4 @@
+import ZaoanSystem
 import ZaoanAlmanac
 import ZaoanTime
 
@@ -85,5 +86,5 @@ package enum ChineseMonthTable {
 
     nonisolated(unsafe) private static var table: [Int: [Month]] = [:]
     nonisolated(unsafe) private static let almanac = Almanac(capacity: 4)
-    private static let lock = TimeLock()
+    private static let lock = Lock()
 }

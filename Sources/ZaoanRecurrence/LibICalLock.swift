@@ -1,3 +1,4 @@
+import ZaoanSystem
 import ZaoanTime
 
 /// One caller of libical at a time (see `LibICal`: it keeps global state): the service's
@@ -5,7 +6,7 @@ import ZaoanTime
 /// recurrences and zones are zaoan's own engine's (issue 30): a recurring room's expansion
 /// touches no libical, and the caches it shares are locked where they are kept.
 public enum LibICalLock {
-    private static let lock = TimeLock()
+    private static let lock = Lock()
 
     public static func run<T>(_ body: () throws -> T) rethrows -> T {
         try lock.withLock(body)

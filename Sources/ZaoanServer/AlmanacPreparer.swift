@@ -1,4 +1,3 @@
-import Foundation
 import ZaoanCore
 
 /// The almanac computed off the loop: at start and after a reload, when the settings make
@@ -18,7 +17,7 @@ final class AlmanacPreparer {
     }
 
     /// Prepares the year of `now` if the settings need the almanac and it has computed nothing.
-    func prepareIfUsed(by responder: Responder, now: Date) {
+    func prepareIfUsed(by responder: Responder, now: Instant) {
         guard responder.usesAlmanac, responder.almanac.yearsComputed == 0 else { return }
         worker.submit(responder.almanacYear(now: now))
     }

@@ -1,5 +1,4 @@
 import CLinux
-import Foundation
 import Glibc
 import ZaoanCore
 
@@ -14,9 +13,9 @@ final class BackgroundWorker<Work: Sendable, Outcome: Sendable>: EventHandler {
         let go: Int32
         let done: Int32
         let perform: @Sendable (Work) -> Outcome
-        /// Guards `next`, `quit` and `outcome`. (An NSLock: Synchronization's Mutex over these
+        /// Guards `next`, `quit` and `outcome`. (An Lock: Synchronization's Mutex over these
         /// generic values crashed the compiler.)
-        let lock = NSLock()
+        let lock = Lock()
         var next: Work?
         var quit = false
         var outcome: Outcome?

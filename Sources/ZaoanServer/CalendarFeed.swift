@@ -1,4 +1,3 @@
-import Foundation
 import Glibc
 import ZaoanCalendar
 import ZaoanCore
@@ -210,11 +209,11 @@ final class CalendarFeed: EventHandler {
     /// An occurrence as the Responder's rooms are: title (or the file's name), start, end,
     /// description, location and the calendar's name; the ID names its source and UID.
     static func room(_ occurrence: CalendarOccurrence, calendar: String?) -> LiveRoom {
-        let name = (occurrence.source as NSString).lastPathComponent
+        let name = Posix.splitPath(occurrence.source).name
         let title = occurrence.title.flatMap { $0.isEmpty ? nil : $0 } ?? name
         var room = LiveRoom(id: "calendar:" + String(occurrence.uid.prefix(48)), title: title,
-                            start: Date(timeIntervalSince1970: Double(occurrence.start)),
-                            end: occurrence.end > occurrence.start ? Date(timeIntervalSince1970: Double(occurrence.end)) : nil,
+                            start: Instant(secondsSince1970: Double(occurrence.start)),
+                            end: occurrence.end > occurrence.start ? Instant(secondsSince1970: Double(occurrence.end)) : nil,
                             description: occurrence.description)
         room.source = occurrence.source
         room.url = occurrence.url

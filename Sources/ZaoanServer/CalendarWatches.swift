@@ -1,4 +1,3 @@
-import Foundation
 import Glibc
 
 /// The calendar feed's inotify watches. Each configured path is watched through its folder
@@ -42,7 +41,7 @@ struct CalendarWatches {
         for path in paths {
             var info = stat()
             let isFolder = stat(path, &info) == 0 && (info.st_mode & S_IFMT) == S_IFDIR
-            let folder = isFolder ? path : (path as NSString).deletingLastPathComponent
+            let folder = isFolder ? path : Posix.splitPath(path).folder
             // A folder that cannot be watched (gone, unreadable, out of watches) is counted, not
             // an error: CalendarFeed then looks for its calendars every minute instead.
             if let descriptor = try? inotify.watch(folder, mask: Self.folderMask) { folders[descriptor] = folder } else { unwatchedFolders += 1 }

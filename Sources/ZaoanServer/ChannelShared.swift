@@ -1,5 +1,4 @@
 import CLinux
-import Foundation
 import ZaoanCore
 
 /// The service's one notion of now, read once per loop turn (when epoll returns, and again for
@@ -10,7 +9,7 @@ final class LoopClock {
     /// Seconds on the monotonic clock: deadlines and limits.
     private(set) var monotonic: Double
     /// The wall clock: what answers and watches are rendered for.
-    private(set) var wall: Date
+    private(set) var wall: Instant
 
     init(source: TimeSource) {
         self.source = source
@@ -25,7 +24,7 @@ final class LoopClock {
     }
 
     /// The wall clock in whole Unix seconds, rounded down.
-    var unixSeconds: Int { Int(clampingSeconds: wall.timeIntervalSince1970) }
+    var unixSeconds: Int { Int(clampingSeconds: wall.secondsSince1970) }
 }
 
 /// What every channel shares: the loop, the one read buffer, the output limits in force,

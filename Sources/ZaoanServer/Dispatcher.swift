@@ -42,7 +42,7 @@ final class Dispatcher {
     /// Requests answered since start, errors included.
     private(set) var requests = 0
     /// What `stats` reports, read when it is asked.
-    var statistics: () -> ServiceFigures = { ServiceFigures(startedAt: .init(timeIntervalSince1970: 0)) }
+    var statistics: () -> ServiceFigures = { ServiceFigures(startedAt: Instant(unixSeconds: 0)) }
     /// Re-reads the config off the loop (`reload`), answering the session when it is applied.
     var reload: (Session) -> Void = { _ in }
     /// Writes or removes a calendar event's file off the loop, answering the session when done.

@@ -1,4 +1,3 @@
-import Foundation
 import ZaoanCore
 
 /// `watch events`: one JSON line to every subscriber the second a room occurrence or a

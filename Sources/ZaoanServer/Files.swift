@@ -1,4 +1,3 @@
-import Foundation
 import Glibc
 
 /// Reading the files zaoan trusts least — its config and its state — without letting them
@@ -6,11 +5,6 @@ import Glibc
 /// `zaoan bar`).
 enum Files {
     typealias ReadFailure = RegularFile.ReadFailure
-
-    /// The bytes of a regular file of at most `limit` bytes: see `RegularFile.read`.
-    static func readRegular(_ name: String, in directory: Int32 = AT_FDCWD, limit: Int, followLinks: Bool = true) throws(ReadFailure) -> Data {
-        Data(try RegularFile.read(name, in: directory, limit: limit, followLinks: followLinks))
-    }
 
     /// Random hex digits from the kernel (getrandom, through the standard library's
     /// generator): a name another user cannot predict.

@@ -1,4 +1,3 @@
-import Foundation
 import Glibc
 import ZaoanCore
 import ZaoanSystem
@@ -16,7 +15,7 @@ import ZaoanSystem
 /// the reason, which is logged once (`takeUnlogged`, at the end of a loop turn).
 ///
 /// Lookups come from the loop and from the thread that reads a reloaded config: the state
-/// is behind a lock (an NSLock, as FormatterCache's, for ThreadSanitizer).
+/// is behind a lock (an Lock, as FormatterCache's, for ThreadSanitizer).
 public final class GazetteerFile: CityGazetteer, @unchecked Sendable {
     /// The largest file mapped: the shipped one is 11.5 MB.
     public static let maxBytes = 64 << 20
@@ -28,7 +27,7 @@ public final class GazetteerFile: CityGazetteer, @unchecked Sendable {
         case failed(String)
     }
 
-    private let lock = NSLock()
+    private let lock = Lock()
     private var state = State.unopened
     private var unlogged: String?
     private let folder: () -> String?

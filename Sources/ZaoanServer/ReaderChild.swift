@@ -1,4 +1,3 @@
-import Foundation
 import Glibc
 import ZaoanCalendar
 import ZaoanCore
@@ -41,7 +40,7 @@ public enum ReaderChild {
     }
 
     private static func expandRooms(_ job: ReaderJob, into output: inout Output) {
-        let zone = TimeZone(identifier: job.zone) ?? TimeZone(identifier: "UTC")!
+        let zone = Zone.named(job.zone) ?? .utc
         for room in job.rooms {
             output.flush()
             progress(["R", room.id])

@@ -1,5 +1,4 @@
 import CLinux
-import Foundation
 import Glibc
 import Synchronization
 import ZaoanCalendar

@@ -1,4 +1,3 @@
-import Foundation
 import ZaoanCalendar
 import ZaoanCore
 import ZaoanRecurrence

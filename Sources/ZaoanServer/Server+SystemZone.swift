@@ -1,4 +1,3 @@
-import Foundation
 import ZaoanCore
 
 /// The machine's zone, followed as it changes while the config gives none (neither
@@ -28,7 +27,7 @@ extension Server {
 
     /// The link or the zone file changed: the new zone (or the zone's new rules) in force
     /// for every answer, and every watch re-rendered now.
-    func systemZoneChanged(_ zone: TimeZone) {
+    func systemZoneChanged(_ zone: Zone) {
         let settings = responder.settings
         guard settings.followsSystemZone else { return }
         putInForce(settings.withSystemZone(zone))

@@ -1,6 +1,5 @@
 import CSystemd
 import CLinux
-import Foundation
 import Glibc
 import ZaoanCore
 

@@ -1,10 +1,11 @@
-import Foundation
+import ZaoanCore
+
 
 /// The service's running totals, counted where each thing happens (accepting, refusing,
 /// closing for a limit). `stats` takes a snapshot of them, with the figures read off where
 /// they live (`ServiceFigures`, what the Responder renders).
 struct ServerCounters {
-    let startedAt: Date
+    let startedAt: Instant
     var connectionsTotal = 0
     /// Connections refused because every slot open to the peer was taken.
     var connectionsRefused = 0
@@ -16,5 +17,5 @@ struct ServerCounters {
     var closedSlowReader = 0
     var closedPartialLine = 0
 
-    init(startedAt: Date) { self.startedAt = startedAt }
+    init(startedAt: Instant) { self.startedAt = startedAt }
 }

@@ -1,4 +1,3 @@
-import Foundation
 import Glibc
 import ZaoanCore
 
@@ -34,7 +33,7 @@ public struct StateStore: Sendable {
         if let base = environment["XDG_STATE_HOME"], base.hasPrefix("/") {
             return base + "/zaoan"
         }
-        return (environment["HOME"] ?? NSHomeDirectory()) + "/.local/state/zaoan"
+        return (environment["HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? Posix.homeDirectory()) + "/.local/state/zaoan"
     }
 
     public struct Loaded {
@@ -48,7 +47,7 @@ public struct StateStore: Sendable {
     /// (`state.json.corrupt-<time>`), so the service starts instead of failing on its own
     /// state at every restart; rooms that break the rules are dropped one by one.
     /// - Throws: when the directory itself is unsafe (see the type's comment).
-    public func load(now: Date = Date()) throws(SystemError) -> Loaded {
+    public func load(now: Instant = Instant.now) throws(SystemError) -> Loaded {
         let directoryFD = try openDirectory(create: false)
         guard directoryFD >= 0 else { return Loaded() }
         defer { Posix.close(directoryFD) }
@@ -71,7 +70,7 @@ public struct StateStore: Sendable {
         } catch {
             problem = "\(path): \(error)"
         }
-        let aside = Self.fileName + ".corrupt-" + String(Int(clampingSeconds: now.timeIntervalSince1970))
+        let aside = Self.fileName + ".corrupt-" + String(Int(clampingSeconds: now.secondsSince1970))
         if renameat(directoryFD, Self.fileName, directoryFD, aside) == 0 {
             return Loaded(problems: ["\(problem); moved it to \(directory)/\(aside) and started with no live rooms. Inspect it, and re-add the rooms you need with live add"])
         }

@@ -1,4 +1,3 @@
-import Foundation
 import Glibc
 import ZaoanCore
 
@@ -16,19 +15,19 @@ import ZaoanCore
 /// two halves of `ln -sf` land together; a storm of events costs at most one reading per
 /// `settleSeconds`). The zone is read from the link itself (`ZoneLink`, as systemd's
 /// `get_timezone` reads it) and its rules from the zone file read anew
-/// (`ZoneInfoStore.refresh`), never from Foundation's `TimeZone.current`, which keeps the
+/// (`ZoneInfoStore.refresh`), never from Foundation's `Zone.current`, which keeps the
 /// first zone it found for the life of the process. A link that leads nowhere, or to
 /// something that is not a zone, leaves the zone in force and says so once in the log.
 final class SystemZoneFollower: EventHandler {
     private let inotify: Inotify
     private var settle: MonotonicTimer!
-    private let onChange: (TimeZone) -> Void
+    private let onChange: (Zone) -> Void
     /// The watch on `ZoneLink.folder`, while there is one.
     private var linkWatch: Int32?
     /// The watch on the zone file's folder, and the file's name in it.
     private var fileWatch: (watch: Int32, name: String)?
     /// The zone in force, while following; nil while not.
-    private(set) var zone: TimeZone?
+    private(set) var zone: Zone?
     /// Times a new zone, or new rules for it, were put in force (`stats`: `system_zone_changes`).
     private(set) var changes = 0
     /// The last problem logged, so that one broken link is said once, not on every event.
@@ -41,7 +40,7 @@ final class SystemZoneFollower: EventHandler {
     private static let fileMask = UInt32(IN_CREATE | IN_DELETE | IN_CLOSE_WRITE | IN_MOVED_TO | IN_MOVED_FROM | IN_ONLYDIR)
 
     /// - Parameter onChange: takes the new zone, on the loop, once per change.
-    init(loop: EventLoop, onChange: @escaping (TimeZone) -> Void) throws(SystemError) {
+    init(loop: EventLoop, onChange: @escaping (Zone) -> Void) throws(SystemError) {
         self.onChange = onChange
         inotify = try Inotify("following the machine's zone")
         try loop.register(inotify.rawValue, events: EventLoop.readable, handler: self)
@@ -51,7 +50,7 @@ final class SystemZoneFollower: EventHandler {
     /// Starts following (at start, or when a reload leaves the zone to the machine again)
     /// and returns the zone to put in force: the one the link names now, else `inForce`.
     /// While following already, the zone followed.
-    func start(inForce: TimeZone) -> TimeZone {
+    func start(inForce: Zone) -> Zone {
         if let zone { return zone }
         zone = inForce
         do throws(SystemError) {
@@ -131,7 +130,7 @@ final class SystemZoneFollower: EventHandler {
 
     private enum Reading {
         /// The zone, whether its rules differ from the ones kept before, and its file.
-        case zone(TimeZone, rulesChanged: Bool, file: String)
+        case zone(Zone, rulesChanged: Bool, file: String)
         case problem(String)
     }
 
@@ -159,7 +158,7 @@ final class SystemZoneFollower: EventHandler {
             return .problem("\(link) points to '\(shown)', whose zone cannot be read: \(error)")
         }
         // The zone in force is not made again (Foundation's zones cost at start).
-        guard let zone = name == zone?.identifier ? zone : TimeZone.named(name) else {
+        guard let zone = name == zone?.identifier ? zone : Zone.named(name) else {
             return .problem("\(link) points to '\(shown)', a zone this system's time library does not know")
         }
         return .zone(zone, rulesChanged: rulesChanged, file: ZoneInfoStore.shared.directory + "/" + name)

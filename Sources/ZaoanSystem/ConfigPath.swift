@@ -15,20 +15,8 @@ public enum ConfigPath {
         if let base = environment["XDG_CONFIG_HOME"], base.hasPrefix("/") {
             return base + "/zaoan/config.json"
         }
-        let home = environment["HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? homeDirectory()
+        let home = environment["HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? Posix.homeDirectory()
         return home + "/.config/zaoan/config.json"
-    }
-
-    /// The user's home from the password database, for when `HOME` is not set; `/` if
-    /// there is none.
-    static func homeDirectory() -> String {
-        var entry = passwd()
-        var found: UnsafeMutablePointer<passwd>?
-        var buffer = [CChar](repeating: 0, count: 4096)
-        let status = getpwuid_r(getuid(), &entry, &buffer, buffer.count, &found)
-        guard status == 0, found != nil, let directory = entry.pw_dir else { return "/" }
-        let home = String(cString: directory)
-        return home.isEmpty ? "/" : home
     }
 
     /// What went wrong reading the config at `path`, for `ConfigError`'s problem.

@@ -105,6 +105,18 @@ public enum Posix {
         return (slash == path.startIndex ? "/" : String(path[..<slash]), String(path[path.index(after: slash)...]))
     }
 
+    /// The user's home from the password database, for when `HOME` is not set; `/` if
+    /// there is none.
+    public static func homeDirectory() -> String {
+        var entry = passwd()
+        var found: UnsafeMutablePointer<passwd>?
+        var buffer = [CChar](repeating: 0, count: 4096)
+        let status = getpwuid_r(getuid(), &entry, &buffer, buffer.count, &found)
+        guard status == 0, found != nil, let directory = entry.pw_dir else { return "/" }
+        let home = String(cString: directory)
+        return home.isEmpty ? "/" : home
+    }
+
     /// The current time on the monotonic clock, in whole microseconds (as sd_notify's
     /// MONOTONIC_USEC= wants it), in integers throughout: nothing to round or trap on.
     public static func monotonicMicroseconds() -> UInt64 {

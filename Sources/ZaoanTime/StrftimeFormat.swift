@@ -1,3 +1,5 @@
+import ZaoanSystem
+
 /// A strftime format read once, the way GNU `date` 9.1 reads `date +FORMAT` (coreutils with
 /// gnulib's `nstrftime`): `%` conversions with the flags `_ - 0 + ^ #`, a field width, an
 /// `E` or `O` modifier, and literal text (quotes included) copied byte for byte.
@@ -68,7 +70,7 @@ public struct StrftimeFormat: Sendable {
 
     /// Format text → compiled format, bounded: when full, the oldest half is dropped.
     private final class FormatCache: @unchecked Sendable {
-        private let lock = TimeLock()
+        private let lock = Lock()
         private let capacity: Int
         private var formats: [String: StrftimeFormat] = [:]
         private var order: [String] = []

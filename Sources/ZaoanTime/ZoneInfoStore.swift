@@ -17,7 +17,7 @@ public final class ZoneInfoStore: @unchecked Sendable {
 
     public let directory: String
     public let capacity: Int
-    private let lock = TimeLock()
+    private let lock = Lock()
     /// Loaded zones and refusals by name, and the names in the order they were added.
     private var entries: [String: Result<ZoneInfo, ZoneInfoError>] = [:]
     private var order: [String] = []

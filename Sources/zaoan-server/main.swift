@@ -1,5 +1,4 @@
 import CLinux
-import Foundation
 import Glibc
 import ZaoanCommandLine
 import ZaoanCore

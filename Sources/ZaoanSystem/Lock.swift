@@ -2,10 +2,12 @@
 import Glibc
 #endif
 
-/// A mutex for the process-wide caches of the time and recurrence engines (zones, compiled
-/// strftime formats, zones found by name, lunar months) and for libical's global state,
-/// without Foundation's `NSLock`.
-package final class TimeLock: @unchecked Sendable {
+/// A mutex for what several threads share: the process-wide caches of the time and
+/// recurrence engines, libical's global state, the service's formatter cache and background
+/// worker. A pthread mutex, as Foundation's `NSLock` is, without Foundation; not
+/// Synchronization's `Mutex`, which ThreadSanitizer does not see on Linux (a four-thread
+/// counter under it was reported as a race; under a pthread mutex, not).
+package final class Lock: @unchecked Sendable {
     private let mutex: UnsafeMutablePointer<pthread_mutex_t>
 
     package init() {
