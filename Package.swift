@@ -80,8 +80,8 @@ let package = Package(
         .target(name: "ZaoanCalendar", dependencies: ["CICal", "ZaoanText", "ZaoanSystem", "ZaoanTime", "ZaoanRecurrence"]),
         .target(name: "ZaoanCore", dependencies: ["ZaoanText", "ZaoanSystem", "ZaoanProtocol", "ZaoanTime", "ZaoanAlmanac", "ZaoanRecurrence"], swiftSettings: hotPath),
         .target(name: "ZaoanServer", dependencies: ["ZaoanCore", "ZaoanCalendar", "ZaoanSystem", "CSystemd", "CLinux"], swiftSettings: hotPath),
-        // `zaoan`: the client. Nothing here may depend on ZaoanCore or ZaoanServer (they
-        // load Foundation and ICU); ClientFootprintTests checks the binary.
+        // `zaoan`: the client. Nothing here may depend on ZaoanCore or ZaoanServer (the
+        // service's code and data); ClientFootprintTests checks the binary.
         // Linked fully static (glibc too): no dynamic loader, no libstdc++ to map and
         // relocate: `zaoan ask ping` takes 1.1 ms against 2.5 ms (hyperfine, side by side,
         // docs/benchmarks.md). The one NSS call, getpwuid_r when HOME is unset, loads

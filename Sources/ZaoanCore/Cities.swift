@@ -108,7 +108,7 @@ public enum BuiltinCities {
         return city.zone == "UTC" ? "UTC" : city.name(in: language)
     }
 
-    /// Other names of the built-in cities' zones (Foundation on Linux calls UTC `GMT`).
+    /// Other names of the built-in cities' zones in the tz database (`Etc/UTC` is UTC).
     static let zoneAliases = ["Etc/UTC": "UTC", "Etc/Universal": "UTC", "Universal": "UTC", "Zulu": "UTC",
                               "GMT": "UTC", "Etc/GMT": "UTC", "Etc/Zulu": "UTC",
                               "PRC": "Asia/Shanghai", "Asia/Chongqing": "Asia/Shanghai", "Asia/Harbin": "Asia/Shanghai"]

@@ -9,7 +9,7 @@ import ZaoanTime
 ///   TZID and a VTIMEZONE made from the zone's yearly rule (`YearlyZoneRule`), so every
 ///   instance of a repeating event keeps its wall clock across DST; or in UTC (`…Z`) when
 ///   the zone has no such rule (UTC itself, a zone whose rules changed lately, a fixed offset
-///   Foundation names `GMT+0800`), which is the same instant, and what a reader without
+///   such as `GMT+0800`), which is the same instant, and what a reader without
 ///   VTIMEZONE support reads right too.
 /// - TEXT values (SUMMARY, LOCATION, DESCRIPTION) escaped as §3.3.11 says (`\\`, `\;`,
 ///   `\,`, `\n`); every line folded at 75 octets (§3.1), never inside a UTF-8 sequence;

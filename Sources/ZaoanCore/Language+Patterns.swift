@@ -1,5 +1,5 @@
-/// The LDML patterns and short phrases answers use, per language (formatted by ICU in the
-/// language's `localeIdentifier`).
+/// The LDML patterns and short phrases answers use, per language (rendered by ZaoanTime's
+/// LDML engine in the language's CLDR words).
 extension Language {
     /// The greeting's tooltip date, its clock in `cycle`: `2026年11月18日 星期三 11:06`,
     /// `Wednesday, November 18, 2026 11:06 AM`, `Mittwoch, 18. November 2026 11:06`, ...

@@ -48,16 +48,11 @@ extension Responder {
         }
     }
 
-    /// An IANA zone by name, or nil. Only names made of `A-Z a-z 0-9 / _ + -` (no `..`,
-    /// no leading `/`) reach Foundation; results are kept, at most `zoneCacheLimit`.
+    /// An IANA zone (or a `GMT+8` offset) by name, or nil: `Zone.named` checks the name
+    /// (`ZoneName`'s rule) before any file is read; results are kept, at most `zoneCacheLimit`.
     private func ianaZone(_ name: String) -> Zone? {
         if let known = zoneCache[name] { return known }
-        let allowed = name.utf8.allSatisfy { byte in
-            (byte >= 0x30 && byte <= 0x39) || (byte >= 0x41 && byte <= 0x5A) || (byte >= 0x61 && byte <= 0x7A)
-                || byte == UInt8(ascii: "/") || byte == UInt8(ascii: "_") || byte == UInt8(ascii: "+") || byte == UInt8(ascii: "-")
-        }
-        guard allowed, !name.isEmpty, name.utf8.count <= RequestParser.maxZoneNameBytes,
-              !name.hasPrefix("/"), !name.contains(".."), let zone = Zone.named(name) else { return nil }
+        guard let zone = Zone.named(name) else { return nil }
         if zoneCache.count >= Self.zoneCacheLimit { zoneCache.removeAll(keepingCapacity: true) }
         zoneCache[name] = zone
         return zone

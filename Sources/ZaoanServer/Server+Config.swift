@@ -24,7 +24,7 @@ extension Server {
         switch read {
         case .success(let read):
             refusedReload = nil
-            let settings = followSystemZone(read)  // the machine's zone as the link names it, not as Foundation first found it
+            let settings = followSystemZone(read)  // the machine's zone as the link names it now
             shared.outputLimits = settings.outputLimits
             table.slots = ConnectionTable.Slots(settings)
             dispatcher.adminGroupID = Dispatcher.groupID(named: settings.adminGroup)

@@ -5,8 +5,8 @@ import ZaoanCore
 /// does for every program, and is not followed).
 extension Server {
     /// Starts or stops following the machine's zone as `settings` ask, and returns them with
-    /// the zone the machine has now (at start, Foundation's first idea of it; after a
-    /// reload, Foundation's idea from the start, which it never reads again).
+    /// the zone the machine has now (at start, `Zone.system`'s reading of TZ and the link;
+    /// after a reload, the follower's latest reading of the link).
     func followSystemZone(_ settings: Settings) -> Settings {
         guard settings.followsSystemZone, options.environment["TZ"] == nil else {
             systemZone?.stop()

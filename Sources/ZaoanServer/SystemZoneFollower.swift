@@ -15,8 +15,7 @@ import ZaoanCore
 /// two halves of `ln -sf` land together; a storm of events costs at most one reading per
 /// `settleSeconds`). The zone is read from the link itself (`ZoneLink`, as systemd's
 /// `get_timezone` reads it) and its rules from the zone file read anew
-/// (`ZoneInfoStore.refresh`), never from Foundation's `Zone.current`, which keeps the
-/// first zone it found for the life of the process. A link that leads nowhere, or to
+/// (`ZoneInfoStore.refresh`), not from a zone kept since the start. A link that leads nowhere, or to
 /// something that is not a zone, leaves the zone in force and says so once in the log.
 final class SystemZoneFollower: EventHandler {
     private let inotify: Inotify
@@ -157,7 +156,7 @@ final class SystemZoneFollower: EventHandler {
         } catch {
             return .problem("\(link) points to '\(shown)', whose zone cannot be read: \(error)")
         }
-        // The zone in force is not made again (Foundation's zones cost at start).
+        // The zone in force is kept as it is when the link names it again.
         guard let zone = name == zone?.identifier ? zone : Zone.named(name) else {
             return .problem("\(link) points to '\(shown)', a zone this system's time library does not know")
         }

@@ -104,7 +104,7 @@ import Testing
         }
         // The service: the same problem, said with what stands instead, the other keys kept.
         let reading = ConfigFile.read(Array(#"{"bar_clicks": \#(value), "ticker_period": 7}"#.utf8))
-        let resolved = Settings.resolving(reading.file, positions: reading.positions, systemZone: TimeZone(identifier: "UTC")!)
+        let resolved = Settings.resolving(reading.file, positions: reading.positions, systemZone: Zone.named("UTC")!)
         let problems = reading.problems + resolved.problems
         #expect(problems.count == 1 && problems.first?.key == key && problems.first?.problem.contains(says) == true
                 && problems.first?.fallback != nil && problems.first?.position == TextPosition(line: 1, column: column),

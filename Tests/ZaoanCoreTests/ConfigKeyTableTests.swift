@@ -68,7 +68,7 @@ import Testing
             guard let range = key.range else { continue }
             let reading = ConfigFile.read(Array(#"{"\#(key.name)": \#(range.upperBound + 1)}"#.utf8))
             #expect(reading.problems.isEmpty)
-            let resolved = Settings.resolving(reading.file, positions: reading.positions, systemZone: TimeZone(identifier: "UTC")!)
+            let resolved = Settings.resolving(reading.file, positions: reading.positions, systemZone: Zone.named("UTC")!)
             #expect(resolved.problems.map(\.message) == ["config key '\(key.name)': must be between \(range.lowerBound) and \(range.upperBound), got \(range.upperBound + 1)"])
         }
     }

@@ -76,7 +76,7 @@ import Testing
 
     private func resolved(_ json: String) -> (settings: Settings, problems: [ConfigError]) {
         let reading = ConfigFile.read(Array(json.utf8))
-        let resolved = Settings.resolving(reading.file, positions: reading.positions, systemZone: TimeZone(identifier: "Asia/Shanghai")!)
+        let resolved = Settings.resolving(reading.file, positions: reading.positions, systemZone: Zone.named("Asia/Shanghai")!)
         return (resolved.settings, reading.problems + resolved.problems)
     }
 
@@ -180,7 +180,7 @@ import Testing
         return Responder(settings: settings, schedule: schedule)
     }
 
-    static let now = Date(timeIntervalSince1970: 1_796_000_000)  // 2026-11-30T00:53:20Z
+    static let now = Instant(secondsSince1970: 1_796_000_000)  // 2026-11-30T00:53:20Z
     static let formats = #"""
         "countdown_formats": {"compact": {"upcoming": "{title} @ {start:%H:%M} / {start:HH:mm}-{end:HH:mm} {in} ({until})",
                                           "live": "● {title} {since} {location} {calendar}", "ended": "done: {title}", "none": "free"},
@@ -189,11 +189,11 @@ import Testing
 
     @Test("each phase through its template, with the start in strftime and LDML")
     func rendersPhases() throws {
-        let next = LiveRoom(id: "next", title: "Tea", start: Self.now.addingTimeInterval(3723))
-        var event = LiveRoom(id: "ev", title: "Talk", start: Self.now.addingTimeInterval(-723), end: Self.now.addingTimeInterval(3600))
+        let next = LiveRoom(id: "next", title: "Tea", start: Self.now.adding(seconds: 3723))
+        var event = LiveRoom(id: "ev", title: "Talk", start: Self.now.adding(seconds: -723), end: Self.now.adding(seconds: 3600))
         event.location = "Room 5"
         event.calendar = "work"
-        let old = LiveRoom(id: "old", title: "Old", start: Self.now.addingTimeInterval(-9000), end: Self.now.addingTimeInterval(-3600))
+        let old = LiveRoom(id: "old", title: "Old", start: Self.now.adding(seconds: -9000), end: Self.now.adding(seconds: -3600))
         let responder = try responder(##"{"language": "en", "timezone": "UTC", \##(Self.formats)}"##, rooms: [next, old])
         #expect(responder.answer(.countdownFormat("compact", .countdown(id: "next")), now: Self.now, counters: ServiceFigures(startedAt: Self.now)).text
                     == "Tea @ 01:55 / 01:55-03:55 starts in 01:02:03 (01:02:03)")
@@ -215,10 +215,10 @@ import Testing
 
     @Test("during a meeting: {ends_in} says what is left of the live one, {next} what follows it (MeetingBar's view); both empty when there is nothing to say")
     func meetingFields() throws {
-        let live = LiveRoom(id: "standup", title: "Standup", start: Self.now.addingTimeInterval(-723), end: Self.now.addingTimeInterval(1077))
-        let later = LiveRoom(id: "later", title: "Later", start: Self.now.addingTimeInterval(7200))
-        let review = LiveRoom(id: "review", title: "Review", start: Self.now.addingTimeInterval(1500))
-        let earlier = LiveRoom(id: "old", title: "Old", start: Self.now.addingTimeInterval(-3000), end: Self.now.addingTimeInterval(-100))
+        let live = LiveRoom(id: "standup", title: "Standup", start: Self.now.adding(seconds: -723), end: Self.now.adding(seconds: 1077))
+        let later = LiveRoom(id: "later", title: "Later", start: Self.now.adding(seconds: 7200))
+        let review = LiveRoom(id: "review", title: "Review", start: Self.now.adding(seconds: 1500))
+        let earlier = LiveRoom(id: "old", title: "Old", start: Self.now.adding(seconds: -3000), end: Self.now.adding(seconds: -100))
         let formats = ##""countdown_formats": {"m": {"live": "{title} ends in {ends_in} · next: {next}", "upcoming": "{title} {in} [{ends_in}] {next}"}}"##
         let responder = try responder(##"{"language": "en", "timezone": "UTC", \##(formats)}"##, rooms: [later, live, review, earlier])
         func text(_ request: Request) -> String { responder.answer(request, now: Self.now, counters: ServiceFigures(startedAt: Self.now)).text }
@@ -230,21 +230,21 @@ import Testing
                     == "Standup ends in 00:17:57 · next:", "nothing follows: {next} is empty")
         // A room without an end: live_default_duration after its start.
         let open = try self.responder(##"{"language": "en", "timezone": "UTC", "live_default_duration": 3600, \##(formats)}"##,
-                                      rooms: [LiveRoom(id: "o", title: "Open", start: Self.now.addingTimeInterval(-600))])
+                                      rooms: [LiveRoom(id: "o", title: "Open", start: Self.now.adding(seconds: -600))])
         #expect(open.answer(.countdownFormat("m", .countdown(id: nil)), now: Self.now, counters: ServiceFigures(startedAt: Self.now)).text
                     == "Open ends in 00:50:00 · next:")
     }
 
     @Test("an empty field leaves no doubled or dangling space, as in status_template")
     func squeezesSpaces() throws {
-        let room = LiveRoom(id: "r", title: "", start: Self.now.addingTimeInterval(-723))
+        let room = LiveRoom(id: "r", title: "", start: Self.now.adding(seconds: -723))
         let responder = try responder(##"{"language": "zh", "timezone": "UTC", "countdown_formats": {"c": {"live": "{title} {location}  {since} {calendar}"}}}"##, rooms: [room])
         #expect(responder.answer(.countdownFormat("c", .countdown(id: "r")), now: Self.now, counters: ServiceFigures(startedAt: Self.now)).text == "00:12:03")
     }
 
     @Test("without the keys, every format's answer is today's, byte for byte")
     func defaultsAreToday() throws {
-        let rooms = [LiveRoom(id: "next", title: "Tea <b>#1</b> %{F#f00}", start: Self.now.addingTimeInterval(300))]
+        let rooms = [LiveRoom(id: "next", title: "Tea <b>#1</b> %{F#f00}", start: Self.now.adding(seconds: 300))]
         let plain = try responder(##"{"language": "en", "timezone": "UTC"}"##, rooms: rooms)
         let withEmptyKeys = try responder(##"{"language": "en", "timezone": "UTC", "countdown_formats": {}, "countdown_levels": {}}"##, rooms: rooms)
         for format in OutputFormat.allCases {
@@ -262,7 +262,7 @@ import Testing
     @Test("a template's text and fields are escaped for each target as titles are")
     func escapesFields() throws {
         let title = "<b>#x</b> %{A1:rm -rf ~:}"
-        let rooms = [LiveRoom(id: "next", title: title, start: Self.now.addingTimeInterval(3723))]
+        let rooms = [LiveRoom(id: "next", title: title, start: Self.now.adding(seconds: 3723))]
         let responder = try responder(##"{"language": "en", "timezone": "UTC", "countdown_formats": {"c": {"upcoming": "# {title} & 100%"}}}"##, rooms: rooms)
         func text(_ format: OutputFormat) -> String {
             responder.answer(.formatted(format, .countdownFormat("c", .countdown(id: nil))), now: Self.now, counters: ServiceFigures(startedAt: Self.now)).text
@@ -289,8 +289,8 @@ import Testing
         (3600, "upcoming", nil, nil, false),              // an hour ahead: no level
     ])
     func levels(offset: Int, state: String, level: String?, color: String?, urgent: Bool) throws {
-        let room = LiveRoom(id: "r", title: "T#", start: Self.now.addingTimeInterval(TimeInterval(offset)),
-                            end: Self.now.addingTimeInterval(TimeInterval(offset + 3600)))
+        let room = LiveRoom(id: "r", title: "T#", start: Self.now.adding(seconds: TimeInterval(offset)),
+                            end: Self.now.adding(seconds: TimeInterval(offset + 3600)))
         let responder = try responder(##"{"language": "en", "timezone": "UTC", "soon_threshold": 300, \##(Self.levels)}"##, rooms: [room])
         func text(_ format: OutputFormat) -> String {
             responder.answer(.formatted(format, .countdown(id: "r")), now: Self.now, counters: ServiceFigures(startedAt: Self.now)).text
@@ -317,7 +317,7 @@ import Testing
 
     @Test("status carries the level of its countdown")
     func statusLevel() throws {
-        let room = LiveRoom(id: "r", title: "T", start: Self.now.addingTimeInterval(60))
+        let room = LiveRoom(id: "r", title: "T", start: Self.now.adding(seconds: 60))
         let responder = try responder(##"{"language": "en", "timezone": "UTC", \##(Self.levels)}"##, rooms: [room])
         let block = responder.answer(.formatted(.i3bar, .status), now: Self.now, counters: ServiceFigures(startedAt: Self.now)).text
         #expect(block.contains(##""color":"#ff3030","urgent":false"##), "\(block)")
@@ -342,8 +342,8 @@ import Testing
         (#"{"ended": {"urgent": true}}"#, -9000, true),
     ])
     func urgency(levels: String, offset: Int, urgent: Bool) throws {
-        let room = LiveRoom(id: "r", title: "T", start: Self.now.addingTimeInterval(TimeInterval(offset)),
-                            end: Self.now.addingTimeInterval(TimeInterval(offset + 3600)))
+        let room = LiveRoom(id: "r", title: "T", start: Self.now.adding(seconds: TimeInterval(offset)),
+                            end: Self.now.adding(seconds: TimeInterval(offset + 3600)))
         let responder = try responder(##"{"language": "en", "timezone": "UTC", "soon_threshold": 300, "countdown_levels": \##(levels)}"##, rooms: [room])
         let text = responder.answer(.formatted(.i3bar, .countdown(id: "r")), now: Self.now, counters: ServiceFigures(startedAt: Self.now)).text
         let block = try #require(try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any])

@@ -21,8 +21,8 @@ import Testing
     /// An event `minutes` after `now`, an hour long, of calendar `calendar`.
     private func event(_ uid: String, _ title: String, minutes: Double, calendar: String?, location: String? = nil,
                        description: String? = nil) throws -> LiveRoom {
-        let start = try instant(Self.now).addingTimeInterval(minutes * 60)
-        var room = LiveRoom(id: "calendar:" + uid, title: title, start: start, end: start.addingTimeInterval(3600), description: description)
+        let start = try instant(Self.now).adding(seconds: minutes * 60)
+        var room = LiveRoom(id: "calendar:" + uid, title: title, start: start, end: start.adding(seconds: 3600), description: description)
         room.source = "/cal/work/\(uid).ics"
         room.location = location
         room.calendar = calendar
@@ -35,7 +35,7 @@ import Testing
             try event("standup", "Standup", minutes: 30, calendar: "Work", location: "Room 4.12", description: "\n  \nAgenda <b>&</b>\nsecond line"),
             try event("dinner", "Dinner", minutes: 90, calendar: "Home"),
         ], calendars: names)
-        let tea = LiveRoom(id: "tea", title: "Tea", start: try instant(Self.now).addingTimeInterval(60 * 60), description: "Oolong\nand more")
+        let tea = LiveRoom(id: "tea", title: "Tea", start: try instant(Self.now).adding(seconds: 60 * 60), description: "Oolong\nand more")
         responder.commit(LiveSchedule(rooms: [tea]))
         return responder
     }
@@ -103,7 +103,7 @@ import Testing
         #expect(OutputFormat.json.encode(status, name: "status", pangoMarkup: false).text.contains("{time} &lt;b&gt;&amp; [Work"))
 
         let rooms = Responder(settings: try settings(template: template))
-        rooms.commit(LiveSchedule(rooms: [LiveRoom(id: "tea", title: "Tea", start: now.addingTimeInterval(600))]))
+        rooms.commit(LiveSchedule(rooms: [LiveRoom(id: "tea", title: "Tea", start: now.adding(seconds: 600))]))
         let plain = try rooms.structured(.status, now: now, counters: ServiceFigures(startedAt: now))
         #expect(plain.text == "Good morning · UTC [] Tea · starts in 00:10:00", "a room has neither: \(plain.text)")
     }
@@ -124,7 +124,7 @@ import Testing
     @Test("watch events lines carry the calendar and the location, made safe")
     func eventLines() throws {
         let responder = try responder()
-        let from = Int(clampingSeconds: try instant(Self.now).timeIntervalSince1970)
+        let from = Int(clampingSeconds: try instant(Self.now).secondsSince1970)
         let line = try #require(responder.transitions(after: from, through: from + 1800).first { $0.room.id == "calendar:standup" && $0.phase == .live })
         let object = try #require(try JSONSerialization.jsonObject(with: Data(responder.eventLine(line).utf8)) as? [String: String])
         #expect(object["calendar"] == "Work" && object["location"] == "Room 4.12" && object["description"] == "\n  \nAgenda <b>&</b>\nsecond line", "\(object)")

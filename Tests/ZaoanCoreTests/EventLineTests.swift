@@ -21,7 +21,7 @@ import Testing
         } else {
             responder.commit(LiveSchedule(rooms: [room]))
         }
-        let from = Int(clampingSeconds: try instant(start).timeIntervalSince1970) - 86_400
+        let from = Int(clampingSeconds: try instant(start).secondsSince1970) - 86_400
         return try responder.transitions(after: from, through: from + 3 * 86_400).map { transition in
             let line = responder.eventLine(transition)
             return try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: String], "\(line)")

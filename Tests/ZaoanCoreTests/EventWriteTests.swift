@@ -201,7 +201,7 @@ import ZaoanRecurrence
         return Responder(settings: settings)
     }
 
-    private let now = Date(timeIntervalSince1970: 1_796_130_000)  // 2026-12-01 13:00 UTC
+    private let now = Instant(secondsSince1970: 1_796_130_000)  // 2026-12-01 13:00 UTC
     private let uid = "0123456789abcdef0123456789abcdef@zaoan"
 
     @Test("event add finds the calendar by name (any case; before a reading, the config's name or the folder's)")

@@ -55,17 +55,13 @@ import ZaoanAlmanac
         return Responder(settings: settings)
     }
 
-    func instant(_ text: String) throws -> Date {
-        try #require(ISO8601DateFormatter().date(from: text))
-    }
-
     @Test("{festival} and {next_festival} in zh and en; the days counted on the configured zone's dates")
     func placeholders() throws {
         let now = try instant("2027-02-05T23:30:00+08:00")  // 除夕, half an hour before 春节
         let zh = try responder(template: "{festival}|{next_festival}")
         #expect(try zh.structured(.status, now: now, counters: ServiceFigures(startedAt: now)).text == "除夕|春节 还有1天")
         let en = try responder(template: "{festival}|{next_festival}", language: "en")
-        #expect(try en.structured(.status, now: now.addingTimeInterval(3600), counters: ServiceFigures(startedAt: now)).text
+        #expect(try en.structured(.status, now: now.adding(seconds: 3600), counters: ServiceFigures(startedAt: now)).text
                 == "Spring Festival|Lantern Festival in 14 days")
     }
 
@@ -74,7 +70,7 @@ import ZaoanAlmanac
         let now = try instant("2026-12-02T07:30:00+08:00")
         let plain = try responder()
         for second in 0..<5 {
-            let at = now.addingTimeInterval(Double(second))
+            let at = now.adding(seconds: Double(second))
             _ = plain.answer(.status, now: at, counters: ServiceFigures(startedAt: now))
             _ = plain.answer(.schedule(hours: 744, calendar: nil), now: at, counters: ServiceFigures(startedAt: now))
             _ = plain.answer(.countdown(id: nil), now: at, counters: ServiceFigures(startedAt: now))
@@ -84,7 +80,7 @@ import ZaoanAlmanac
         let festive = try responder(template: "{festival} {next_festival}", festivals: true)
         var computed: [Int] = []
         for hour in 0..<72 {  // three days: each hour renders again and rebuilds the rotation
-            let at = now.addingTimeInterval(Double(hour) * 3600)
+            let at = now.adding(seconds: Double(hour) * 3600)
             _ = festive.answer(.status, now: at, counters: ServiceFigures(startedAt: now))
             _ = festive.answer(.schedule(hours: 744, calendar: nil), now: at, counters: ServiceFigures(startedAt: now))
             computed.append(festive.almanac.yearsComputed)

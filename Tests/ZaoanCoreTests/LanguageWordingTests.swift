@@ -98,11 +98,11 @@ import ZaoanAlmanac
         (.es, "empieza en 00:05:00", "en curso 01:02:03"),
     ])
     func eventCountdowns(language: Language, upcoming: String, live: String) {
-        var event = LiveRoom(id: "cal:1", title: "", start: Date(timeIntervalSince1970: 0))
+        var event = LiveRoom(id: "cal:1", title: "", start: Instant(secondsSince1970: 0))
         event.source = "/home/me/work.ics"
         #expect(CountdownText.render(.upcoming(seconds: 300), of: event, language: language) == upcoming)
         #expect(CountdownText.render(.live(seconds: 3723), of: event, language: language) == live)
-        let room = LiveRoom(id: "tea", title: "", start: Date(timeIntervalSince1970: 0))
+        let room = LiveRoom(id: "tea", title: "", start: Instant(secondsSince1970: 0))
         #expect(CountdownText.render(.live(seconds: 3723), of: room, language: language) == CountdownText.render(.live(seconds: 3723), language: language))
         #expect(CountdownText.render(.live(seconds: 3723), of: room, language: language) != live)
     }

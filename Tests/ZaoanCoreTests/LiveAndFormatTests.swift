@@ -6,8 +6,8 @@ import Testing
 /// Live rooms, countdown texts, the ticker, `status` and the output formats, in the pure core
 /// (the binary-level tests are in ZaoanServerTests/Live*.swift and Integration*.swift).
 @Suite struct LiveAndFormatTests {
-    let now = Date(timeIntervalSince1970: 1_796_000_000)  // a fixed instant
-    let counters = ServiceFigures(startedAt: Date(timeIntervalSince1970: 0))
+    let now = Instant(secondsSince1970: 1_796_000_000)  // a fixed instant
+    let counters = ServiceFigures(startedAt: Instant(secondsSince1970: 0))
 
     func responder(language: String = "zh", config: (inout ConfigFile) -> Void = { _ in }) throws -> Responder {
         var file = ConfigFile()
@@ -22,7 +22,7 @@ import Testing
         responder.commit(try responder.proposedChange(request, now: now))
     }
 
-    func answer(_ line: String, _ responder: Responder, at instant: Date? = nil) throws -> String {
+    func answer(_ line: String, _ responder: Responder, at instant: Instant? = nil) throws -> String {
         let request = try #require(try RequestParser.parse(line))
         return responder.answer(request, now: instant ?? now, counters: counters).text
     }
@@ -36,7 +36,7 @@ import Testing
     ])
     func countdownTexts(startsIn seconds: Int, language: String, expected: String) throws {
         let responder = try responder(language: language)
-        try add("live add r @\(Int(now.timeIntervalSince1970) + seconds) 夜读", to: responder)
+        try add("live add r @\(Int(now.secondsSince1970) + seconds) 夜读", to: responder)
         #expect(try answer("countdown r", responder) == expected)
         #expect(try answer("countdown", responder) == (expected.hasPrefix("已") || expected == "ended" ? "" : "夜读 · " + expected))
     }
@@ -51,17 +51,17 @@ import Testing
 
     @Test func tickerRotatesInStartOrderAndWraps() throws {
         let responder = try responder { $0.tickerPeriod = 3 }
-        let base = Int(now.timeIntervalSince1970)
+        let base = Int(now.secondsSince1970)
         for (id, offset) in [("b", 7200), ("a", 3600), ("c", 10_800)] {
             try add("live add \(id) @\(base + offset) \(id.uppercased())", to: responder)
         }
         let period0 = (base / 3) * 3  // a whole ticker period
-        let shown = try (0..<4).map { try answer("ticker", responder, at: Date(timeIntervalSince1970: Double(period0 + 3 * $0))) }
+        let shown = try (0..<4).map { try answer("ticker", responder, at: Instant(secondsSince1970: Double(period0 + 3 * $0))) }
         let titles = shown.map { String($0.prefix(1)) }
         let first = (period0 / 3) % 3
         let expected = (0..<4).map { ["A", "B", "C"][(first + $0) % 3] }
         #expect(titles == expected, "\(shown)")
-        #expect(try answer("ticker 1", responder, at: Date(timeIntervalSince1970: Double(period0))).hasPrefix(expected[1]))
+        #expect(try answer("ticker 1", responder, at: Instant(secondsSince1970: Double(period0))).hasPrefix(expected[1]))
     }
 
     @Test func endAsTwoWordsAndFromStart() throws {
@@ -69,10 +69,10 @@ import Testing
         try add("live add x 2027-01-01 20:00 Title end=2027-01-01 22:30", to: responder)
         let room = try #require(responder.schedule.rooms["x"])
         #expect(room.title == "Title")
-        #expect(room.end.map { $0.timeIntervalSince(room.start) } == 9000)
+        #expect(room.end.map { $0.seconds(since: room.start) } == 9000)
         try add("live add y 2027-01-01 20:00 end=+90m", to: responder)
         let y = try #require(responder.schedule.rooms["y"])
-        #expect(y.end.map { $0.timeIntervalSince(y.start) } == 5400)
+        #expect(y.end.map { $0.seconds(since: y.start) } == 5400)
     }
 
     @Test func fullDropsEndedRoomsFirst() throws {
@@ -96,7 +96,7 @@ import Testing
 
     @Test func jsonIsValidEscapedAndPangoSafe() throws {
         let responder = try responder()
-        responder.commit(LiveSchedule(rooms: [LiveRoom(id: "h", title: Self.hostile, start: now.addingTimeInterval(300))]))
+        responder.commit(LiveSchedule(rooms: [LiveRoom(id: "h", title: Self.hostile, start: now.adding(seconds: 300))]))
         let line = try answer("--format=json countdown", responder)
         let object = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: String])
         let text = try #require(object["text"])
@@ -109,7 +109,7 @@ import Testing
 
     @Test func i3barBlockUsesNoMarkupUnlessAskedFor() throws {
         let plain = try responder()
-        plain.commit(LiveSchedule(rooms: [LiveRoom(id: "h", title: "<b>&", start: now.addingTimeInterval(30))]))
+        plain.commit(LiveSchedule(rooms: [LiveRoom(id: "h", title: "<b>&", start: now.adding(seconds: 30))]))
         let block = try #require(try JSONSerialization.jsonObject(with: Data(try answer("--format=i3bar countdown", plain).utf8)) as? [String: Any])
         #expect(block["markup"] as? String == "none")
         #expect((block["full_text"] as? String)?.hasPrefix("<b>& · ") == true)

@@ -25,7 +25,7 @@ import ZaoanRecurrence
 
     private func resolved(_ json: String) -> (settings: Settings, problems: [ConfigError]) {
         let reading = ConfigFile.read(Array(json.utf8))
-        let resolved = Settings.resolving(reading.file, positions: reading.positions, systemZone: TimeZone(identifier: "UTC")!)
+        let resolved = Settings.resolving(reading.file, positions: reading.positions, systemZone: Zone.named("UTC")!)
         return (resolved.settings, reading.problems + resolved.problems)
     }
 
@@ -38,7 +38,7 @@ import ZaoanRecurrence
     }
 
     private func room() throws -> LiveRoom {
-        var room = LiveRoom(id: "tea", title: "Tea", start: Date(timeIntervalSince1970: Double(Self.start)), end: Date(timeIntervalSince1970: Double(Self.start + 600)))
+        var room = LiveRoom(id: "tea", title: "Tea", start: Instant(secondsSince1970: Double(Self.start)), end: Instant(secondsSince1970: Double(Self.start + 600)))
         room.alarms = [try Alarm(offset: "-5m")]
         return room
     }
@@ -59,14 +59,14 @@ import ZaoanRecurrence
 
     @Test("before_end: an ending moment that many seconds before the end, after live; none when it would come before the start")
     func ending() throws {
-        let responder = try responder(#"{"before_end": "2m"}"#, room: LiveRoom(id: "tea", title: "Tea", start: Date(timeIntervalSince1970: Double(Self.start)),
-                                                                               end: Date(timeIntervalSince1970: Double(Self.start + 600))))
+        let responder = try responder(#"{"before_end": "2m"}"#, room: LiveRoom(id: "tea", title: "Tea", start: Instant(secondsSince1970: Double(Self.start)),
+                                                                               end: Instant(secondsSince1970: Double(Self.start + 600))))
         let moments = responder.transitions(after: Self.start - 1000, through: Self.start + 700).map { "\($0.phase.rawValue)@\($0.at - Self.start)" }
         #expect(moments == ["soon@-600", "live@0", "ending@480", "ended@600"], "\(moments)")
         let line = responder.eventLine(try #require(responder.transitions(after: Self.start + 479, through: Self.start + 480).first))
         #expect(line.contains(#""phase":"ending""#) && line.contains(#""text":"ending — ends at 08:10:00""#), "\(line)")
-        let short = try self.responder(#"{"before_end": 600}"#, room: LiveRoom(id: "t", title: "T", start: Date(timeIntervalSince1970: Double(Self.start)),
-                                                                              end: Date(timeIntervalSince1970: Double(Self.start + 600))))
+        let short = try self.responder(#"{"before_end": 600}"#, room: LiveRoom(id: "t", title: "T", start: Instant(secondsSince1970: Double(Self.start)),
+                                                                              end: Instant(secondsSince1970: Double(Self.start + 600))))
         #expect(!short.transitions(after: Self.start - 1000, through: Self.start + 700).contains { $0.phase == .ending })
         for bad in [#"{"before_end": "soon"}"#, #"{"before_end": -5}"#, #"{"before_end": "2d"}"#] {
             let (_, problems) = resolved(bad)

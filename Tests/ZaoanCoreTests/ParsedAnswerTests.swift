@@ -16,7 +16,7 @@ import Testing
 
     /// A responder with nothing cached, given the same settings and rooms (each added at
     /// the instant it was added to the one checked).
-    private static func fresh(_ settings: Settings, rooms: [(line: String, at: Date)]) throws -> Responder {
+    private static func fresh(_ settings: Settings, rooms: [(line: String, at: Instant)]) throws -> Responder {
         let responder = Responder(settings: settings)
         for room in rooms { responder.commit(try responder.proposedChange(try #require(try RequestParser.parse(room.line)), now: room.at)) }
         return responder
@@ -37,12 +37,12 @@ import Testing
         let texts = ["greeting", "time HH:mm:ss", "countdown", "status", "ping", "--format=json countdown"]
         let boxes = try texts.map { try Self.parsed(&lines, $0) }
         var settings = try makeSettings(language: "zh", city: "北京")
-        var rooms: [(line: String, at: Date)] = []
+        var rooms: [(line: String, at: Instant)] = []
         let responder = Responder(settings: settings)
         let start = try instant("2026-06-15T11:59:58Z")
         var checked = 0
         // The box's answer now, against a responder that has cached nothing.
-        func check(_ box: ParsedRequest, _ now: Date, _ step: String) throws {
+        func check(_ box: ParsedRequest, _ now: Instant, _ step: String) throws {
             let oracle = try Self.fresh(settings, rooms: rooms)
             let got = responder.answer(box, now: now, counters: ServiceFigures(startedAt: start))
             let expected = oracle.answer(box.request, now: now, counters: ServiceFigures(startedAt: start))
@@ -52,9 +52,9 @@ import Testing
         // One line again and again as time goes on (a bar's or a benchmark's): 11:59:58 to
         // 12:00:02.2, seconds and a minute turn; then every line in turn.
         for box in boxes {
-            for tenth in stride(from: 0, to: 45, by: 3) { try check(box, start.addingTimeInterval(Double(tenth) / 10), "at +\(tenth)/10 s") }
+            for tenth in stride(from: 0, to: 45, by: 3) { try check(box, start.adding(seconds: Double(tenth) / 10), "at +\(tenth)/10 s") }
         }
-        let later = start.addingTimeInterval(5)
+        let later = start.adding(seconds: 5)
         for box in boxes + boxes { try check(box, later, "in turn") }
         for box in boxes {
             try check(box, later, "before a watch")
@@ -72,7 +72,7 @@ import Testing
         settings = try makeSettings(language: "en", city: "Tokyo")
         responder.apply(settings)
         try check(greeting, later, "after new settings")
-        for box in boxes { try check(box, later.addingTimeInterval(3600), "an hour on") }
+        for box in boxes { try check(box, later.adding(seconds: 3600), "an hour on") }
         #expect(checked == boxes.count * (15 + 2 + 2 + 1) + 4)
     }
 }

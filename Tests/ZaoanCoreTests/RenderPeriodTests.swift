@@ -15,8 +15,8 @@ import Testing
     }
 
     private func ask(_ responder: Responder, _ pattern: String, at seconds: Double) -> String {
-        responder.answer(.time(pattern: pattern), now: Date(timeIntervalSince1970: seconds),
-                         counters: ServiceFigures(startedAt: Date(timeIntervalSince1970: 0))).text
+        responder.answer(.time(pattern: pattern), now: Instant(secondsSince1970: seconds),
+                         counters: ServiceFigures(startedAt: Instant(secondsSince1970: 0))).text
     }
 
     /// A fraction is rendered for every request, not frozen for the second.

@@ -7,7 +7,7 @@ import Testing
     /// 20:00 in Shanghai.
     static let noon = "2026-06-15T12:00:00Z"
 
-    private func answer(_ responder: Responder, _ request: Request, at now: Date) -> Reply {
+    private func answer(_ responder: Responder, _ request: Request, at now: Instant) -> Reply {
         responder.answer(request, now: now, counters: ServiceFigures(startedAt: now))
     }
 
@@ -52,7 +52,7 @@ import Testing
         let clock = FixedTimeSource(try instant(Self.noon))
         let responder = Responder(settings: try makeSettings(language: "zh"))
         #expect(answer(responder, .ago("@1781524500"), at: clock.now).text == "5分钟前")
-        clock.now = clock.now.addingTimeInterval(3600)
+        clock.now = clock.now.adding(seconds: 3600)
         #expect(answer(responder, .ago("@1781524500"), at: clock.now).text == "1小时前")
         #expect(responder.formatters.statistics == FormatterCache.Statistics(entries: 0, hits: 0, misses: 0, evictions: 0))
     }
@@ -94,7 +94,7 @@ import Testing
         _ = try responder.time(pattern: "HH a", now: now)
         _ = try responder.time(pattern: "HH a", now: now)
         _ = try responder.time(pattern: "mm a", now: now)
-        var counters = ServiceFigures(startedAt: now.addingTimeInterval(-42.9))
+        var counters = ServiceFigures(startedAt: now.adding(seconds: -42.9))
         counters.connectionsOpen = 3
         counters.connectionsTotal = 10
         counters.requests = 99
@@ -148,16 +148,16 @@ import Testing
     /// A `time` pattern with seconds is rendered once per second: one formatting within a
     /// second, a new one in the next. (Fractions are rendered per request: RenderPeriodTests.)
     @Test func perSecondRenderCache() throws {
-        let clock = FixedTimeSource(try instant("2026-01-15T10:00:00Z").addingTimeInterval(0.25))
+        let clock = FixedTimeSource(try instant("2026-01-15T10:00:00Z").adding(seconds: 0.25))
         let responder = Responder(settings: try makeSettings(timezone: "UTC"))
         let request = Request.time(pattern: "HH:mm:ss a")  // `a`: rendered by ICU, counted by its cache
 
         #expect(answer(responder, request, at: clock.now).text == "10:00:00 AM")
-        clock.now = clock.now.addingTimeInterval(0.5)
+        clock.now = clock.now.adding(seconds: 0.5)
         #expect(answer(responder, request, at: clock.now).text == "10:00:00 AM")
         #expect(responder.formatters.statistics == FormatterCache.Statistics(entries: 1, hits: 0, misses: 1, evictions: 0))
 
-        clock.now = clock.now.addingTimeInterval(0.5)
+        clock.now = clock.now.adding(seconds: 0.5)
         #expect(answer(responder, request, at: clock.now).text == "10:00:01 AM")
         #expect(responder.formatters.statistics.hits == 1)
 
@@ -180,9 +180,9 @@ import Testing
         let clock = FixedTimeSource(try instant("2026-01-15T02:59:00Z"))  // 10:59 in Beijing
         let responder = Responder(settings: try makeSettings(language: "zh"))
         #expect(answer(responder, .greeting(city: nil), at: clock.now).text == "早安·北京")
-        clock.now = clock.now.addingTimeInterval(59.75)
+        clock.now = clock.now.adding(seconds: 59.75)
         #expect(answer(responder, .greeting(city: nil), at: clock.now).text == "早安·北京")
-        clock.now = clock.now.addingTimeInterval(0.25)  // 11:00:00
+        clock.now = clock.now.adding(seconds: 0.25)  // 11:00:00
         #expect(answer(responder, .greeting(city: nil), at: clock.now).text == "午安·北京")
         #expect(answer(responder, .greeting(city: "纽约"), at: clock.now).text == "晚上好·纽约")  // 22:00 the day before
         #expect(answer(responder, .greeting(city: "东京"), at: clock.now).text == "午安·东京")  // 12:00 in Tokyo
@@ -214,10 +214,10 @@ import Testing
         let clock = FixedTimeSource(start)
         #expect(clock.now == start)
         #expect(clock.now == start)  // reading does not advance it
-        clock.now = start.addingTimeInterval(90)
-        #expect(clock.now.timeIntervalSince(start) == 90)
+        clock.now = start.adding(seconds: 90)
+        #expect(clock.now.seconds(since: start) == 90)
         let source: any TimeSource = clock
-        #expect(source.now == start.addingTimeInterval(90))
+        #expect(source.now == start.adding(seconds: 90))
     }
 }
 
@@ -284,6 +284,6 @@ import Testing
         let now = try instant("2026-06-15T12:00:00Z")
         let draft = LiveRoomDraft(id: "epoch", start: "1970-01-01T00:00:00Z", title: "t", end: "+1s")
         let next = try responder.proposedChange(.liveAdd(draft), now: now)
-        #expect(next.rooms["epoch"]?.end == Date(timeIntervalSince1970: 1))
+        #expect(next.rooms["epoch"]?.end == Instant(secondsSince1970: 1))
     }
 }

@@ -49,7 +49,7 @@ import Testing
 
     /// A room with these fields (a calendar event's location among them).
     private func room(_ title: String, location: String? = nil, description: String? = nil) -> LiveRoom {
-        var room = LiveRoom(id: "r", title: title, start: Date(timeIntervalSince1970: 0), description: description)
+        var room = LiveRoom(id: "r", title: title, start: Instant(secondsSince1970: 0), description: description)
         room.location = location
         return room
     }

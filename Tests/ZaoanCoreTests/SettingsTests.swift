@@ -118,7 +118,7 @@ import Testing
         #expect(en.zone.identifier == (try timeZone(zone)).identifier)
         // The default city can be asked for by name, and means the same zone.
         let probe = try instant("2026-07-01T00:00:00Z")
-        #expect(en.zone(forCity: english)?.secondsFromGMT(for: probe) == en.zone.secondsFromGMT(for: probe))
+        #expect(en.zone(forCity: english).map { WallClock.offset($0, at: probe.unixSeconds) } == WallClock.offset(en.zone, at: probe.unixSeconds))
     }
 
     /// Foundation on Linux reads "UTC" as the zone "GMT"; a machine or config on UTC should
@@ -246,7 +246,7 @@ import Testing
     func badValues(json: String, key: String, problem: String) throws {
         let zone = try timeZone("UTC")
         let error = configError { () throws(ConfigError) in
-            try Settings.resolve(try ConfigFile.decode(Data(json.utf8)), environment: [:], systemZone: zone)
+            try Settings.resolve(try ConfigFile.decode(Array(json.utf8)), environment: [:], systemZone: zone)
         }
         #expect(error?.key == key)
         #expect(error?.problem.contains(problem) == true, "\(String(describing: error))")
@@ -280,7 +280,7 @@ import Testing
 
 @Suite struct ConfigFileTests {
     private func decode(_ json: String) -> Result<ConfigFile, ConfigError> {
-        do throws(ConfigError) { return .success(try ConfigFile.decode(Data(json.utf8))) } catch { return .failure(error) }
+        do throws(ConfigError) { return .success(try ConfigFile.decode(Array(json.utf8))) } catch { return .failure(error) }
     }
 
     @Test(arguments: ["", "   ", "\n\t\r\n", "{}", "{ }"])

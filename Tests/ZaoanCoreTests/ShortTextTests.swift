@@ -23,7 +23,7 @@ import Testing
         #expect(DisplayWidth.columns(cut) <= 10)
     }
 
-    private func blocks(_ responder: Responder, at now: Date) throws -> (ticker: String, countdown: String) {
+    private func blocks(_ responder: Responder, at now: Instant) throws -> (ticker: String, countdown: String) {
         let counters = ServiceFigures(startedAt: now)
         let ticker = try responder.structured(.ticker(skip: 0), now: now, counters: counters).shortText
         let countdown = try responder.structured(.countdown(id: nil), now: now, counters: counters).shortText
@@ -37,9 +37,9 @@ import Testing
         let now = try instant("2026-12-01T00:00:00Z")
         let responder = Responder(settings: try makeSettings(language: language, timezone: "Asia/Shanghai"))
         var schedule = LiveSchedule()
-        try schedule.upsert(LiveRoom(id: "a", title: "睡前读一章：长长的标题，远远超过二十列", start: now.addingTimeInterval(-600),
-                                     end: now.addingTimeInterval(3600)), limit: 10)
-        try schedule.upsert(LiveRoom(id: "b", title: "早茶", start: now.addingTimeInterval(1705)), limit: 10)
+        try schedule.upsert(LiveRoom(id: "a", title: "睡前读一章：长长的标题，远远超过二十列", start: now.adding(seconds: -600),
+                                     end: now.adding(seconds: 3600)), limit: 10)
+        try schedule.upsert(LiveRoom(id: "b", title: "早茶", start: now.adding(seconds: 1705)), limit: 10)
         responder.commit(schedule)
         let (ticker, countdown) = try blocks(responder, at: now)
         #expect(ticker != countdown)

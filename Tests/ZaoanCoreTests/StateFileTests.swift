@@ -65,7 +65,7 @@ import Testing
         #expect(Set(rooms.keys) == ["yedu", "weekly", "bare", "gap"])
         let yedu = try #require(rooms["yedu"])
         #expect(yedu.title == #"夜读 a/b "quoted" \back"# && yedu.description == "睡前读一章/line" && yedu.viewers == 1234)
-        #expect(yedu.start == Date(timeIntervalSince1970: 1_797_793_200) && yedu.end == Date(timeIntervalSince1970: 1_797_798_600))
+        #expect(yedu.start == Instant(secondsSince1970: 1_797_793_200) && yedu.end == Instant(secondsSince1970: 1_797_798_600))
         let weekly = try #require(rooms["weekly"])
         #expect(weekly.repeatRule == "FREQ=WEEKLY" && weekly.skippedDays == ["2026-12-29"])
         #expect(rooms["gap"]?.startWallClock == 1_806_201_000)
@@ -83,8 +83,8 @@ import Testing
     func escapesAndNumbers() throws {
         var schedule = LiveSchedule()
         let title = "a/b \"c\" \\ \u{07}\u{1F}\u{7F}\u{2028}é\n\t\r\u{08}\u{0C}"
-        schedule.insertLoaded(LiveRoom(id: "odd", title: title, start: Date(timeIntervalSince1970: 1_796_000_000.123456789),
-                                       end: Date(timeIntervalSince1970: 1_796_000_000.5)))
+        schedule.insertLoaded(LiveRoom(id: "odd", title: title, start: Instant(secondsSince1970: 1_796_000_000.123456789),
+                                       end: Instant(secondsSince1970: 1_796_000_000.5)))
         let text = String(decoding: StateFile.encode(schedule), as: UTF8.self)
         // What JSONEncoder wrote for the same title and times.
         #expect(text.contains(#""title" : "a\/b \"c\" \\ \u0007\u001f\#u{7F}\#u{2028}é\n\t\r\b\f""#), "\(text)")

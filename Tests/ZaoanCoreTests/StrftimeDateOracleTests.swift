@@ -54,7 +54,7 @@ import Testing
                 for (format, dateOutput) in zip(Self.formats, expected) {
                     let answer: String
                     do {
-                        answer = try Responder.strftime(format, now: Date(timeIntervalSince1970: Double(instant)), zone: zone, language: language)
+                        answer = try Responder.strftime(format, now: Instant(secondsSince1970: Double(instant)), zone: zone, language: language)
                     } catch {
                         // Refused: only what date itself leaves unconverted (prints with its %).
                         if !dateOutput.contains("%") { differences.append("\(language) \(instant) \(format): refused, date printed \(dateOutput.debugDescription)") }

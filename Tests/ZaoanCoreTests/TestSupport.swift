@@ -7,25 +7,27 @@ import Testing
 /// clock, the environment or the machine's zone, so every test gives the same answer anywhere.
 
 /// An instant written as ISO 8601 with an offset ("2026-03-29T03:59:00Z", "...+08:00").
-func instant(_ text: String, sourceLocation: SourceLocation = #_sourceLocation) throws -> Date {
+func instant(_ text: String, sourceLocation: SourceLocation = #_sourceLocation) throws -> Instant {
     let parser = ISO8601DateFormatter()
     parser.formatOptions = [.withInternetDateTime]
-    return try #require(parser.date(from: text), "bad instant in test: \(text)", sourceLocation: sourceLocation)
+    let date = try #require(parser.date(from: text), "bad instant in test: \(text)", sourceLocation: sourceLocation)
+    return Instant(secondsSince1970: date.timeIntervalSince1970)
 }
 
 /// The instant at which a wall clock in `zone` shows the given local time.
 func localInstant(
     _ year: Int, _ month: Int, _ day: Int, _ hour: Int, _ minute: Int, _ second: Int = 0,
     in zone: String, sourceLocation: SourceLocation = #_sourceLocation
-) throws -> Date {
+) throws -> Instant {
     var calendar = Calendar(identifier: .gregorian)
-    calendar.timeZone = try timeZone(zone, sourceLocation: sourceLocation)
+    calendar.timeZone = try #require(TimeZone(identifier: zone), "unknown zone in test: \(zone)", sourceLocation: sourceLocation)
     let components = DateComponents(year: year, month: month, day: day, hour: hour, minute: minute, second: second)
-    return try #require(calendar.date(from: components), sourceLocation: sourceLocation)
+    let date = try #require(calendar.date(from: components), sourceLocation: sourceLocation)
+    return Instant(secondsSince1970: date.timeIntervalSince1970)
 }
 
-func timeZone(_ identifier: String, sourceLocation: SourceLocation = #_sourceLocation) throws -> TimeZone {
-    try #require(TimeZone(identifier: identifier), "unknown zone in test: \(identifier)", sourceLocation: sourceLocation)
+func timeZone(_ identifier: String, sourceLocation: SourceLocation = #_sourceLocation) throws -> Zone {
+    try #require(Zone.named(identifier), "unknown zone in test: \(identifier)", sourceLocation: sourceLocation)
 }
 
 /// Settings as `zaoan serve` would resolve them, with the machine's zone pinned to Shanghai

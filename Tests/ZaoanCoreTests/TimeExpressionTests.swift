@@ -7,10 +7,10 @@ import Testing
     /// 20:00 in Shanghai, 08:00 in New York.
     static let now = "2026-06-15T12:00:00Z"
 
-    private func parse(_ text: String, zone: String = "Asia/Shanghai", lean: TimeExpression.Lean = .future, now: String = now) throws -> Date {
+    private func parse(_ text: String, zone: String = "Asia/Shanghai", lean: TimeExpression.Lean = .future, now: String = now) throws -> Instant {
         let zone = try timeZone(zone)
         let now = try instant(now)
-        let result: Result<Date, ProtocolError>
+        let result: Result<Instant, ProtocolError>
         do throws(ProtocolError) {
             result = .success(try TimeExpression.parse(text, now: now, zone: zone, lean: lean))
         } catch {
@@ -117,7 +117,7 @@ import Testing
     ])
     func invalidInputsAreBadArguments(text: String) throws {
         let error = protocolError { () throws(ProtocolError) in
-            try TimeExpression.parse(text, now: Date(timeIntervalSince1970: 1_781_524_800), zone: .gmt, lean: .future)
+            try TimeExpression.parse(text, now: Instant(secondsSince1970: 1_781_524_800), zone: .utc, lean: .future)
         }
         #expect(error?.code == .badArgument)
         #expect(error?.message.contains("is not a time") == true)
@@ -125,7 +125,7 @@ import Testing
 
     @Test func errorEchoesTheInputShortened() {
         let error = protocolError { () throws(ProtocolError) in
-            try TimeExpression.parse(String(repeating: "z", count: 60), now: Date(timeIntervalSince1970: 0), zone: .gmt, lean: .past)
+            try TimeExpression.parse(String(repeating: "z", count: 60), now: Instant(secondsSince1970: 0), zone: .utc, lean: .past)
         }
         #expect(error?.message.hasPrefix("'" + String(repeating: "z", count: 40) + "…'") == true)
     }
@@ -135,7 +135,7 @@ import Testing
     @Test(arguments: ["8:8", "08:8", "5:5:5", "12:3"])
     func oneDigitMinutesAreRefused(text: String) {
         let error = protocolError { () throws(ProtocolError) in
-            try TimeExpression.parse(text, now: Date(timeIntervalSince1970: 1_781_524_800), zone: .gmt, lean: .future)
+            try TimeExpression.parse(text, now: Instant(secondsSince1970: 1_781_524_800), zone: .utc, lean: .future)
         }
         #expect(error?.code == .badArgument)
     }
@@ -143,7 +143,7 @@ import Testing
     /// `ago @-9223372036854775808` must be refused, not crash the service.
     @Test func mostNegativeUnixSecondsDoNotCrash() {
         let error = protocolError { () throws(ProtocolError) in
-            try TimeExpression.parse("@-9223372036854775808", now: Date(timeIntervalSince1970: 0), zone: .gmt, lean: .past)
+            try TimeExpression.parse("@-9223372036854775808", now: Instant(secondsSince1970: 0), zone: .utc, lean: .past)
         }
         #expect(error?.code == .badArgument)
     }
@@ -152,20 +152,20 @@ import Testing
     @Test func extremeNumbers() throws {
         for text in ["@9223372036854775807", "@-9223372036854775807", "@99999999999999999999", "+9999999999m"] {
             let error = protocolError { () throws(ProtocolError) in
-                try TimeExpression.parse(text, now: Date(timeIntervalSince1970: 0), zone: .gmt, lean: .past)
+                try TimeExpression.parse(text, now: Instant(secondsSince1970: 0), zone: .utc, lean: .past)
             }
             #expect(error?.code == .badArgument, "\(text)")
         }
         for text in ["+999999999d", "+999999999d999999999d999999999d", "-999999999d", "+99999999h99999999h"] {
             let error = protocolError { () throws(ProtocolError) in
-                try TimeExpression.parse(text, now: Date(timeIntervalSince1970: 0), zone: .gmt, lean: .past)
+                try TimeExpression.parse(text, now: Instant(secondsSince1970: 0), zone: .utc, lean: .past)
             }
             #expect(error?.message.contains("at most 100 years") == true, "\(text): \(String(describing: error))")
         }
     }
 
     /// The error `body` threw, or nil (no issue recorded either way).
-    private func outcome(_ body: () throws(ProtocolError) -> Date) -> ProtocolError? {
+    private func outcome(_ body: () throws(ProtocolError) -> Instant) -> ProtocolError? {
         do throws(ProtocolError) {
             _ = try body()
             return nil
@@ -175,9 +175,9 @@ import Testing
     }
 
     @Test func proleptic() throws {
-        #expect(try parse("0001-01-01T00:00:00Z", now: "2026-01-01T00:00:00Z") == Date(timeIntervalSince1970: -62_135_596_800))
-        #expect(try parse("1582-10-10T00:00:00Z", now: "2026-01-01T00:00:00Z") == Date(timeIntervalSince1970: -12_219_724_800))
-        #expect(try parse("1600-02-29T00:00:00Z", now: "2026-01-01T00:00:00Z") == Date(timeIntervalSince1970: -11_670_998_400))
+        #expect(try parse("0001-01-01T00:00:00Z", now: "2026-01-01T00:00:00Z") == Instant(secondsSince1970: -62_135_596_800))
+        #expect(try parse("1582-10-10T00:00:00Z", now: "2026-01-01T00:00:00Z") == Instant(secondsSince1970: -12_219_724_800))
+        #expect(try parse("1600-02-29T00:00:00Z", now: "2026-01-01T00:00:00Z") == Instant(secondsSince1970: -11_670_998_400))
     }
 
     /// The one table of accepted times (AcceptedTimes): instants in years 0001–9999, relative
@@ -188,9 +188,9 @@ import Testing
         ("9999-12-31T23:59:59Z", true), ("+36525d", true), ("+36526d", false), ("-36525d", true), ("-36525d1s", false),
     ])
     func acceptedInstants(text: String, accepted: Bool) {
-        let now = Date(timeIntervalSince1970: 1_781_524_800)
+        let now = Instant(secondsSince1970: 1_781_524_800)
         let error = outcome { () throws(ProtocolError) in
-            try TimeExpression.parse(text, now: now, zone: .gmt, lean: .past)
+            try TimeExpression.parse(text, now: now, zone: .utc, lean: .past)
         }
         #expect((error == nil) == accepted, "\(text): \(String(describing: error))")
         if let error, !text.hasPrefix("+"), !text.hasPrefix("-") {
@@ -201,7 +201,7 @@ import Testing
     @Test(arguments: [("@0", true), ("@-1", false), ("@253402300799", true), ("1969-12-31T23:59:59Z", false)])
     func acceptedRoomTimes(text: String, accepted: Bool) {
         let error = outcome { () throws(ProtocolError) in
-            try TimeExpression.parse(text, now: Date(timeIntervalSince1970: 1_781_524_800), zone: .gmt, lean: .future,
+            try TimeExpression.parse(text, now: Instant(secondsSince1970: 1_781_524_800), zone: .utc, lean: .future,
                                      within: AcceptedTimes.room)
         }
         #expect((error == nil) == accepted, "\(text): \(String(describing: error))")
@@ -248,9 +248,9 @@ import Testing
     /// Proleptic Gregorian throughout: 1500-03-01T12:00Z is -14,826,628,800 (ISO 8601;
     /// `date -u -d 1500-03-01T12:00Z +%s`), not ICU's Julian date ten days later.
     @Test func prolepticGregorianDates() throws {
-        #expect(try parse("1500-03-01T12:00Z").timeIntervalSince1970 == -14_826_628_800)
-        #expect(try parse("0001-01-01T00:00Z").timeIntervalSince1970 == -62_135_596_800)
-        #expect(try parse("1582-10-10 12:00", zone: "UTC").timeIntervalSince1970 == -12_219_681_600)
+        #expect(try parse("1500-03-01T12:00Z").secondsSince1970 == -14_826_628_800)
+        #expect(try parse("0001-01-01T00:00Z").secondsSince1970 == -62_135_596_800)
+        #expect(try parse("1582-10-10 12:00", zone: "UTC").secondsSince1970 == -12_219_681_600)
     }
 
     @Test func wallClockNotes() throws {

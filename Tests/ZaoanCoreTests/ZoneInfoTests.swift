@@ -96,7 +96,7 @@ import Testing
     ])
     func footerFarFuture(zone name: String, utc: String, offset: Int, isDST: Bool, abbreviation: String) throws {
         let zone = try ZoneInfoStore().zoneInfo(named: name)
-        let instant = Int(clampingSeconds: try instant(utc).timeIntervalSince1970)
+        let instant = Int(clampingSeconds: try instant(utc).secondsSince1970)
         #expect(instant > zone.transitions.last ?? 0, "the footer should be what decides")
         let local = zone.localTime(at: instant)
         #expect(local.offset == offset && local.isDST == isDST && local.abbreviation == abbreviation, "\(name) at \(utc): \(local)")
@@ -121,7 +121,7 @@ import Testing
     ])
     func resolvesLocalTimes(zone name: String, local: String, expected: LocalTimeResolution) throws {
         let zone = try ZoneInfoStore().zoneInfo(named: name)
-        let localSeconds = Int(clampingSeconds: try instant(local).timeIntervalSince1970)
+        let localSeconds = Int(clampingSeconds: try instant(local).secondsSince1970)
         #expect(zone.instants(atLocal: localSeconds) == expected)
     }
 
@@ -159,17 +159,24 @@ import Testing
         }
     }
 
-    @Test("Foundation's fixed-offset zones become fixed zones, never the Etc/GMT files of opposite sign")
-    func foundationFixedOffsets() throws {
+    @Test("GMT/UTC offsets are fixed zones, never the Etc/GMT files of opposite sign; only tz names read files")
+    func fixedOffsetZones() throws {
         let store = ZoneInfoStore()
-        let now = try instant("2026-12-01T01:30:00Z")
-        let eastOfUTC = try #require(TimeZone(secondsFromGMT: 28_800))
-        #expect(store.zoneInfo(for: eastOfUTC, at: now).localTime(at: 0) == (28_800, false, "+08"))
-        let named = try #require(TimeZone(identifier: "GMT+8"))  // Foundation: UTC+8
-        #expect(store.zoneInfo(for: named, at: now).localTime(at: 0).offset == 28_800)
-        let india = try #require(TimeZone(secondsFromGMT: 19_800))
-        #expect(store.zoneInfo(for: india, at: now).localTime(at: 0).abbreviation == "+0530")
-        #expect(store.zoneInfo(for: try timeZone("Asia/Kolkata"), at: now).localTime(at: 0).abbreviation == "IST")
-        #expect(store.fileReads == 1)
+        let eight = try #require(Zone.named("GMT+8", store: store))
+        #expect(eight.identifier == "GMT+0800" && eight.fixedOffset == 28_800)
+        #expect(eight.info(store: store).localTime(at: 0) == (28_800, false, "+08"))
+        let india = try #require(Zone.named("UTC+5:30", store: store))
+        #expect(india.identifier == "GMT+0530")
+        #expect(india.info(store: store).localTime(at: 0).abbreviation == "+0530")
+        #expect(Zone.named("UTC-03:30", store: store)?.fixedOffset == -12_600)
+        #expect(store.fileReads == 0)
+        let kolkata = try #require(Zone.named("Asia/Kolkata", store: store))
+        #expect(kolkata.info(store: store).localTime(at: 1_780_000_000).abbreviation == "IST")
+        // The tz database's Etc/GMT-8 is 8 hours east (POSIX signs), and stays a tz zone.
+        #expect(Zone.named("Etc/GMT-8", store: store)?.info(store: store).localTime(at: 0).offset == 28_800)
+        #expect(store.fileReads == 2)
+        for refused in ["GMT+19", "UTC+8:0", "GMT+123", "GMT8", "UTC+", "GMT+08:60", "../etc/passwd", "Nowhere/City"] {
+            #expect(Zone.named(refused, store: store) == nil, "\(refused)")
+        }
     }
 }

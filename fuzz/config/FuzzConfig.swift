@@ -6,12 +6,11 @@
 //   problem is placed inside the text, and the settings answer the requests that read them.
 // - BarConfig.read, what `zaoan bar` runs, never traps.
 // Without -DFUZZING: a replayer.
-import Foundation
 import FuzzDriver
 import ZaoanCore
 
-private let now = Date(timeIntervalSince1970: 1_796_000_000)
-private let utc = TimeZone(identifier: "UTC")!
+private let now = Instant(secondsSince1970: 1_796_000_000)
+private let utc = Zone.utc
 
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzConfig(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {

@@ -3,7 +3,6 @@
 // and every answer must be one line (or a multi-line answer ending in an empty line).
 // Build and run: fuzz/run.sh (see its header). Without -DFUZZING this builds a replayer:
 // `fuzz-request FILE...` runs each file once (how regression inputs are checked).
-import Foundation
 import FuzzDriver
 import ZaoanCore
 import ZaoanSystem
@@ -13,10 +12,10 @@ nonisolated(unsafe) private var responder: Responder = {
     file.city = "北京"
     file.maxRooms = 50
     file.cities = ["Kathmandu": "Asia/Kathmandu", "Chatham": "Pacific/Chatham"]
-    let settings = try! Settings.resolve(file, systemZone: TimeZone(identifier: "UTC")!)
+    let settings = try! Settings.resolve(file, systemZone: Zone.utc)
     return Responder(settings: settings)
 }()
-private let now = Date(timeIntervalSince1970: 1_796_000_000.25)
+private let now = Instant(secondsSince1970: 1_796_000_000.25)
 
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzRequest(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
@@ -33,7 +32,7 @@ public func fuzzRequest(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     if request.isRoomChange {
         do { responder.commit(try responder.proposedChange(request, now: now)) } catch { check(Reply.error(error)) }
     }
-    check(responder.answer(request, now: now, counters: ServiceFigures(startedAt: now.addingTimeInterval(-5))))
+    check(responder.answer(request, now: now, counters: ServiceFigures(startedAt: now.adding(seconds: -5))))
     return 0
 }
 

@@ -1,20 +1,19 @@
 // libFuzzer target: the state-file decoder. Whatever the bytes, decoding must not trap; the
 // rooms it keeps must render in every answer that shows rooms, at a fixed clock; and saving
 // them and reading them back must give the same rooms. Without -DFUZZING: a replayer.
-import Foundation
 import FuzzDriver
 import ZaoanCore
 
 nonisolated(unsafe) private var settings: Settings = {
     var file = ConfigFile()
     file.timezone = "Australia/Lord_Howe"
-    return try! Settings.resolve(file, systemZone: TimeZone(identifier: "UTC")!)
+    return try! Settings.resolve(file, systemZone: .utc)
 }()
-private let now = Date(timeIntervalSince1970: 1_796_000_000)
+private let now = Instant(unixSeconds: 1_796_000_000)
 
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzStateFile(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
-    let bytes = Data(bytes: data, count: size)
+    let bytes = Array(UnsafeBufferPointer(start: data, count: size))
     guard let decoded = try? StateFile.decode(bytes) else { return 0 }
     let responder = Responder(settings: settings, schedule: decoded.schedule)
     let counters = ServiceFigures(startedAt: now)

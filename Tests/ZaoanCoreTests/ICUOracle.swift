@@ -1,0 +1,25 @@
+import Foundation
+import ZaoanTime
+
+/// ICU's DateFormatter, as Foundation gives it, for the tests that compare zaoan's own
+/// formatting with it; the service itself links no Foundation. Formatters are kept by
+/// pattern, locale and zone since making one costs milliseconds.
+final class ICUOracle {
+    private var formatters: [String: DateFormatter] = [:]
+
+    func string(_ instant: Instant, pattern: String, locale: String, zone: String, calendar: Calendar.Identifier = .gregorian) -> String {
+        let key = "\(pattern)\u{0}\(locale)\u{0}\(zone)\u{0}\(calendar)"
+        let formatter: DateFormatter
+        if let kept = formatters[key] {
+            formatter = kept
+        } else {
+            formatter = DateFormatter()
+            formatter.calendar = Calendar(identifier: calendar)
+            formatter.locale = Locale(identifier: locale)
+            formatter.timeZone = TimeZone(identifier: zone)
+            formatter.dateFormat = pattern
+            formatters[key] = formatter
+        }
+        return formatter.string(from: Date(timeIntervalSince1970: instant.secondsSince1970))
+    }
+}
