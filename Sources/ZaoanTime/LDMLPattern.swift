@@ -2,8 +2,8 @@
 /// fields and literals, as Unicode's UTS #35 has them: a run of one ASCII letter is a field,
 /// its length the field's width; text between single quotes is literal (`''` is a quote,
 /// inside quotes or out); everything else is literal. Letters this engine does not render
-/// (week numbers, zone names, flexible day periods, …) are refused when read, naming the
-/// field, so no pattern is ever rendered half right. Total: any string is read or refused
+/// (`u`, `U`, `g`, `A`, `F`, `r`, the short zone id `V`, …) are refused when read, naming
+/// the field, so no pattern is ever rendered half right. Total: any string is read or refused
 /// with an `LDMLPatternError`, never a trap, and a pattern is at most `maxLength` UTF-16
 /// units (the service's bound on patterns, shared with strftime formats).
 package struct LDMLPattern: Sendable, Equatable {
@@ -20,20 +20,26 @@ package struct LDMLPattern: Sendable, Equatable {
         case dayPeriod = "a", hour12 = "h", hour23 = "H", hour11 = "K", hour24 = "k"
         case minute = "m", second = "s", fraction = "S"
         case zoneRFC = "Z", zoneISO = "x", zoneISOWithZ = "X", zoneGMT = "O"
+        case zoneSpecific = "z", zoneGeneric = "v", zoneID = "V"
+        case weekYear = "Y", weekOfYear = "w", weekOfMonth = "W"
+        case noonPeriod = "b", flexibleDayPeriod = "B"
 
-        /// Whether UTS #35 defines the field at this width (`O` is `O` or `OOOO` only).
+        /// Whether UTS #35 defines the field at this width (`O` and `v` are 1 or 4 letters;
+        /// `V` is 1–4, of which `V`, the short bcp47 id, is refused before this).
         func takes(width: Int) -> Bool {
-            self == .zoneGMT ? width == 1 || width == 4 : widths.contains(width)
+            self == .zoneGMT || self == .zoneGeneric ? width == 1 || width == 4 : widths.contains(width)
         }
 
         /// The widths UTS #35 defines for the field (years and days of the year pad to any).
         private var widths: ClosedRange<Int> {
             switch self {
-            case .era, .quarter, .standaloneQuarter, .month, .standaloneMonth, .dayPeriod, .zoneRFC, .zoneISO, .zoneISOWithZ: return 1...5
+            case .era, .quarter, .standaloneQuarter, .month, .standaloneMonth, .dayPeriod, .zoneRFC, .zoneISO, .zoneISOWithZ,
+                 .noonPeriod, .flexibleDayPeriod: return 1...5
             case .weekday, .localWeekday, .standaloneLocalWeekday: return 1...6
-            case .day, .hour12, .hour23, .hour11, .hour24, .minute, .second: return 1...2
-            case .zoneGMT: return 1...4
-            case .year, .dayOfYear: return 1...LDMLPattern.maxLength
+            case .day, .hour12, .hour23, .hour11, .hour24, .minute, .second, .weekOfYear: return 1...2
+            case .zoneGMT, .zoneGeneric, .zoneSpecific, .zoneID: return 1...4
+            case .weekOfMonth: return 1...1
+            case .year, .dayOfYear, .weekYear: return 1...LDMLPattern.maxLength
             case .fraction: return 1...9
             }
         }
@@ -43,6 +49,11 @@ package struct LDMLPattern: Sendable, Equatable {
     package static let maxLength = StrftimeFormat.maxLength
 
     package let pieces: [Piece]
+
+    /// Whether the pattern shows minutes (seconds): ICU's `b` and `B` call 12:00 noon only
+    /// when the minutes (seconds) shown, if any, are zero; unshown ones do not count.
+    var showsMinutes: Bool { pieces.contains { if case .field(.minute, _) = $0 { true } else { false } } }
+    var showsSeconds: Bool { pieces.contains { if case .field(.second, _) = $0 { true } else { false } } }
 
     package init(_ pattern: String) throws(LDMLPatternError) {
         let length = pattern.utf16.count
@@ -83,6 +94,7 @@ package struct LDMLPattern: Sendable, Equatable {
                 scalars = scalars.dropFirst(width)
                 let letter = Character(scalar)
                 guard let field = Field(rawValue: letter) else { throw .unsupportedField(letter: letter, width: width) }
+                if field == .zoneID, width == 1 { throw .shortZoneID }
                 guard field.takes(width: width) else { throw .unsupportedWidth(letter: letter, width: width) }
                 flush()
                 pieces.append(.field(field, width: width))
@@ -102,6 +114,7 @@ package enum LDMLPatternError: Error, Equatable, Sendable, CustomStringConvertib
     case unterminatedQuote
     case unsupportedField(letter: Character, width: Int)
     case unsupportedWidth(letter: Character, width: Int)
+    case shortZoneID
 
     package var description: String {
         switch self {
@@ -114,6 +127,9 @@ package enum LDMLPatternError: Error, Equatable, Sendable, CustomStringConvertib
                 + "quote letters meant as text ('at')"
         case .unsupportedWidth(let letter, let width):
             return "the pattern field '\(letter)' is not taken \(width) letters long"
+        case .shortZoneID:
+            return "the pattern field 'V' (the short zone id, such as cnsha) is not one zaoan formats: "
+                + "it has no copy of CLDR's bcp47 zone ids; 'VV' is the zone's name (Asia/Shanghai)"
         }
     }
 }

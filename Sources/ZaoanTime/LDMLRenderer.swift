@@ -8,12 +8,17 @@ package enum LDMLRenderer {
     /// `zone`. The instant is taken to the nearest millisecond first, as ICU takes a
     /// Foundation `Date` (so 59.9996 s is the next second); `S` then truncates the
     /// milliseconds to its width and pads past three digits with zeros, as ICU does.
+    /// - Parameter zoneIdentifier: the zone's tz name (`Asia/Shanghai`), which zone names
+    ///   (`z`, `v`, `V`) need; nil for a fixed-offset zone without one, whose names are then
+    ///   the localized GMT format, as ICU's for a `GMT+08:00` zone.
     package static func render(_ pattern: LDMLPattern, instant: Int, nanoseconds: Int = 0, zone: ZoneInfo,
-                               language: LDMLLanguage) -> String {
-        render(pattern, instant: instant, nanoseconds: nanoseconds, zone: zone, words: LDMLWords.words(for: language))
+                               zoneIdentifier: String? = nil, language: LDMLLanguage) -> String {
+        render(pattern, instant: instant, nanoseconds: nanoseconds, zone: zone, zoneIdentifier: zoneIdentifier,
+               words: LDMLWords.words(for: language), zoneWords: LDMLZoneWords.words(for: language), zoneData: .cldr)
     }
 
-    static func render(_ pattern: LDMLPattern, instant: Int, nanoseconds: Int, zone: ZoneInfo, words: LDMLWords) -> String {
+    static func render(_ pattern: LDMLPattern, instant: Int, nanoseconds: Int, zone: ZoneInfo, zoneIdentifier: String?,
+                       words: LDMLWords, zoneWords: LDMLZoneWords, zoneData: LDMLZoneData) -> String {
         var milliseconds = (min(max(nanoseconds, 0), 999_999_999) + 500_000) / 1_000_000
         var instant = instant
         if milliseconds == 1_000, instant < Int.max {
@@ -24,14 +29,26 @@ package enum LDMLRenderer {
         let offset = WallClock.offset(zone, at: instant)
         let (local, overflow) = instant.addingReportingOverflow(offset)
         let time = LocalFields(local: overflow ? instant : local, offset: offset, milliseconds: milliseconds)
+        let context = Context(time: time, words: words, pattern: pattern,
+                              zone: ZoneNaming(zone: zone, identifier: zoneIdentifier, instant: instant, offset: offset,
+                                               words: zoneWords, data: zoneData, gmt: words))
         var text = ""
         for piece in pattern.pieces {
             switch piece {
             case .literal(let literal): text += literal
-            case .field(let field, let width): text += render(field, width: width, time, words)
+            case .field(let field, let width): text += render(field, width: width, context)
             }
         }
         return text
+    }
+
+    /// What a field may need: the wall clock, the language's words, the pattern (`b` and
+    /// `B` look at its other fields) and the zone's names.
+    struct Context {
+        let time: LocalFields
+        let words: LDMLWords
+        let pattern: LDMLPattern
+        let zone: ZoneNaming
     }
 
     /// The wall-clock fields of one instant.
@@ -45,14 +62,16 @@ package enum LDMLRenderer {
             (year, month, day) = (date.year, date.month, date.day)
             dayOfYear = days - CivilCalendar.saturatingDays(year: date.year, month: 1, day: 1) + 1
             weekday = CivilCalendar.weekday(daysSince1970: days)
-            let seconds = local - days * 86_400
+            // Not local - days * 86_400: within a day of Int.min that product overflows.
+            let seconds = CivilCalendar.floorModulo(local, 86_400)
             (hour, minute, second) = (seconds / 3_600, seconds % 3_600 / 60, seconds % 60)
             self.milliseconds = milliseconds
             self.offset = offset
         }
     }
 
-    static func render(_ field: LDMLPattern.Field, width: Int, _ time: LocalFields, _ words: LDMLWords) -> String {
+    static func render(_ field: LDMLPattern.Field, width: Int, _ context: Context) -> String {
+        let (time, words) = (context.time, context.words)
         switch field {
         case .era: return name(words.eras, time.year > 0 ? 1 : 0, width: width)
         case .year:
@@ -94,6 +113,11 @@ package enum LDMLRenderer {
                                   extended: width == 3 || width == 5, seconds: width >= 4)
         case .zoneGMT:
             return ZoneOffset.localizedGMT(time.offset, long: width == 4, words)
+        case .zoneSpecific: return context.zone.specific(long: width == 4)
+        case .zoneGeneric: return context.zone.generic(long: width == 4)
+        case .zoneID: return width == 2 ? context.zone.identifierText : width == 3 ? context.zone.exemplarCity : context.zone.genericLocationOrGMT
+        case .weekYear, .weekOfYear, .weekOfMonth: return week(field, width: width, time, words)
+        case .noonPeriod, .flexibleDayPeriod: return dayPeriod(field, width: width, context)
         }
     }
 

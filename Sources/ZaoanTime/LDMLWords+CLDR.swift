@@ -16,7 +16,7 @@ extension LDMLWords {
     }
 
     private static let zh = LDMLWords(
-        firstWeekday: 1,
+        firstWeekday: 1, minimalDaysInFirstWeek: 1,
         months: LDMLWords.Names(abbreviated: ["1月", "2月", "3月", "4月", "5月", "6月", "7月", "8月", "9月", "10月", "11月", "12月"], wide: ["一月", "二月", "三月", "四月", "五月", "六月", "七月", "八月", "九月", "十月", "十一月", "十二月"], narrow: ["1", "2", "3", "4", "5", "6", "7", "8", "9", "10", "11", "12"]),
         standaloneMonths: LDMLWords.Names(abbreviated: ["1月", "2月", "3月", "4月", "5月", "6月", "7月", "8月", "9月", "10月", "11月", "12月"], wide: ["一月", "二月", "三月", "四月", "五月", "六月", "七月", "八月", "九月", "十月", "十一月", "十二月"], narrow: ["1", "2", "3", "4", "5", "6", "7", "8", "9", "10", "11", "12"]),
         weekdays: LDMLWords.Names(abbreviated: ["周日", "周一", "周二", "周三", "周四", "周五", "周六"], wide: ["星期日", "星期一", "星期二", "星期三", "星期四", "星期五", "星期六"], narrow: ["日", "一", "二", "三", "四", "五", "六"], short: ["周日", "周一", "周二", "周三", "周四", "周五", "周六"]),
@@ -25,9 +25,11 @@ extension LDMLWords {
         standaloneQuarters: LDMLWords.Names(abbreviated: ["1季度", "2季度", "3季度", "4季度"], wide: ["第一季度", "第二季度", "第三季度", "第四季度"], narrow: ["1", "2", "3", "4"]),
         eras: LDMLWords.Names(abbreviated: ["公元前", "公元"], wide: ["公元前", "公元"], narrow: ["公元前", "公元"]),
         dayPeriods: LDMLWords.Names(abbreviated: ["上午", "下午"], wide: ["上午", "下午"], narrow: ["上午", "下午"]),
+        flexibleDayPeriods: LDMLWords.Names(abbreviated: ["午夜", "", "早上", "中午", "晚上", "凌晨", "上午", "下午", "", ""], wide: ["午夜", "", "清晨", "中午", "晚上", "凌晨", "上午", "下午", "", ""], narrow: ["午夜", "", "早上", "中午", "晚上", "凌晨", "上午", "下午", "", ""]),
+        flexibleDayPeriodOfHour: [5, 5, 5, 5, 5, 2, 2, 2, 6, 6, 6, 6, 3, 7, 7, 7, 7, 7, 7, 4, 4, 4, 4, 4], hasNoonRule: false,
         gmtPrefix: "GMT", gmtSuffix: "", gmtMinus: "-")
     private static let zhHant = LDMLWords(
-        firstWeekday: 0,
+        firstWeekday: 0, minimalDaysInFirstWeek: 1,
         months: LDMLWords.Names(abbreviated: ["1月", "2月", "3月", "4月", "5月", "6月", "7月", "8月", "9月", "10月", "11月", "12月"], wide: ["1月", "2月", "3月", "4月", "5月", "6月", "7月", "8月", "9月", "10月", "11月", "12月"], narrow: ["1", "2", "3", "4", "5", "6", "7", "8", "9", "10", "11", "12"]),
         standaloneMonths: LDMLWords.Names(abbreviated: ["1月", "2月", "3月", "4月", "5月", "6月", "7月", "8月", "9月", "10月", "11月", "12月"], wide: ["1月", "2月", "3月", "4月", "5月", "6月", "7月", "8月", "9月", "10月", "11月", "12月"], narrow: ["1", "2", "3", "4", "5", "6", "7", "8", "9", "10", "11", "12"]),
         weekdays: LDMLWords.Names(abbreviated: ["週日", "週一", "週二", "週三", "週四", "週五", "週六"], wide: ["星期日", "星期一", "星期二", "星期三", "星期四", "星期五", "星期六"], narrow: ["日", "一", "二", "三", "四", "五", "六"], short: ["日", "一", "二", "三", "四", "五", "六"]),
@@ -36,9 +38,11 @@ extension LDMLWords {
         standaloneQuarters: LDMLWords.Names(abbreviated: ["第1季", "第2季", "第3季", "第4季"], wide: ["第1季", "第2季", "第3季", "第4季"], narrow: ["1", "2", "3", "4"]),
         eras: LDMLWords.Names(abbreviated: ["西元前", "西元"], wide: ["西元前", "西元"], narrow: ["西元前", "西元"]),
         dayPeriods: LDMLWords.Names(abbreviated: ["上午", "下午"], wide: ["上午", "下午"], narrow: ["上午", "下午"]),
+        flexibleDayPeriods: LDMLWords.Names(abbreviated: ["午夜", "", "清晨", "中午", "晚上", "凌晨", "上午", "下午", "", ""], wide: ["午夜", "", "清晨", "中午", "晚上", "凌晨", "上午", "下午", "", ""], narrow: ["午夜", "", "清晨", "中午", "晚上", "凌晨", "上午", "下午", "", ""]),
+        flexibleDayPeriodOfHour: [5, 5, 5, 5, 5, 2, 2, 2, 6, 6, 6, 6, 3, 7, 7, 7, 7, 7, 7, 4, 4, 4, 4, 4], hasNoonRule: false,
         gmtPrefix: "GMT", gmtSuffix: "", gmtMinus: "-")
     private static let en = LDMLWords(
-        firstWeekday: 0,
+        firstWeekday: 0, minimalDaysInFirstWeek: 1,
         months: LDMLWords.Names(abbreviated: ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"], wide: ["January", "February", "March", "April", "May", "June", "July", "August", "September", "October", "November", "December"], narrow: ["J", "F", "M", "A", "M", "J", "J", "A", "S", "O", "N", "D"]),
         standaloneMonths: LDMLWords.Names(abbreviated: ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"], wide: ["January", "February", "March", "April", "May", "June", "July", "August", "September", "October", "November", "December"], narrow: ["J", "F", "M", "A", "M", "J", "J", "A", "S", "O", "N", "D"]),
         weekdays: LDMLWords.Names(abbreviated: ["Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat"], wide: ["Sunday", "Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday"], narrow: ["S", "M", "T", "W", "T", "F", "S"], short: ["Su", "Mo", "Tu", "We", "Th", "Fr", "Sa"]),
@@ -47,9 +51,11 @@ extension LDMLWords {
         standaloneQuarters: LDMLWords.Names(abbreviated: ["Q1", "Q2", "Q3", "Q4"], wide: ["1st quarter", "2nd quarter", "3rd quarter", "4th quarter"], narrow: ["1", "2", "3", "4"]),
         eras: LDMLWords.Names(abbreviated: ["BC", "AD"], wide: ["Before Christ", "Anno Domini"], narrow: ["B", "A"]),
         dayPeriods: LDMLWords.Names(abbreviated: ["AM", "PM"], wide: ["AM", "PM"], narrow: ["a", "p"]),
+        flexibleDayPeriods: LDMLWords.Names(abbreviated: ["midnight", "noon", "in the morning", "in the afternoon", "in the evening", "at night", "", "", "", ""], wide: ["midnight", "noon", "in the morning", "in the afternoon", "in the evening", "at night", "", "", "", ""], narrow: ["mi", "n", "in the morning", "in the afternoon", "in the evening", "at night", "", "", "", ""]),
+        flexibleDayPeriodOfHour: [5, 5, 5, 5, 5, 5, 2, 2, 2, 2, 2, 2, 3, 3, 3, 3, 3, 3, 4, 4, 4, 5, 5, 5], hasNoonRule: true,
         gmtPrefix: "GMT", gmtSuffix: "", gmtMinus: "-")
     private static let ja = LDMLWords(
-        firstWeekday: 0,
+        firstWeekday: 0, minimalDaysInFirstWeek: 1,
         months: LDMLWords.Names(abbreviated: ["1月", "2月", "3月", "4月", "5月", "6月", "7月", "8月", "9月", "10月", "11月", "12月"], wide: ["1月", "2月", "3月", "4月", "5月", "6月", "7月", "8月", "9月", "10月", "11月", "12月"], narrow: ["1", "2", "3", "4", "5", "6", "7", "8", "9", "10", "11", "12"]),
         standaloneMonths: LDMLWords.Names(abbreviated: ["1月", "2月", "3月", "4月", "5月", "6月", "7月", "8月", "9月", "10月", "11月", "12月"], wide: ["1月", "2月", "3月", "4月", "5月", "6月", "7月", "8月", "9月", "10月", "11月", "12月"], narrow: ["1", "2", "3", "4", "5", "6", "7", "8", "9", "10", "11", "12"]),
         weekdays: LDMLWords.Names(abbreviated: ["日", "月", "火", "水", "木", "金", "土"], wide: ["日曜日", "月曜日", "火曜日", "水曜日", "木曜日", "金曜日", "土曜日"], narrow: ["日", "月", "火", "水", "木", "金", "土"], short: ["日", "月", "火", "水", "木", "金", "土"]),
@@ -58,9 +64,11 @@ extension LDMLWords {
         standaloneQuarters: LDMLWords.Names(abbreviated: ["Q1", "Q2", "Q3", "Q4"], wide: ["第1四半期", "第2四半期", "第3四半期", "第4四半期"], narrow: ["1", "2", "3", "4"]),
         eras: LDMLWords.Names(abbreviated: ["紀元前", "西暦"], wide: ["紀元前", "西暦"], narrow: ["BC", "AD"]),
         dayPeriods: LDMLWords.Names(abbreviated: ["午前", "午後"], wide: ["午前", "午後"], narrow: ["午前", "午後"]),
+        flexibleDayPeriods: LDMLWords.Names(abbreviated: ["真夜中", "正午", "朝", "昼", "夕方", "夜", "", "", "", "夜中"], wide: ["真夜中", "正午", "朝", "昼", "夕方", "夜", "", "", "", "夜中"], narrow: ["真夜中", "正午", "朝", "昼", "夕方", "夜", "", "", "", "夜中"]),
+        flexibleDayPeriodOfHour: [9, 9, 9, 9, 2, 2, 2, 2, 2, 2, 2, 2, 3, 3, 3, 3, 4, 4, 4, 5, 5, 5, 5, 9], hasNoonRule: true,
         gmtPrefix: "GMT", gmtSuffix: "", gmtMinus: "-")
     private static let ko = LDMLWords(
-        firstWeekday: 0,
+        firstWeekday: 0, minimalDaysInFirstWeek: 1,
         months: LDMLWords.Names(abbreviated: ["1월", "2월", "3월", "4월", "5월", "6월", "7월", "8월", "9월", "10월", "11월", "12월"], wide: ["1월", "2월", "3월", "4월", "5월", "6월", "7월", "8월", "9월", "10월", "11월", "12월"], narrow: ["1월", "2월", "3월", "4월", "5월", "6월", "7월", "8월", "9월", "10월", "11월", "12월"]),
         standaloneMonths: LDMLWords.Names(abbreviated: ["1월", "2월", "3월", "4월", "5월", "6월", "7월", "8월", "9월", "10월", "11월", "12월"], wide: ["1월", "2월", "3월", "4월", "5월", "6월", "7월", "8월", "9월", "10월", "11월", "12월"], narrow: ["1월", "2월", "3월", "4월", "5월", "6월", "7월", "8월", "9월", "10월", "11월", "12월"]),
         weekdays: LDMLWords.Names(abbreviated: ["일", "월", "화", "수", "목", "금", "토"], wide: ["일요일", "월요일", "화요일", "수요일", "목요일", "금요일", "토요일"], narrow: ["일", "월", "화", "수", "목", "금", "토"], short: ["일", "월", "화", "수", "목", "금", "토"]),
@@ -69,9 +77,11 @@ extension LDMLWords {
         standaloneQuarters: LDMLWords.Names(abbreviated: ["1분기", "2분기", "3분기", "4분기"], wide: ["제 1/4분기", "제 2/4분기", "제 3/4분기", "제 4/4분기"], narrow: ["1", "2", "3", "4"]),
         eras: LDMLWords.Names(abbreviated: ["BC", "AD"], wide: ["기원전", "서기"], narrow: ["BC", "AD"]),
         dayPeriods: LDMLWords.Names(abbreviated: ["AM", "PM"], wide: ["오전", "오후"], narrow: ["AM", "PM"]),
+        flexibleDayPeriods: LDMLWords.Names(abbreviated: ["자정", "정오", "아침", "오후", "저녁", "밤", "오전", "", "", ""], wide: ["자정", "정오", "아침", "오후", "저녁", "밤", "오전", "", "", ""], narrow: ["자정", "정오", "아침", "오후", "저녁", "밤", "오전", "", "", ""]),
+        flexibleDayPeriodOfHour: [5, 5, 5, 2, 2, 2, 6, 6, 6, 6, 6, 6, 3, 3, 3, 3, 3, 3, 4, 4, 4, 5, 5, 5], hasNoonRule: true,
         gmtPrefix: "GMT", gmtSuffix: "", gmtMinus: "-")
     private static let de = LDMLWords(
-        firstWeekday: 1,
+        firstWeekday: 1, minimalDaysInFirstWeek: 4,
         months: LDMLWords.Names(abbreviated: ["Jan.", "Feb.", "März", "Apr.", "Mai", "Juni", "Juli", "Aug.", "Sept.", "Okt.", "Nov.", "Dez."], wide: ["Januar", "Februar", "März", "April", "Mai", "Juni", "Juli", "August", "September", "Oktober", "November", "Dezember"], narrow: ["J", "F", "M", "A", "M", "J", "J", "A", "S", "O", "N", "D"]),
         standaloneMonths: LDMLWords.Names(abbreviated: ["Jan", "Feb", "Mär", "Apr", "Mai", "Jun", "Jul", "Aug", "Sep", "Okt", "Nov", "Dez"], wide: ["Januar", "Februar", "März", "April", "Mai", "Juni", "Juli", "August", "September", "Oktober", "November", "Dezember"], narrow: ["J", "F", "M", "A", "M", "J", "J", "A", "S", "O", "N", "D"]),
         weekdays: LDMLWords.Names(abbreviated: ["So.", "Mo.", "Di.", "Mi.", "Do.", "Fr.", "Sa."], wide: ["Sonntag", "Montag", "Dienstag", "Mittwoch", "Donnerstag", "Freitag", "Samstag"], narrow: ["S", "M", "D", "M", "D", "F", "S"], short: ["So.", "Mo.", "Di.", "Mi.", "Do.", "Fr.", "Sa."]),
@@ -80,9 +90,11 @@ extension LDMLWords {
         standaloneQuarters: LDMLWords.Names(abbreviated: ["Q1", "Q2", "Q3", "Q4"], wide: ["1. Quartal", "2. Quartal", "3. Quartal", "4. Quartal"], narrow: ["1", "2", "3", "4"]),
         eras: LDMLWords.Names(abbreviated: ["v. Chr.", "n. Chr."], wide: ["vor unserer Zeitrechnung", "unserer Zeitrechnung"], narrow: ["v. Chr.", "n. Chr."]),
         dayPeriods: LDMLWords.Names(abbreviated: ["AM", "PM"], wide: ["AM", "PM"], narrow: ["AM", "PM"]),
+        flexibleDayPeriods: LDMLWords.Names(abbreviated: ["Mitternacht", "", "morgens", "mittags", "abends", "nachts", "vorm.", "nachm.", "", ""], wide: ["Mitternacht", "", "morgens", "mittags", "abends", "nachts", "vormittags", "nachmittags", "", ""], narrow: ["Mitternacht", "", "morgens", "mittags", "abends", "nachts", "vorm.", "nachm.", "", ""]),
+        flexibleDayPeriodOfHour: [5, 5, 5, 5, 5, 2, 2, 2, 2, 2, 6, 6, 3, 7, 7, 7, 7, 7, 4, 4, 4, 4, 4, 4], hasNoonRule: false,
         gmtPrefix: "GMT", gmtSuffix: "", gmtMinus: "-")
     private static let fr = LDMLWords(
-        firstWeekday: 1,
+        firstWeekday: 1, minimalDaysInFirstWeek: 4,
         months: LDMLWords.Names(abbreviated: ["janv.", "févr.", "mars", "avr.", "mai", "juin", "juil.", "août", "sept.", "oct.", "nov.", "déc."], wide: ["janvier", "février", "mars", "avril", "mai", "juin", "juillet", "août", "septembre", "octobre", "novembre", "décembre"], narrow: ["J", "F", "M", "A", "M", "J", "J", "A", "S", "O", "N", "D"]),
         standaloneMonths: LDMLWords.Names(abbreviated: ["janv.", "févr.", "mars", "avr.", "mai", "juin", "juil.", "août", "sept.", "oct.", "nov.", "déc."], wide: ["janvier", "février", "mars", "avril", "mai", "juin", "juillet", "août", "septembre", "octobre", "novembre", "décembre"], narrow: ["J", "F", "M", "A", "M", "J", "J", "A", "S", "O", "N", "D"]),
         weekdays: LDMLWords.Names(abbreviated: ["dim.", "lun.", "mar.", "mer.", "jeu.", "ven.", "sam."], wide: ["dimanche", "lundi", "mardi", "mercredi", "jeudi", "vendredi", "samedi"], narrow: ["D", "L", "M", "M", "J", "V", "S"], short: ["di", "lu", "ma", "me", "je", "ve", "sa"]),
@@ -91,9 +103,11 @@ extension LDMLWords {
         standaloneQuarters: LDMLWords.Names(abbreviated: ["T1", "T2", "T3", "T4"], wide: ["1er trimestre", "2e trimestre", "3e trimestre", "4e trimestre"], narrow: ["1", "2", "3", "4"]),
         eras: LDMLWords.Names(abbreviated: ["av. J.-C.", "ap. J.-C."], wide: ["avant Jésus-Christ", "après Jésus-Christ"], narrow: ["av. J.-C.", "ap. J.-C."]),
         dayPeriods: LDMLWords.Names(abbreviated: ["AM", "PM"], wide: ["AM", "PM"], narrow: ["AM", "PM"]),
+        flexibleDayPeriods: LDMLWords.Names(abbreviated: ["minuit", "midi", "matin", "après-midi", "soir", "matin", "", "", "", ""], wide: ["minuit", "midi", "du matin", "de l’après-midi", "du soir", "du matin", "", "", "", ""], narrow: ["minuit", "midi", "mat.", "ap.m.", "soir", "matin", "", "", "", ""]),
+        flexibleDayPeriodOfHour: [5, 5, 5, 5, 2, 2, 2, 2, 2, 2, 2, 2, 3, 3, 3, 3, 3, 3, 4, 4, 4, 4, 4, 4], hasNoonRule: true,
         gmtPrefix: "UTC", gmtSuffix: "", gmtMinus: "−")
     private static let es = LDMLWords(
-        firstWeekday: 1,
+        firstWeekday: 1, minimalDaysInFirstWeek: 4,
         months: LDMLWords.Names(abbreviated: ["ene", "feb", "mar", "abr", "may", "jun", "jul", "ago", "sept", "oct", "nov", "dic"], wide: ["enero", "febrero", "marzo", "abril", "mayo", "junio", "julio", "agosto", "septiembre", "octubre", "noviembre", "diciembre"], narrow: ["E", "F", "M", "A", "M", "J", "J", "A", "S", "O", "N", "D"]),
         standaloneMonths: LDMLWords.Names(abbreviated: ["ene", "feb", "mar", "abr", "may", "jun", "jul", "ago", "sept", "oct", "nov", "dic"], wide: ["enero", "febrero", "marzo", "abril", "mayo", "junio", "julio", "agosto", "septiembre", "octubre", "noviembre", "diciembre"], narrow: ["E", "F", "M", "A", "M", "J", "J", "A", "S", "O", "N", "D"]),
         weekdays: LDMLWords.Names(abbreviated: ["dom", "lun", "mar", "mié", "jue", "vie", "sáb"], wide: ["domingo", "lunes", "martes", "miércoles", "jueves", "viernes", "sábado"], narrow: ["D", "L", "M", "X", "J", "V", "S"], short: ["DO", "LU", "MA", "MI", "JU", "VI", "SA"]),
@@ -102,5 +116,7 @@ extension LDMLWords {
         standaloneQuarters: LDMLWords.Names(abbreviated: ["T1", "T2", "T3", "T4"], wide: ["1.er trimestre", "2.º trimestre", "3.er trimestre", "4.º trimestre"], narrow: ["1", "2", "3", "4"]),
         eras: LDMLWords.Names(abbreviated: ["a. C.", "d. C."], wide: ["antes de Cristo", "después de Cristo"], narrow: ["a. C.", "d. C."]),
         dayPeriods: LDMLWords.Names(abbreviated: ["a. m.", "p. m."], wide: ["a. m.", "p. m."], narrow: ["a. m.", "p. m."]),
+        flexibleDayPeriods: LDMLWords.Names(abbreviated: ["", "del mediodía", "de la madrugada", "", "de la tarde", "de la noche", "de la mañana", "", "", ""], wide: ["", "del mediodía", "de la madrugada", "", "de la tarde", "de la noche", "de la mañana", "", "", ""], narrow: ["", "del mediodía", "de la madrugada", "", "de la tarde", "de la noche", "de la mañana", "", "", ""]),
+        flexibleDayPeriodOfHour: [2, 2, 2, 2, 2, 2, 6, 6, 6, 6, 6, 6, 4, 4, 4, 4, 4, 4, 4, 4, 5, 5, 5, 5], hasNoonRule: true,
         gmtPrefix: "GMT", gmtSuffix: "", gmtMinus: "-")
 }

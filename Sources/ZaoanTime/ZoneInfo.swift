@@ -147,7 +147,7 @@ public struct ZoneInfo: Equatable, Sendable {
     /// Every instant in `window` at which the offset may change, ascending: listed
     /// transitions, and after the last one the footer's changes and the UTC new years at
     /// which it re-evaluates them.
-    private func changePoints(in window: ClosedRange<Int>) -> [Int] {
+    func changePoints(in window: ClosedRange<Int>) -> [Int] {
         var points: [Int] = []
         var index = firstTransition(atOrAfter: window.lowerBound)
         while index < transitions.count, transitions[index] <= window.upperBound {

@@ -14,17 +14,27 @@ import Testing
         for (letter, widths) in [("G", 1...5), ("y", 1...5), ("Q", 1...5), ("q", 1...5), ("M", 1...5), ("L", 1...5),
                                  ("d", 1...2), ("D", 1...3), ("E", 1...6), ("e", 1...6), ("c", 1...6), ("a", 1...5),
                                  ("h", 1...2), ("H", 1...2), ("K", 1...2), ("k", 1...2), ("m", 1...2), ("s", 1...2),
-                                 ("S", 1...6), ("Z", 1...5), ("x", 1...5), ("X", 1...5)] {
+                                 ("S", 1...6), ("Z", 1...5), ("x", 1...5), ("X", 1...5), ("z", 1...4), ("V", 2...4),
+                                 ("Y", 1...5), ("w", 1...2), ("W", 1...1), ("b", 1...5), ("B", 1...5)] {
             for width in widths { patterns.append(String(repeating: letter, count: width)) }
         }
-        return patterns + ["O", "OOOO", "yyyy-MM-dd HH:mm", "EEEE d MMMM y", "HH:mm 'Uhr'", "h:mm a", "''yy 'o''clock' K",
+        return patterns + ["v", "vvvv", "h:mm b", "h:mm:ss bbbb", "h b", "h:mm B", "h:mm:ss BBBB", "HH BBBBB", "h:mm bbbbb",
+                           "YYYY-'W'ww-e", "YY w W", "HH:mm zzzz", "HH:mm z (VVV)", "HH:mm v", "O", "OOOO", "yyyy-MM-dd HH:mm", "EEEE d MMMM y", "HH:mm 'Uhr'", "h:mm a", "''yy 'o''clock' K",
                            "yyyy-MM-dd'T'HH:mm:ss.SSSxxx", "MMM d, y G", "y年M月d日 EEEE", "cccc LLLL", "QQQ yyyy", "HH:mm:ss ZZZZ"]
     }()
 
     static let zones = ["UTC", "Asia/Shanghai", "Asia/Taipei", "Asia/Tokyo", "Asia/Seoul", "Europe/Berlin", "Europe/Paris",
                         "Europe/Madrid", "America/New_York", "Asia/Kolkata", "Asia/Kathmandu", "Australia/Lord_Howe",
                         "America/St_Johns", "Pacific/Chatham", "Europe/Dublin", "Africa/Casablanca",
-                        "America/Sao_Paulo", "Pacific/Kiritimati", "America/Caracas", "Antarctica/Troll"]
+                        "America/Sao_Paulo", "Pacific/Kiritimati", "America/Caracas", "Antarctica/Troll",
+                        "America/Los_Angeles", "America/Phoenix", "Europe/London", "Asia/Calcutta", "+05:45"]
+
+    /// A zone of the list: its tz name, or for "+05:45" a fixed offset without one (the
+    /// renderer's nil identifier; Foundation's TimeZone(secondsFromGMT:)).
+    static func zone(_ name: String) throws -> (zone: ZoneInfo, identifier: String?, icu: TimeZone?) {
+        guard name == "+05:45" else { return (try ZoneInfoStore.shared.zoneInfo(named: name), name, TimeZone(identifier: name)) }
+        return (ZoneInfo.fixed(utcOffset: 20_700), nil, TimeZone(secondsFromGMT: 20_700))
+    }
 
     /// The service's locale identifiers (ZaoanProtocol's `Language.localeIdentifier`).
     static func icuLocale(_ language: LDMLLanguage) -> String {
@@ -80,14 +90,13 @@ import Testing
         var documented: [String: Int] = [:]
         var failures: [String: (count: Int, first: String)] = [:]
         for zoneName in Self.zones {
-            let zone = try ZoneInfoStore.shared.zoneInfo(named: zoneName)
+            let (zone, identifier, icuZone) = try Self.zone(zoneName)
             let instants = Self.instants(in: zone, random: &random)
             let fractions = instants.map { _ in Int.random(in: 0...998, using: &random) * 1_000_000 + (Bool.random(using: &random) ? 250_000 : 750_000) }
             for language in LDMLLanguage.allCases {
-                let cldr46 = LDMLKnownDifferences.cldr46Words(language)
                 let formatter = DateFormatter()
                 formatter.locale = Locale(identifier: Self.icuLocale(language))
-                formatter.timeZone = TimeZone(identifier: zoneName)
+                formatter.timeZone = icuZone
                 formatter.gregorianStartDate = Date.distantPast
                 for text in Self.patterns {
                     let pattern = try LDMLPattern(text)
@@ -95,16 +104,21 @@ import Testing
                     for (instant, nanoseconds) in zip(instants, fractions) {
                         let date = Date(timeIntervalSince1970: Double(instant) + Double(nanoseconds) / 1e9)
                         let icu = formatter.string(from: date)
-                        let ours = LDMLRenderer.render(pattern, instant: instant, nanoseconds: nanoseconds, zone: zone, language: language)
+                        let ours = LDMLRenderer.render(pattern, instant: instant, nanoseconds: nanoseconds, zone: zone,
+                                                       zoneIdentifier: identifier, language: language)
                         compared += 1
                         if icu == ours { continue }
-                        let candidates = LDMLKnownDifferences.candidates(text, language, ours: ours)
-                        if !candidates.isEmpty,
-                           LDMLRenderer.render(pattern, instant: instant, nanoseconds: nanoseconds, zone: zone, words: cldr46) == icu {
-                            for name in candidates { documented[name, default: 0] += 1 }
-                            continue
+                        let candidates = LDMLKnownDifferences.candidates(text, language, zone: zoneName, instant: instant, ours: ours)
+                        if !candidates.isEmpty {
+                            let icuData = LDMLKnownDifferences.icuVariant(language, identifier: identifier, candidates)
+                            if LDMLRenderer.render(pattern, instant: instant, nanoseconds: nanoseconds, zone: zone,
+                                                   zoneIdentifier: icuData.identifier, words: icuData.words,
+                                                   zoneWords: icuData.zoneWords, zoneData: icuData.zoneData) == icu {
+                                for entry in candidates { documented[entry.name, default: 0] += 1 }
+                                continue
+                            }
                         }
-                        let key = "\(language) '\(text)'"
+                        let key = "\(language) '\(text)' \(zoneName)"
                         let example = "\(zoneName) @\(instant).\(nanoseconds): ICU '\(icu)', ours '\(ours)'"
                         failures[key] = ((failures[key]?.count ?? 0) + 1, failures[key]?.first ?? example)
                     }

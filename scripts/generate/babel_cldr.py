@@ -21,6 +21,12 @@ LANGUAGES = [("zh", "zh_Hans_CN", "zh-Hans"), ("zhHant", "zh_Hant_TW", "zh-Hant"
              ("es", "es_ES", "es")]
 
 
+def week_data(locale):
+    """CLDR's weekData for the locale's region: the first day of the week (0 = Sunday, as
+    struct tm counts; Babel counts from Monday = 0) and the minimal days of the first week."""
+    return (locale.first_week_day + 1) % 7, locale.min_week_days
+
+
 def quoted(text):
     """A Swift string literal."""
     return '"' + text.replace("\\", "\\\\").replace('"', '\\"') + '"'

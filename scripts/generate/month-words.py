@@ -10,7 +10,7 @@ Usage: scripts/generate/month-words.py [PYTHONPATH-with-babel] > Sources/ZaoanCo
 """
 import sys
 
-from babel_cldr import CLDR, LANGUAGES, VERSION, quoted, strings
+from babel_cldr import CLDR, LANGUAGES, VERSION, quoted, strings, week_data
 from babel import Locale  # noqa: E402 (babel_cldr puts Babel on the path)
 
 lines = [
@@ -23,11 +23,11 @@ lines = [
 ]
 for case, tag, _ in LANGUAGES:
     locale = Locale.parse(tag)
+    first, minimal_days = week_data(locale)
     # Babel counts weekdays from Monday = 0; zaoan from Sunday = 0, as struct tm does.
-    first = (locale.first_week_day + 1) % 7
     weekdays = [locale.days["format"]["short"][(i + 6) % 7] for i in range(7)]
     months = [locale.months["format"]["wide"][m] for m in range(1, 13)]
-    lines.append(f"        .{case}: MonthWords(firstWeekday: {first}, minimalDaysInFirstWeek: {locale.min_week_days},")
+    lines.append(f"        .{case}: MonthWords(firstWeekday: {first}, minimalDaysInFirstWeek: {minimal_days},")
     lines.append(f"                           title: {quoted(str(locale.datetime_skeletons['yMMMM']))},")
     lines.append(f"                           weekdays: {strings(weekdays)},")
     lines.append(f"                           months: {strings(months)}),")
