@@ -103,7 +103,7 @@ enum CLDRWords {
         case .zhHant: return "Bh:mm"
         case .en: return "h:mm a"
         case .ja: return "aK:mm"
-        case .ko: return "a h:mm"
+        case .ko: return "aaaa h:mm"
         case .de: return "h:mm\u{202F}a"
         case .fr: return "h:mm\u{202F}a"
         case .es: return "h:mm\u{202F}a"

@@ -1,32 +1,31 @@
 import ZaoanAlmanac
 
-/// The Chinese calendar in answers: lunar dates and solar terms as text (from `Almanac`, which
-/// computes them), and LDML patterns formatted in ICU's Chinese calendar.
+/// The Chinese calendar in answers: lunar dates and solar terms as text, and LDML patterns
+/// in the Chinese calendar, all from `Almanac`, which computes them.
 ///
-///     ChineseCalendar.format(now, pattern: "U年MMMd", zone: shanghai, cache: formatters)
+///     try ChineseCalendar.format(now, pattern: "U年MMMd", zone: shanghai, almanac: almanac, cache: formatters)
 ///     // 丙午年十月廿二 on 2026-11-30
 public enum ChineseCalendar {
-    /// The ICU locale that formats in the Chinese calendar: for `zh` and `zh-Hant`, with the
-    /// day of the month in the almanac's words (`numbers=hanidays`: 初一 … 三十; without it ICU
-    /// writes `22`); the others as the language writes dates (`10日`, `10일`, `10`).
-    public static func localeIdentifier(for language: Language) -> String {
-        language.localeIdentifier + (language.isChinese ? "@calendar=chinese;numbers=hanidays" : "@calendar=chinese")
-    }
-
-    /// Formats `date` with an LDML pattern in ICU's Chinese calendar: `U` is the cyclic year
-    /// (丙午), `MMM`/`MMMM` the month (十月, 闰六月), `d` the day (廿二), `r` the Gregorian year
-    /// the lunar year began in; time fields (`HH:mm`) are as usual. For the request layer's
-    /// `time PATTERN calendar=chinese`; the formatter is kept in `cache`, keyed by the
-    /// calendar's locale, so Gregorian and Chinese formatters of one pattern never mix.
+    /// Formats `instant` with an LDML pattern in the Chinese calendar: `U` is the cyclic year
+    /// (丙午), `MMM`/`MMMM` the month (十月, 闰六月), `d` the day (廿二 in zh and zh-Hant),
+    /// `r` the Gregorian year the lunar year began in; time fields (`HH:mm`) are as usual.
+    /// For `time PATTERN calendar=chinese`: the pattern is read once and kept in `cache`
+    /// (with the Gregorian uses of the same text: a read pattern has no calendar), and the
+    /// words are CLDR's (`ChineseCalendarPattern`, ZaoanAlmanac).
     ///
-    /// ICU computes the calendar itself, and on 121 days of 1901–2100 it differs from the
-    /// almanacs (and from `{lunar}`, which `Almanac` computes): 1914-11-17…12-16,
-    /// 1916-02-03…03-03 and 1920-11-10…12-09 (ICU reckons at UTC+8 where the almanacs of
-    /// the time used Beijing mean time), 2057-09-28 and 2097-08-07…09-05 (new moons within a
-    /// minute of midnight: ICU calls 2057-09-28 and 2097-08-07 day "0" of their months).
-    public static func format(_ date: Instant, pattern: String, zone: Zone, language: Language = .zh,
-                              cache: FormatterCache) -> String {
-        interimICUFormat(date, pattern: pattern, zone: zone, locale: localeIdentifier(for: language))
+    /// The dates are the almanac's, as `{lunar}`'s: on 121 days of 1901–2100 ICU's Chinese
+    /// calendar says otherwise (1914-11-17…12-16, 1916-02-03…03-03 and 1920-11-10…12-09,
+    /// which ICU reckons at UTC+8 where the almanacs of the time used Beijing mean time;
+    /// 2057-09-28 and 2097-08-07…09-05, new moons within a minute of midnight).
+    /// - Returns: nil when the pattern has a date field and the local day's year is outside
+    ///   the years the almanac reckons (`ChineseCalendarPattern.years`).
+    public static func format(_ instant: Instant, pattern: String, zone: Zone, language: Language = .zh,
+                              almanac: Almanac, cache: FormatterCache) throws(LDMLPatternError) -> String? {
+        let read = try cache.pattern(pattern).get()
+        let whole = instant.unixSeconds
+        let nanoseconds = Int(clampingSeconds: (instant.secondsSince1970 - Double(whole)) * 1e9)
+        return ChineseCalendarPattern.render(read, instant: whole, nanoseconds: nanoseconds, zone: zone.info(),
+                                             language: language.ldml, almanac: almanac)
     }
 
     /// `丙午年十月廿二` / `Year of Bing-Wu, month 10, day 22`, and in the other languages

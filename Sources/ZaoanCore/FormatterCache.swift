@@ -64,7 +64,8 @@ public final class FormatterCache: Sendable {
         let read = try self.pattern(pattern).get()
         let whole = instant.unixSeconds
         let nanoseconds = Int(clampingSeconds: (instant.secondsSince1970 - Double(whole)) * 1e9)
-        return LDMLRenderer.render(read, instant: whole, nanoseconds: nanoseconds, zone: zone.info(), language: language.ldml)
+        return LDMLRenderer.render(read, instant: whole, nanoseconds: nanoseconds, zone: zone.info(), zoneIdentifier: zone.tzName,
+                                   language: language.ldml)
     }
 
     /// A pattern the service writes itself (`yyyy-MM-dd HH:mm`): known good, so a refusal is a

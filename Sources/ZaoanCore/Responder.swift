@@ -457,13 +457,23 @@ public final class Responder {
         language.chineseDatePattern
     }
 
-    /// An LDML pattern in the Chinese calendar (ICU's, with days in Chinese numerals).
+    /// An LDML pattern in the Chinese calendar (the almanac's dates, days in Chinese numerals
+    /// in zh and zh-Hant).
     func chineseTime(pattern: String?, now: Instant, zone: Zone) throws(ProtocolError) -> String {
         let ldml = pattern ?? Self.chineseDatePattern(settings.language)
         guard ldml.utf16.count <= Self.maxPatternLength else {
             throw ProtocolError(.badArgument, "the pattern is \(ldml.utf16.count) characters long; at most \(Self.maxPatternLength)")
         }
-        let text = ChineseCalendar.format(now, pattern: ldml, zone: zone, language: settings.language, cache: formatters)
+        let formatted: String?
+        do throws(LDMLPatternError) {
+            formatted = try ChineseCalendar.format(now, pattern: ldml, zone: zone, language: settings.language, almanac: almanac, cache: formatters)
+        } catch {
+            throw ProtocolError(.badArgument, "\(error); see docs/protocol.md for patterns")
+        }
+        guard let text = formatted else {
+            let years = ChineseCalendarPattern.years
+            throw ProtocolError(.badArgument, "the Chinese calendar is reckoned for the years \(years.lowerBound) to \(years.upperBound); ask for a time in them, or leave out calendar=chinese")
+        }
         guard !text.isEmpty else {
             throw ProtocolError(.badArgument, "the pattern '\(RequestParser.shorten(ldml))' formats to nothing; see docs/protocol.md for patterns")
         }

@@ -3,7 +3,7 @@ import ZaoanText
 
 /// The default clock (`time` without a pattern, `{time}`, the greeting's tooltip): 12- or 24-hour as CLDR 47 writes
 /// the short time of the language's region (`CLDRWords.twelveHourRegions`), or as
-/// `hour_cycle` says. 12-hour is the language's CLDR `hm` pattern (`h:mm a`, `a h:mm`,
+/// `hour_cycle` says. 12-hour is the language's CLDR `hm` pattern (`h:mm a`, `aaaa h:mm`,
 /// `Bh:mm`); 24-hour is `HH:mm` in every language, the hour padded so a bar's clock keeps
 /// its width.
 public enum HourCycle: String, CaseIterable, Sendable {

@@ -49,6 +49,10 @@ public struct Zone: Hashable, Sendable, CustomStringConvertible {
         return (try? store.zoneInfo(named: identifier)) ?? .fixed(utcOffset: 0, abbreviation: "UTC")  // see above
     }
 
+    /// The tz database name (`Asia/Shanghai`) that zone names in patterns (`zzzz`, `VVVV`)
+    /// are looked up by; nil for a fixed offset, which has no name but its offset.
+    public var tzName: String? { fixedOffset == nil ? identifier : nil }
+
     public var description: String { identifier }
 
     /// `GMT+0800`, `GMT-0530`: how a fixed offset is named.

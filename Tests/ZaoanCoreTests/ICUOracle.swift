@@ -15,6 +15,9 @@ final class ICUOracle {
         } else {
             formatter = DateFormatter()
             formatter.calendar = Calendar(identifier: calendar)
+            // ISO 8601's proleptic Gregorian calendar for every date, as zaoan writes dates,
+            // not ICU's default switch to the Julian calendar before 1582-10-15.
+            if calendar == .gregorian { formatter.gregorianStartDate = Date.distantPast }
             formatter.locale = Locale(identifier: locale)
             formatter.timeZone = TimeZone(identifier: zone)
             formatter.dateFormat = pattern

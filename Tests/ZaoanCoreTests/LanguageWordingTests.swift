@@ -193,7 +193,7 @@ import ZaoanAlmanac
     /// the built-in city typed 臺北 is named in the language (issue 33: no longer as typed).
     @Test(arguments: [
         // zh-Hant (Taiwan) and ko are 12-hour regions: CLDR's Bh:mm (清晨, the early
-        // morning's day period) and a h:mm (issue 33; was 07:00).
+        // morning's day period) and aaaa h:mm (issue 33; was 07:00).
         (Language.zhHant, "臺北 2026年11月18日 星期三 清晨7:00", "丙午年十月初十"),
         (.en, "Taipei Wednesday, November 18, 2026 7:00 AM", "Year of bing-wu, month 10, day 10"),
         (.ja, "台北 2026年11月18日 水曜日 07:00", "丙午年10月10日"),

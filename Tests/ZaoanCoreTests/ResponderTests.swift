@@ -269,7 +269,8 @@ import Testing
     }
 
     @Test func patternsUpToTheLimitFormat() throws {
-        let reply = try answer(.time(pattern: String(repeating: "H", count: Responder.maxPatternLength)))
+        // `H:` repeated: each field at a width UTS #35 defines (1024 `H`s in one field are refused).
+        let reply = try answer(.time(pattern: String(repeating: "H:", count: Responder.maxPatternLength / 2)))
         #expect(!reply.isError && reply.text.count >= 2, "\(reply.text.prefix(40))")
     }
 

@@ -9,7 +9,7 @@ it speaks, read through Babel (PyPI `babel`, BSD licence) 2.17.0, which carries 
 - the default clock: whether the short time format of each region CLDR has a locale for is
   12-hour (`h`, `K`) or 24-hour (`H`, `k`) — the region's preferred hour cycle as CLDR writes
   it — and each language's 12-hour pattern (availableFormats `hm`, in the language's own
-  region's locale).
+  region's locale; ko's with the wide day period, see WIDE_DAY_PERIOD).
 
 Usage: scripts/generate/cldr-words.py [PYTHONPATH-with-babel] > Sources/ZaoanCore/CLDRWords.swift
 """
@@ -107,8 +107,23 @@ def per_language(doc, name, value):
 
 lines += per_language("A countdown's count of days (duration-day); `{0}` is the count.", "countdownDay",
                       lambda case, tag: Locale.parse(tag)._data["unit_patterns"]["duration-day"][DAY_WIDTHS[case]]["other"])
+# Korean's AM/PM in the words its desktops show: CLDR 47 gives `a` (abbreviated) as `AM`/`PM`
+# for ko (CLDR 46 and before: 오전/오후), while glibc's ko_KR (`%p`), GNOME's and Windows'
+# clocks write 오전 7:00; the wide form `aaaa` is still 오전/오후 in CLDR 47, so ko's pattern
+# takes it. Every other language keeps CLDR's pattern as it is.
+WIDE_DAY_PERIOD = {"ko"}
+
+
+def twelve_hour_clock(case, tag):
+    pattern = Locale.parse(tag).datetime_skeletons["hm"].pattern
+    if case in WIDE_DAY_PERIOD:
+        assert pattern.count("a") == 1 and "'" not in pattern, pattern
+        pattern = pattern.replace("a", "aaaa")
+    return pattern
+
+
 lines += per_language("The 12-hour clock pattern (availableFormats `hm`) in the language's own region.", "twelveHourClock",
-                      lambda case, tag: Locale.parse(tag).datetime_skeletons["hm"].pattern)
+                      twelve_hour_clock)
 
 lines += [
     "    /// The regions (ISO 3166 or UN M.49 codes, upper case) whose CLDR locale of the",
