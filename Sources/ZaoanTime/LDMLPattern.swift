@@ -20,6 +20,9 @@ package struct LDMLPattern: Sendable, Equatable {
         case dayPeriod = "a", hour12 = "h", hour23 = "H", hour11 = "K", hour24 = "k"
         case minute = "m", second = "s", fraction = "S"
         case zoneRFC = "Z", zoneISO = "x", zoneISOWithZ = "X", zoneGMT = "O"
+        /// The Chinese calendar's cyclic year name (丙午) and the Gregorian year its year
+        /// began in (LDMLChineseRenderer); in the Gregorian calendar both are the year.
+        case cyclicYear = "U", relatedYear = "r"
 
         /// Whether UTS #35 defines the field at this width (`O` is `O` or `OOOO` only).
         func takes(width: Int) -> Bool {
@@ -29,11 +32,12 @@ package struct LDMLPattern: Sendable, Equatable {
         /// The widths UTS #35 defines for the field (years and days of the year pad to any).
         private var widths: ClosedRange<Int> {
             switch self {
-            case .era, .quarter, .standaloneQuarter, .month, .standaloneMonth, .dayPeriod, .zoneRFC, .zoneISO, .zoneISOWithZ: return 1...5
+            case .era, .quarter, .standaloneQuarter, .month, .standaloneMonth, .dayPeriod, .zoneRFC, .zoneISO, .zoneISOWithZ,
+                 .cyclicYear: return 1...5
             case .weekday, .localWeekday, .standaloneLocalWeekday: return 1...6
             case .day, .hour12, .hour23, .hour11, .hour24, .minute, .second: return 1...2
             case .zoneGMT: return 1...4
-            case .year, .dayOfYear: return 1...LDMLPattern.maxLength
+            case .year, .dayOfYear, .relatedYear: return 1...LDMLPattern.maxLength
             case .fraction: return 1...9
             }
         }

@@ -14,6 +14,20 @@ package enum LDMLRenderer {
     }
 
     static func render(_ pattern: LDMLPattern, instant: Int, nanoseconds: Int, zone: ZoneInfo, words: LDMLWords) -> String {
+        let time = localFields(instant: instant, nanoseconds: nanoseconds, zone: zone)
+        var text = ""
+        for piece in pattern.pieces {
+            switch piece {
+            case .literal(let literal): text += literal
+            case .field(let field, let width): text += render(field, width: width, time, words)
+            }
+        }
+        return text
+    }
+
+    /// The wall-clock fields of `instant` plus `nanoseconds` in `zone`, the instant taken to
+    /// the nearest millisecond first (shared with LDMLChineseRenderer).
+    static func localFields(instant: Int, nanoseconds: Int, zone: ZoneInfo) -> LocalFields {
         var milliseconds = (min(max(nanoseconds, 0), 999_999_999) + 500_000) / 1_000_000
         var instant = instant
         if milliseconds == 1_000, instant < Int.max {
@@ -23,15 +37,7 @@ package enum LDMLRenderer {
         milliseconds = min(milliseconds, 999)
         let offset = WallClock.offset(zone, at: instant)
         let (local, overflow) = instant.addingReportingOverflow(offset)
-        let time = LocalFields(local: overflow ? instant : local, offset: offset, milliseconds: milliseconds)
-        var text = ""
-        for piece in pattern.pieces {
-            switch piece {
-            case .literal(let literal): text += literal
-            case .field(let field, let width): text += render(field, width: width, time, words)
-            }
-        }
-        return text
+        return LocalFields(local: overflow ? instant : local, offset: offset, milliseconds: milliseconds)
     }
 
     /// The wall-clock fields of one instant.
@@ -55,7 +61,7 @@ package enum LDMLRenderer {
     static func render(_ field: LDMLPattern.Field, width: Int, _ time: LocalFields, _ words: LDMLWords) -> String {
         switch field {
         case .era: return name(words.eras, time.year > 0 ? 1 : 0, width: width)
-        case .year:
+        case .year, .cyclicYear:  // ICU writes `U` as `y` where a calendar has no cyclic names
             let year = time.year > 0 ? time.year : 1 - time.year
             return width == 2 ? padded(year % 100, 2) : padded(year, width)
         case .quarter, .standaloneQuarter:
@@ -94,6 +100,7 @@ package enum LDMLRenderer {
                                   extended: width == 3 || width == 5, seconds: width >= 4)
         case .zoneGMT:
             return ZoneOffset.localizedGMT(time.offset, long: width == 4, words)
+        case .relatedYear: return padded(time.year, width)  // the proleptic year: 0 is 1 BC
         }
     }
 
