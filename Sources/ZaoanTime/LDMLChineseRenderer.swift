@@ -41,9 +41,13 @@ package enum LDMLChineseRenderer {
     ///   `zone`, as ICU reckons it).
     package static func render(_ pattern: LDMLPattern, instant: Int, nanoseconds: Int = 0, zone: ZoneInfo,
                                language: LDMLLanguage, date: (CivilDay) -> LDMLChineseDate) -> String {
+        render(pattern, instant: instant, nanoseconds: nanoseconds, zone: zone, words: LDMLWords.words(for: language),
+               chinese: LDMLChineseWords.words(for: language), date: date)
+    }
+
+    static func render(_ pattern: LDMLPattern, instant: Int, nanoseconds: Int, zone: ZoneInfo, words: LDMLWords,
+                       chinese: LDMLChineseWords, date: (CivilDay) -> LDMLChineseDate) -> String {
         let time = LDMLRenderer.localFields(instant: instant, nanoseconds: nanoseconds, zone: zone)
-        let words = LDMLWords.words(for: language)
-        let chinese = LDMLChineseWords.words(for: language)
         var lunar: LDMLChineseDate?
         func lunarDate() -> LDMLChineseDate {
             if let lunar { return lunar }
