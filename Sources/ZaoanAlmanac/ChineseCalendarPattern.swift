@@ -13,12 +13,19 @@ public enum ChineseCalendarPattern {
     /// (`G y U r Q q M L d D`) of the lunar date of the instant's local day in `zone`, the
     /// others as the Gregorian engine writes them. The almanac is consulted only when the
     /// pattern has a date field; it computes a year the first time it is asked for one.
+    /// - Returns: nil when the pattern has a date field and the local day's year is outside
+    ///   `years`.
     package static func render(_ pattern: LDMLPattern, instant: Int, nanoseconds: Int = 0, zone: ZoneInfo,
-                               language: LDMLLanguage, almanac: Almanac) -> String {
+                               language: LDMLLanguage, almanac: Almanac) -> String? {
         LDMLChineseRenderer.render(pattern, instant: instant, nanoseconds: nanoseconds, zone: zone, language: language) { day in
-            date(on: day, almanac: almanac)
+            years.contains(day.date.year) ? date(on: day, almanac: almanac) : nil
         }
     }
+
+    /// The Gregorian years whose days get a lunar date: those of the ΔT model (Espenak and
+    /// Meeus's Five Millennium Canon, −1999 to +3000). Far beyond, the almanac's month
+    /// search is not made for the Moon it would meet (by year 78,000 it traps).
+    package static let years = -1_999...3_000
 
     /// The lunar date of a day, with its place in the lunar year.
     static func date(on day: CivilDay, almanac: Almanac) -> LDMLChineseDate {

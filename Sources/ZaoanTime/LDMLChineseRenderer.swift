@@ -35,24 +35,25 @@ package struct LDMLChineseDate: Sendable, Equatable {
 /// `L` `d` `D`) from the `LDMLChineseDate` its caller gives for the local day, with CLDR's
 /// `ca-chinese` words (`LDMLChineseWords`); every other field (weekday, time of day, zone)
 /// as the Gregorian `LDMLRenderer` renders it. The caller is asked for the date only when
-/// the pattern has a field that needs it.
+/// the pattern has a field that needs it, and may have none to give (a day outside the years
+/// it computes): the answer is then nil, never a pattern rendered half right.
 package enum LDMLChineseRenderer {
     /// - Parameter date: the Chinese date of a Gregorian day (the local day of `instant` in
-    ///   `zone`, as ICU reckons it).
+    ///   `zone`, as ICU reckons it), or nil where the caller has none.
     package static func render(_ pattern: LDMLPattern, instant: Int, nanoseconds: Int = 0, zone: ZoneInfo,
-                               language: LDMLLanguage, date: (CivilDay) -> LDMLChineseDate) -> String {
+                               language: LDMLLanguage, date: (CivilDay) -> LDMLChineseDate?) -> String? {
         render(pattern, instant: instant, nanoseconds: nanoseconds, zone: zone, words: LDMLWords.words(for: language),
                chinese: LDMLChineseWords.words(for: language), date: date)
     }
 
     static func render(_ pattern: LDMLPattern, instant: Int, nanoseconds: Int, zone: ZoneInfo, words: LDMLWords,
-                       chinese: LDMLChineseWords, date: (CivilDay) -> LDMLChineseDate) -> String {
+                       chinese: LDMLChineseWords, date: (CivilDay) -> LDMLChineseDate?) -> String? {
         let time = LDMLRenderer.localFields(instant: instant, nanoseconds: nanoseconds, zone: zone)
-        var lunar: LDMLChineseDate?
-        func lunarDate() -> LDMLChineseDate {
+        var lunar: LDMLChineseDate??
+        func lunarDate() -> LDMLChineseDate? {
             if let lunar { return lunar }
             let found = date(CivilDay(year: time.year, month: time.month, day: time.day))
-            lunar = found
+            lunar = .some(found)
             return found
         }
         var text = ""
@@ -60,34 +61,48 @@ package enum LDMLChineseRenderer {
             switch piece {
             case .literal(let literal): text += literal
             case .field(let field, let width):
-                text += render(field, width: width, lunarDate, words, chinese) ?? LDMLRenderer.render(field, width: width, time, words)
+                guard owns(field) else {
+                    text += LDMLRenderer.render(field, width: width, time, words)
+                    continue
+                }
+                guard let date = lunarDate() else { return nil }
+                text += render(field, width: width, date, words, chinese)
             }
         }
         return text
     }
 
-    /// A field of the calendar's date, or nil for the fields the Gregorian engine renders.
-    static func render(_ field: LDMLPattern.Field, width: Int, _ date: () -> LDMLChineseDate, _ words: LDMLWords,
-                       _ chinese: LDMLChineseWords) -> String? {
+    /// Whether the calendar's date gives the field; the others (weekdays, the time of day,
+    /// zones) are the same in every calendar.
+    static func owns(_ field: LDMLPattern.Field) -> Bool {
         switch field {
-        case .era: return LDMLRenderer.padded(date().cycle.era, 1)  // a number at every width, as ICU writes it
+        case .era, .year, .cyclicYear, .relatedYear, .quarter, .standaloneQuarter, .month, .standaloneMonth, .day, .dayOfYear: return true
+        default: return false
+        }
+    }
+
+    /// A field the calendar's date gives (`owns`).
+    static func render(_ field: LDMLPattern.Field, width: Int, _ date: LDMLChineseDate, _ words: LDMLWords,
+                       _ chinese: LDMLChineseWords) -> String {
+        switch field {
+        case .era: return LDMLRenderer.padded(date.cycle.era, 1)  // a number at every width, as ICU writes it
         case .year:
-            let year = date().cycle.year
+            let year = date.cycle.year
             return width == 2 ? LDMLRenderer.padded(year % 100, 2) : LDMLRenderer.padded(year, width)
         case .cyclicYear:
-            let year = date().cycle.year
+            let year = date.cycle.year
             return chinese.cyclicYears.indices.contains(year - 1) ? chinese.cyclicYears[year - 1] : LDMLRenderer.padded(year, width)
-        case .relatedYear: return LDMLRenderer.padded(date().relatedYear, width)
+        case .relatedYear: return LDMLRenderer.padded(date.relatedYear, width)
         case .quarter, .standaloneQuarter:
-            let quarter = (date().month - 1) / 3 + 1
+            let quarter = (date.month - 1) / 3 + 1
             return width <= 2 ? LDMLRenderer.padded(quarter, width)
                 : LDMLRenderer.name(field == .quarter ? words.quarters : words.standaloneQuarters, quarter - 1, width: width)
-        case .month, .standaloneMonth: return month(date(), standalone: field == .standaloneMonth, width: width, chinese)
+        case .month, .standaloneMonth: return month(date, standalone: field == .standaloneMonth, width: width, chinese)
         case .day:
-            let day = date().day
+            let day = date.day
             return chinese.dayNumbers.indices.contains(day) ? chinese.dayNumbers[day] : LDMLRenderer.padded(day, width)
-        case .dayOfYear: return LDMLRenderer.padded(date().dayOfYear, width)
-        default: return nil  // weekdays, the time of day, zones: the same in every calendar
+        case .dayOfYear: return LDMLRenderer.padded(date.dayOfYear, width)
+        default: return ""  // not owned: never asked
         }
     }
 

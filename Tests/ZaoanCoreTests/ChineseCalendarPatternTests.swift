@@ -91,7 +91,7 @@ import Testing
                     for instant in theirs {
                         let date = Date(timeIntervalSince1970: Double(instant))
                         let icu = formatter.string(from: date)
-                        let ours = ChineseCalendarPattern.render(pattern, instant: instant, zone: zone, language: language, almanac: almanac)
+                        let ours = ChineseCalendarPattern.render(pattern, instant: instant, zone: zone, language: language, almanac: almanac) ?? "nil"  // within the almanac's years: never nil
                         compared += 1
                         if icu == ours { continue }
                         let local = CivilDay(daysSince1970: CivilCalendar.floorDivide(instant + WallClock.offset(zone, at: instant), 86_400))
@@ -101,7 +101,7 @@ import Testing
                             LDMLChineseRenderer.render(pattern, instant: instant, nanoseconds: 0, zone: zone, words: words.0,
                                                        chinese: words.1) { day in
                                 dated ? icuDay : ChineseCalendarPattern.date(on: day, almanac: almanac)
-                            }
+                            } ?? "nil"
                         }
                         let icuDated = Self.icuCalendarDays.contains(local)
                         let icuNewYear = text.contains("D") && Self.icuLateNewYear.contains(local)
@@ -144,5 +144,37 @@ import Testing
         #expect(ChineseCalendarPattern.render(try LDMLPattern("rU年MMMd"), instant: instant, zone: shanghai, language: .zh,
                                               almanac: almanac) == "2026丙午年十月廿二")
         #expect(almanac.yearsComputed > 0)
+    }
+}
+
+extension ChineseCalendarPatternTests {
+    /// The first and last instants of the almanac's years and the seconds beyond them, and
+    /// instants far outside (year 78,000 made the almanac trap).
+    static let edges: [(instant: Int, inRange: Bool)] = {
+        let first = CivilDay(year: ChineseCalendarPattern.years.lowerBound, month: 1, day: 1).startUnixSeconds(offsetSeconds: 0)
+        let end = CivilDay(year: ChineseCalendarPattern.years.upperBound + 1, month: 1, day: 1).startUnixSeconds(offsetSeconds: 0)
+        let (low, high) = (Int(first), Int(end))
+        return [(low, true), (low - 1, false), (high - 1, true), (high, false), (low * 40, false), (2_400_000_000_000, false)]
+    }()
+
+    @Test("a date field renders within the almanac's years and is refused beyond, a time field anywhere", arguments: edges)
+    func yearsRendered(edge: (instant: Int, inRange: Bool)) throws {
+        let almanac = Almanac()
+        let zone = try ZoneInfoStore.shared.zoneInfo(named: "UTC")
+        let text = ChineseCalendarPattern.render(try LDMLPattern("G rU年MMMd D"), instant: edge.instant, zone: zone, language: .zh, almanac: almanac)
+        #expect((text != nil) == edge.inRange, "\(text ?? "nil")")
+        #expect(ChineseCalendarPattern.render(try LDMLPattern("HH:mm"), instant: edge.instant, zone: zone, language: .zh, almanac: almanac) != nil)
+    }
+
+    @Test("the almanac gives a date all through its years: a day of every 50th year, −1999 to 3000")
+    func yearsThrough() throws {
+        let almanac = Almanac()
+        let zone = try ZoneInfoStore.shared.zoneInfo(named: "UTC")
+        let pattern = try LDMLPattern("rU年MMMd")
+        for year in stride(from: ChineseCalendarPattern.years.lowerBound, through: ChineseCalendarPattern.years.upperBound, by: 50) {
+            let instant = Int(CivilDay(year: year, month: 6, day: 15).startUnixSeconds(offsetSeconds: 0))
+            let text = ChineseCalendarPattern.render(pattern, instant: instant, zone: zone, language: .zh, almanac: almanac)
+            #expect(text?.hasPrefix("\(year)") == true, "\(year): \(text ?? "nil")")
+        }
     }
 }
