@@ -2,7 +2,7 @@
 /// fields and literals, as Unicode's UTS #35 has them: a run of one ASCII letter is a field,
 /// its length the field's width; text between single quotes is literal (`''` is a quote,
 /// inside quotes or out); everything else is literal. Letters this engine does not render
-/// (`u`, `U`, `g`, `A`, `F`, `r`, the short zone id `V`, …) are refused when read, naming
+/// (`u`, `g`, `A`, `F`, the short zone id `V`, …) are refused when read, naming
 /// the field, so no pattern is ever rendered half right. Total: any string is read or refused
 /// with an `LDMLPatternError`, never a trap, and a pattern is at most `maxLength` UTF-16
 /// units (the service's bound on patterns, shared with strftime formats).
@@ -23,6 +23,9 @@ package struct LDMLPattern: Sendable, Equatable {
         case zoneSpecific = "z", zoneGeneric = "v", zoneID = "V"
         case weekYear = "Y", weekOfYear = "w", weekOfMonth = "W"
         case noonPeriod = "b", flexibleDayPeriod = "B"
+        /// The Chinese calendar's cyclic year name (丙午) and the Gregorian year its year
+        /// began in (LDMLChineseRenderer); in the Gregorian calendar both are the year.
+        case cyclicYear = "U", relatedYear = "r"
 
         /// Whether UTS #35 defines the field at this width (`O` and `v` are 1 or 4 letters;
         /// `V` is 1–4, of which `V`, the short bcp47 id, is refused before this).
@@ -34,12 +37,12 @@ package struct LDMLPattern: Sendable, Equatable {
         private var widths: ClosedRange<Int> {
             switch self {
             case .era, .quarter, .standaloneQuarter, .month, .standaloneMonth, .dayPeriod, .zoneRFC, .zoneISO, .zoneISOWithZ,
-                 .noonPeriod, .flexibleDayPeriod: return 1...5
+                 .noonPeriod, .flexibleDayPeriod, .cyclicYear: return 1...5
             case .weekday, .localWeekday, .standaloneLocalWeekday: return 1...6
             case .day, .hour12, .hour23, .hour11, .hour24, .minute, .second, .weekOfYear: return 1...2
             case .zoneGMT, .zoneGeneric, .zoneSpecific, .zoneID: return 1...4
             case .weekOfMonth: return 1...1
-            case .year, .dayOfYear, .weekYear: return 1...LDMLPattern.maxLength
+            case .year, .dayOfYear, .weekYear, .relatedYear: return 1...LDMLPattern.maxLength
             case .fraction: return 1...9
             }
         }

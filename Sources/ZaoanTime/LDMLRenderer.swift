@@ -19,19 +19,8 @@ package enum LDMLRenderer {
 
     static func render(_ pattern: LDMLPattern, instant: Int, nanoseconds: Int, zone: ZoneInfo, zoneIdentifier: String?,
                        words: LDMLWords, zoneWords: LDMLZoneWords, zoneData: LDMLZoneData) -> String {
-        var milliseconds = (min(max(nanoseconds, 0), 999_999_999) + 500_000) / 1_000_000
-        var instant = instant
-        if milliseconds == 1_000, instant < Int.max {
-            instant += 1
-            milliseconds = 0
-        }
-        milliseconds = min(milliseconds, 999)
-        let offset = WallClock.offset(zone, at: instant)
-        let (local, overflow) = instant.addingReportingOverflow(offset)
-        let time = LocalFields(local: overflow ? instant : local, offset: offset, milliseconds: milliseconds)
-        let context = Context(time: time, words: words, pattern: pattern,
-                              zone: ZoneNaming(zone: zone, identifier: zoneIdentifier, instant: instant, offset: offset,
-                                               words: zoneWords, data: zoneData, gmt: words))
+        let context = Context(pattern, time: localFields(instant: instant, nanoseconds: nanoseconds, zone: zone), zone: zone,
+                              zoneIdentifier: zoneIdentifier, words: words, zoneWords: zoneWords, zoneData: zoneData)
         var text = ""
         for piece in pattern.pieces {
             switch piece {
@@ -42,6 +31,21 @@ package enum LDMLRenderer {
         return text
     }
 
+    /// The wall-clock fields of `instant` plus `nanoseconds` in `zone`, the instant taken to
+    /// the nearest millisecond first (shared with LDMLChineseRenderer).
+    static func localFields(instant: Int, nanoseconds: Int, zone: ZoneInfo) -> LocalFields {
+        var milliseconds = (min(max(nanoseconds, 0), 999_999_999) + 500_000) / 1_000_000
+        var instant = instant
+        if milliseconds == 1_000, instant < Int.max {
+            instant += 1
+            milliseconds = 0
+        }
+        milliseconds = min(milliseconds, 999)
+        let offset = WallClock.offset(zone, at: instant)
+        let (local, overflow) = instant.addingReportingOverflow(offset)
+        return LocalFields(local: overflow ? instant : local, instant: instant, offset: offset, milliseconds: milliseconds)
+    }
+
     /// What a field may need: the wall clock, the language's words, the pattern (`b` and
     /// `B` look at its other fields) and the zone's names.
     struct Context {
@@ -49,14 +53,23 @@ package enum LDMLRenderer {
         let words: LDMLWords
         let pattern: LDMLPattern
         let zone: ZoneNaming
+
+        /// The context of one rendering: the zone's names are those at the instant `time`
+        /// was taken at (shared with LDMLChineseRenderer, whose non-date fields are these).
+        init(_ pattern: LDMLPattern, time: LocalFields, zone: ZoneInfo, zoneIdentifier: String?, words: LDMLWords,
+             zoneWords: LDMLZoneWords, zoneData: LDMLZoneData) {
+            (self.time, self.words, self.pattern) = (time, words, pattern)
+            self.zone = ZoneNaming(zone: zone, identifier: zoneIdentifier, instant: time.instant, offset: time.offset,
+                                   words: zoneWords, data: zoneData, gmt: words)
+        }
     }
 
-    /// The wall-clock fields of one instant.
+    /// The wall-clock fields of one instant (`instant`, already taken to the millisecond).
     struct LocalFields {
         let year: Int, month: Int, day: Int, dayOfYear: Int, weekday: Int
-        let hour: Int, minute: Int, second: Int, milliseconds: Int, offset: Int
+        let hour: Int, minute: Int, second: Int, milliseconds: Int, offset: Int, instant: Int
 
-        init(local: Int, offset: Int, milliseconds: Int) {
+        init(local: Int, instant: Int, offset: Int, milliseconds: Int) {
             let days = CivilCalendar.floorDivide(local, 86_400)
             let date = CivilCalendar.civil(daysSince1970: days)
             (year, month, day) = (date.year, date.month, date.day)
@@ -67,6 +80,7 @@ package enum LDMLRenderer {
             (hour, minute, second) = (seconds / 3_600, seconds % 3_600 / 60, seconds % 60)
             self.milliseconds = milliseconds
             self.offset = offset
+            self.instant = instant
         }
     }
 
@@ -74,7 +88,7 @@ package enum LDMLRenderer {
         let (time, words) = (context.time, context.words)
         switch field {
         case .era: return name(words.eras, time.year > 0 ? 1 : 0, width: width)
-        case .year:
+        case .year, .cyclicYear:  // ICU writes `U` as `y` where a calendar has no cyclic names
             let year = time.year > 0 ? time.year : 1 - time.year
             return width == 2 ? padded(year % 100, 2) : padded(year, width)
         case .quarter, .standaloneQuarter:
@@ -118,6 +132,7 @@ package enum LDMLRenderer {
         case .zoneID: return width == 2 ? context.zone.identifierText : width == 3 ? context.zone.exemplarCity : context.zone.genericLocationOrGMT
         case .weekYear, .weekOfYear, .weekOfMonth: return week(field, width: width, time, words)
         case .noonPeriod, .flexibleDayPeriod: return dayPeriod(field, width: width, context)
+        case .relatedYear: return padded(time.year, width)  // the proleptic year: 0 is 1 BC
         }
     }
 
