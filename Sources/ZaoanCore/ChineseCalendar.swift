@@ -19,13 +19,13 @@ public enum ChineseCalendar {
     /// 2057-09-28 and 2097-08-07…09-05, new moons within a minute of midnight).
     /// - Returns: nil when the pattern has a date field and the local day's year is outside
     ///   the years the almanac reckons (`ChineseCalendarPattern.years`).
-    public static func format(_ instant: Instant, pattern: String, zone: Zone, language: Language = .zh,
+    package static func format(_ instant: Instant, pattern: String, zone: Zone, language: Language = .zh,
                               almanac: Almanac, cache: FormatterCache) throws(LDMLPatternError) -> String? {
         let read = try cache.pattern(pattern).get()
         let whole = instant.unixSeconds
         let nanoseconds = Int(clampingSeconds: (instant.secondsSince1970 - Double(whole)) * 1e9)
         return ChineseCalendarPattern.render(read, instant: whole, nanoseconds: nanoseconds, zone: zone.info(),
-                                             language: language.ldml, almanac: almanac)
+                                             zoneIdentifier: zone.tzName, language: language.ldml, almanac: almanac)
     }
 
     /// `丙午年十月廿二` / `Year of Bing-Wu, month 10, day 22`, and in the other languages

@@ -124,6 +124,6 @@ public enum BuiltinCities {
             return city.name(in: language)
         }
         let last = canonical.split(separator: "/").last.map(String.init) ?? canonical
-        return last.replacingOccurrences(of: "_", with: " ")
+        return last.replacing("_", with: " ")
     }
 }

@@ -84,7 +84,7 @@ public enum CountdownText {
 
     /// A count of days as CLDR's duration unit writes it: `2天`, `2d`, `2 T`, `2j`.
     static func days(_ count: Int, language: Language) -> String {
-        CLDRWords.countdownDay(language).replacingOccurrences(of: "{0}", with: "\(count)")
+        CLDRWords.countdownDay(language).replacing("{0}", with: "\(count)")
     }
 
     /// The title and the countdown, as the bar shows them: `夜读 · 距开播 01:02:03`.

@@ -38,6 +38,6 @@ enum RelativeTimeWords {
     static func phrase(_ count: UInt, _ unit: Unit, future: Bool, language: Language) -> String {
         let forms = CLDRWords.relativeTime(language)[unit.rawValue]
         let pattern = forms[(future ? 2 : 0) + (count == 1 ? 0 : 1)]
-        return pattern.replacingOccurrences(of: "{0}", with: "\(count)")
+        return pattern.replacing("{0}", with: "\(count)")
     }
 }

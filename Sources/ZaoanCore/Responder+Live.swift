@@ -119,7 +119,7 @@ extension Responder {
             listRows = shown(schedule.sorted).map { room in
                 let row = rowCache[room.id].flatMap { $0.room == room ? $0 : nil }
                     ?? ListRow(room: room, head: room.id + "\t" + localTime(room.start) + "\t" + (room.end.map(localTime) ?? "-") + "\t",
-                               tail: "\t" + room.title.replacingOccurrences(of: "\t", with: " "))
+                               tail: "\t" + room.title.replacing("\t", with: " "))
                 kept[room.id] = row
                 return row
             }

@@ -2,8 +2,7 @@
 /// `schedule ... search=WORDS`: which rooms and calendar events hold every word, each
 /// somewhere in the title, location or description (not across two of them), in any case.
 ///
-/// Case is set aside by Unicode's full case folding (Foundation's `.caseInsensitive`
-/// folding, which on Linux is CoreFoundation's): `STANDUP` finds `standup`, `STRASSE` and
+/// Case is set aside by Unicode's full case folding (`UnicodeFolding`): `STANDUP` finds `standup`, `STRASSE` and
 /// `strasse` find `Straße` (ß folds to ss), `ΟΔΟΣ` finds `οδος` (final ς folds to σ), `ﬁ`
 /// finds `fi`. Accents are kept: `cafe` does not find `café`. After folding, a word is found
 /// as a run of whole characters (`String.contains`, canonically equivalent), so a word
@@ -12,7 +11,7 @@
 ///
 /// The words are folded once a request; each room's fields are folded only while words
 /// remain unfound, and text that is all ASCII (most titles) is folded and searched byte by
-/// byte, without Foundation: folding through Foundation costs about 3 µs a field.
+/// byte.
 struct ScheduleSearch {
     /// The words, folded.
     private let words: [String]
@@ -37,12 +36,9 @@ struct ScheduleSearch {
         return false
     }
 
-    /// `text` with its case folded: ASCII letters lowercased byte by byte, anything else by
-    /// Foundation's full case folding.
+    /// `text` with its case folded (ASCII letters lowercased byte by byte).
     static func fold(_ text: String) -> String {
-        guard text.utf8.allSatisfy({ $0 < 0x80 }) else { return text.folding(options: [.caseInsensitive], locale: nil) }
-        guard text.utf8.contains(where: { $0 >= 0x41 && $0 <= 0x5A }) else { return text }
-        return String(decoding: text.utf8.map { $0 >= 0x41 && $0 <= 0x5A ? $0 | 0x20 : $0 }, as: UTF8.self)
+        UnicodeFolding.caseFolded(text)
     }
 
     /// Whether folded `text` holds folded `word`: bytes compared when both are ASCII (the

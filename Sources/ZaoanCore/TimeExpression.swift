@@ -33,7 +33,12 @@ public enum TimeExpression {
     }
 
     private static func parseUnchecked(_ text: String, now: Instant, zone: Zone, lean: Lean) throws(ProtocolError) -> Resolved {
-        let trimmed = text.trimmingCharacters(in: .whitespaces)
+        // Spaces (Unicode's Zs: ' ', no-break and ideographic spaces ...) and tabs either side.
+        var view = Substring(text).unicodeScalars
+        func isSpace(_ scalar: Unicode.Scalar) -> Bool { scalar == "\t" || scalar.properties.generalCategory == .spaceSeparator }
+        while let first = view.first, isSpace(first) { view.removeFirst() }
+        while let last = view.last, isSpace(last) { view.removeLast() }
+        let trimmed = String(view)
         let bad = ProtocolError(.badArgument, "'\(RequestParser.shorten(trimmed))' is not a time; use 2026-12-01T20:00+08:00, 2026-12-01 20:00, 20:00, +90m or @UNIX-SECONDS")
         guard let first = trimmed.first else { throw bad }
         if first == "@" {

@@ -176,10 +176,20 @@ final class CalendarWriter {
     /// Whether `bytes` are a calendar of zaoan's (PRODID) holding the event `uid`, read on
     /// unfolded lines (a server or vdirsyncer may fold or reorder what it gives back).
     static func isWrittenByZaoan(_ bytes: [UInt8], uid: String) -> Bool {
-        let text = String(decoding: bytes, as: UTF8.self)
-            .replacingOccurrences(of: "\r\n ", with: "").replacingOccurrences(of: "\r\n\t", with: "")
-            .replacingOccurrences(of: "\n ", with: "").replacingOccurrences(of: "\r", with: "")
-        let lines = text.split(separator: "\n")
+        // Unfolded byte by byte: CRs dropped, then a line break followed by a space or a tab
+        // joins the two lines (RFC 5545 §3.1).
+        var unfolded: [UInt8] = []
+        unfolded.reserveCapacity(bytes.count)
+        var afterBreak = false
+        for byte in bytes where byte != UInt8(ascii: "\r") {
+            if afterBreak {
+                afterBreak = false
+                if byte == UInt8(ascii: " ") || byte == UInt8(ascii: "\t") { continue }
+                unfolded.append(UInt8(ascii: "\n"))
+            }
+            if byte == UInt8(ascii: "\n") { afterBreak = true } else { unfolded.append(byte) }
+        }
+        let lines = String(decoding: unfolded, as: UTF8.self).split(separator: "\n")
         return lines.contains { $0.uppercased().hasPrefix("PRODID:" + EventFile.productPrefix.uppercased()) }
             && lines.contains { $0 == "UID:" + uid }
     }

@@ -1,4 +1,5 @@
 import Foundation
+import ZaoanProtocol
 import ZaoanTime
 
 /// ICU's DateFormatter, as Foundation gives it, for the tests that compare zaoan's own
@@ -24,5 +25,13 @@ final class ICUOracle {
             formatters[key] = formatter
         }
         return formatter.string(from: Date(timeIntervalSince1970: instant.secondsSince1970))
+    }
+
+    /// The ICU locale that formats in the Chinese calendar as the service did through ICU
+    /// until issue 34: for `zh` and `zh-Hant`, with the day of the month in the almanac's
+    /// words (`numbers=hanidays`: 初一 … 三十; without it ICU writes `22`); the others as the
+    /// language writes dates (`10日`, `10일`, `10`).
+    static func chineseLocale(for language: Language) -> String {
+        language.localeIdentifier + (language.isChinese ? "@calendar=chinese;numbers=hanidays" : "@calendar=chinese")
     }
 }
