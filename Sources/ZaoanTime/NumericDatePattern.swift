@@ -1,14 +1,13 @@
 /// LDML patterns made only of numeric fields — `yyyy-MM-dd HH:mm:ss`, `H:mm`, `d/M` — as
 /// the strftime format that prints the same, so a bar clock ticking every second is
-/// rendered by the strftime engine (a few microseconds) instead of ICU's DateFormatter
-/// (the larger part of the service's work per tick, measured in bench/bars.sh).
+/// rendered by the strftime engine (written when the alternative was ICU's DateFormatter).
 ///
 /// Only fields whose ICU output is plain ASCII digits in every language are taken: `y`,
 /// `yyy`, `yyyy` (`%Y`), `yy` (`%y`), `M`/`MM`, `d`/`dd`, `H`/`HH`, `m`/`mm`, `s`/`ss`
 /// (`%-m`/`%m` and so on), with literal text and `'quoted'` text between them. Anything
 /// else — month names, weekdays, AM/PM, zones, fractions, other calendars — stays with
-/// ICU. Years outside 1000–9999, where ICU's `y` and `%Y` pad differently, stay with ICU
-/// too (`covers`). NumericDatePatternTests compares the two over many instants and zones.
+/// the LDML engine. Years outside 1000–9999, where ICU's `y` and `%Y` pad differently, stay
+/// with it too (`covers`). NumericDatePatternTests compares the two over many instants and zones.
 package enum NumericDatePattern {
     /// The strftime format for `pattern`, or nil if it has a field this does not take.
     package static func strftimeFormat(for pattern: String) -> String? {
@@ -53,7 +52,9 @@ package enum NumericDatePattern {
             guard let conversion = conversion(letter: byte, count: run) else { return nil }
             format += conversion
         }
-        return format
+        // A conversion can be longer than its pattern (`H` is `%-H`): one past strftime's
+        // limit stays with the LDML engine, which takes any pattern up to its own.
+        return format.utf16.count <= StrftimeFormat.maxLength ? format : nil
     }
 
     /// Whether the instant's year (in any zone) is within 1000–9999, where the fields agree.
