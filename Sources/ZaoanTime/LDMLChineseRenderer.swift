@@ -59,9 +59,10 @@ package enum LDMLChineseRenderer {
     package static func render(_ pattern: LDMLPattern, instant: Int, nanoseconds: Int = 0, zone: ZoneInfo,
                                zoneIdentifier: String? = nil, language: LDMLLanguage,
                                date: (CivilDay) -> LDMLChineseDate?) -> String? {
-        render(pattern, instant: instant, nanoseconds: nanoseconds, zone: zone, zoneIdentifier: zoneIdentifier,
-               words: LDMLWords.words(for: language), zoneWords: LDMLZoneWords.words(for: language), zoneData: .cldr,
-               chinese: LDMLChineseWords.words(for: language), date: date)
+        let names = pattern.namesZones
+        return render(pattern, instant: instant, nanoseconds: nanoseconds, zone: zone, zoneIdentifier: zoneIdentifier,
+                      words: LDMLWords.words(for: language), zoneWords: names ? LDMLZoneWords.words(for: language) : .unused,
+                      zoneData: names ? .cldr : .unused, chinese: LDMLChineseWords.words(for: language), date: date)
     }
 
     static func render(_ pattern: LDMLPattern, instant: Int, nanoseconds: Int, zone: ZoneInfo, zoneIdentifier: String?,

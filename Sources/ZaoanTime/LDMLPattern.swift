@@ -57,6 +57,13 @@ package struct LDMLPattern: Sendable, Equatable {
     /// when the minutes (seconds) shown, if any, are zero; unshown ones do not count.
     var showsMinutes: Bool { pieces.contains { if case .field(.minute, _) = $0 { true } else { false } } }
     var showsSeconds: Bool { pieces.contains { if case .field(.second, _) = $0 { true } else { false } } }
+    /// Whether a field names the zone (`z`, `v`, `V`): only then are CLDR's zone tables read.
+    var namesZones: Bool {
+        pieces.contains {
+            guard case .field(let field, _) = $0 else { return false }
+            return field == .zoneSpecific || field == .zoneGeneric || field == .zoneID
+        }
+    }
 
     package init(_ pattern: String) throws(LDMLPatternError) {
         let length = pattern.utf16.count

@@ -13,8 +13,10 @@ package enum LDMLRenderer {
     ///   the localized GMT format, as ICU's for a `GMT+08:00` zone.
     package static func render(_ pattern: LDMLPattern, instant: Int, nanoseconds: Int = 0, zone: ZoneInfo,
                                zoneIdentifier: String? = nil, language: LDMLLanguage) -> String {
-        render(pattern, instant: instant, nanoseconds: nanoseconds, zone: zone, zoneIdentifier: zoneIdentifier,
-               words: LDMLWords.words(for: language), zoneWords: LDMLZoneWords.words(for: language), zoneData: .cldr)
+        let names = pattern.namesZones
+        return render(pattern, instant: instant, nanoseconds: nanoseconds, zone: zone, zoneIdentifier: zoneIdentifier,
+                      words: LDMLWords.words(for: language), zoneWords: names ? LDMLZoneWords.words(for: language) : .unused,
+                      zoneData: names ? .cldr : .unused)
     }
 
     static func render(_ pattern: LDMLPattern, instant: Int, nanoseconds: Int, zone: ZoneInfo, zoneIdentifier: String?,

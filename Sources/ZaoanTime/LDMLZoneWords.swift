@@ -19,6 +19,9 @@ package struct LDMLZoneData: Sendable {
     /// 1970-01-01 00:00 UTC (ICU's zonemeta.cpp default). Before it a zone has no metazone.
     var metazoneStart = 0
 
+    /// No data, for a pattern without zone names (see `LDMLZoneWords.unused`).
+    static let unused = LDMLZoneData(regions: [:], metazones: [:], aliases: [:], singleZoneRegions: [])
+
     package static let cldr: LDMLZoneData = {
         var regions: [String: String] = [:]
         var metazones: [String: String] = [:]
@@ -74,11 +77,28 @@ package struct LDMLZoneWords: Sendable {
         self.regionNames = LDMLTable.pairs(regions)
     }
 
-    private static let all: [LDMLZoneWords] = LDMLLanguage.allCases.map(cldr)
+    /// Each language's words, read from its tables the first time a pattern of that
+    /// language names a zone (a `static let` is made once, on first use, thread-safely).
+    private static let zh = cldr(.zh), zhHant = cldr(.zhHant), en = cldr(.en), ja = cldr(.ja)
+    private static let ko = cldr(.ko), de = cldr(.de), fr = cldr(.fr), es = cldr(.es)
 
     package static func words(for language: LDMLLanguage) -> LDMLZoneWords {
-        all[LDMLLanguage.allCases.firstIndex(of: language) ?? 0]
+        switch language {
+        case .zh: return zh
+        case .zhHant: return zhHant
+        case .en: return en
+        case .ja: return ja
+        case .ko: return ko
+        case .de: return de
+        case .fr: return fr
+        case .es: return es
+        }
     }
+
+    /// No words: what a pattern without zone names (`z`, `v`, `V`) is rendered with, so
+    /// that the tables are read only when a pattern needs them.
+    static let unused = LDMLZoneWords(region: "", regionFormat: "", fallbackFormat: "", unknownCity: "", metazoneNames: "",
+                                      zoneNames: "", cities: "", regions: "")
 
     func metazoneName(_ metazone: String, _ kind: Kind) -> String? {
         Self.entry(metazoneNames[metazone], kind)

@@ -22,15 +22,6 @@ enum ChineseCLDRDifferences {
     }
 
     static let entries: [Entry] = [
-        Entry(name: "zh month 11: CLDR 41 十一月 (narrow 十一), CLDR 46 冬月 (冬) as zh-Hant has it", fields: "ML", language: .zh,
-              cldr46: ["冬月", "冬"], ours: ["十一月", "十一"],
-              apply: { _, chinese, names in
-                  for standalone in [false, true] {
-                      var months = standalone ? chinese.standaloneMonths : chinese.months
-                      (months.abbreviated[10], months.wide[10], months.narrow[10]) = (names[0], names[0], names[1])
-                      if standalone { chinese.standaloneMonths = months } else { chinese.months = months }
-                  }
-              }),
         Entry(name: "zh-Hant abbreviated quarters (Gregorian words: CLDR 47 第1季, CLDR 46 1季)", fields: "Qq", language: .zhHant,
               cldr46: ["1季", "2季", "3季", "4季"], ours: ["第1季", "第2季", "第3季", "第4季"],
               apply: { words, _, names in words.quarters.abbreviated = names; words.standaloneQuarters.abbreviated = names }),
