@@ -1,10 +1,17 @@
 #!/usr/bin/python3
 """Side by side, in one run: what a one-block bar clock (yyyy-MM-dd HH:mm:ss, every
-second) costs with i3status, py3status, and zaoan serve + zaoan bar (1 and 10 bars on one
-service). Per process: CPU microseconds per second (schedstat of every thread), wake-ups
-per second (voluntary context switches of every thread) and RSS at the end. Every status
-command writes into a pipe that a reader drains, as i3bar's and swaybar's do (the reader's
-own cost is not counted, for any of them).
+second) costs with i3status, py3status, zaoan serve + zaoan bar (1 and 10 bars on one
+service), and the C floor (bench/c_tick.c: a timerfd on the second, the same status line
+zaoan writes, one write). Per process: CPU microseconds per second (schedstat of every
+thread), wake-ups per second (voluntary context switches of every thread) and RSS at the
+end. Every status command writes into a pipe that a reader drains, as i3bar's and
+swaybar's do (the reader's own cost is not counted, for any of them).
+
+Every status command is pinned to CPU $SERVER_CPU (0; PIN=0 leaves them to the scheduler),
+as bench/run.sh pins its servers, so that all of them share one CPU's caches and clock
+and a neighbour moved onto the other CPU moves none of them alone. "other" is the CPU that
+processes outside the table (and outside this script) used during the round, in % of one
+CPU: a compiler next door shows there, and a round with much of it is suspect.
 
 Usage: bench/bars.py ZAOAN_BINARY [SECONDS] [ROUNDS]   (bench/bars.sh installs what it needs)
 Several rounds run one after the other, each side by side; the ratios' median is reported.
@@ -15,6 +22,18 @@ zaoan = os.path.abspath(sys.argv[1])
 seconds = float(sys.argv[2]) if len(sys.argv) > 2 else 25.0
 rounds = int(sys.argv[3]) if len(sys.argv) > 3 else 1
 work = tempfile.mkdtemp(prefix="zaoan-bars-")
+here = os.path.dirname(os.path.abspath(__file__))
+c_tick = os.path.join(work, "c_tick")
+subprocess.run(["gcc", "-O2", "-o", c_tick, os.path.join(here, "c_tick.c")], check=True)
+pin = ["taskset", "-c", os.environ.get("SERVER_CPU", "0")] if os.environ.get("PIN", "1") == "1" else []
+clock_tick = os.sysconf("SC_CLK_TCK")
+
+
+def machine_busy_seconds():
+    """CPU seconds every CPU has spent busy since boot (user, nice, system, irq, softirq, steal)."""
+    with open("/proc/stat") as f:
+        fields = [int(v) for v in f.readline().split()[1:]]
+    return (fields[0] + fields[1] + fields[2] + fields[5] + fields[6] + fields[7]) / clock_tick
 
 
 def tasks(pid):
@@ -55,8 +74,8 @@ def drain(pipe):
 
 
 def start(name, argv, env=None):
-    process = subprocess.Popen(argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                               stderr=open(os.path.join(work, name + ".err"), "w"), env=env)
+    process = subprocess.Popen(pin + argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                               stderr=open(os.path.join(work, name.replace("/", "_") + ".err"), "w"), env=env)
     threading.Thread(target=drain, args=(process.stdout,), daemon=True).start()
     return name, process
 
@@ -95,11 +114,21 @@ env = dict(os.environ, XDG_CONFIG_HOME=config_home, TZ="UTC", LANG="C.UTF-8")
 socket = os.path.join(work, "zaoan.sock")
 single_socket = os.path.join(work, "zaoan-single.sock")
 
+
+def own_state(env, name):
+    """A service's environment with a state directory of its own: two services on one state
+    directory would overwrite each other's rooms, and the second refuses to start."""
+    state = os.path.join(work, "state-" + name)
+    os.makedirs(state)
+    return dict(env, XDG_STATE_HOME=state)
+
+
 processes = [
+    start("C tick (c_tick.c)", [c_tick], dict(os.environ, TZ="UTC")),
     start("i3status", ["i3status", "-c", i3conf]),
     start("py3status", ["py3status", "-c", py3conf, "-s"]),
-    start("zaoan serve (1 bar)", [zaoan, "serve", "--socket", single_socket, "--timezone", "UTC"], env),
-    start("zaoan serve (10 bars)", [zaoan, "serve", "--socket", socket, "--timezone", "UTC"], env),
+    start("zaoan serve (1 bar)", [zaoan, "serve", "--socket", single_socket, "--timezone", "UTC"], own_state(env, "single")),
+    start("zaoan serve (10 bars)", [zaoan, "serve", "--socket", socket, "--timezone", "UTC"], own_state(env, "ten")),
 ]
 deadline = time.time() + 10
 while not (os.path.exists(socket) and os.path.exists(single_socket)) and time.time() < deadline:
@@ -124,12 +153,20 @@ def tree(pid):
             pass
     return [pid] + [p for c in children for p in tree(c)]
 
+def own_cpu_seconds():
+    """This script's CPU (its pipe-draining threads), which is not "other"."""
+    times = os.times()
+    return times.user + times.system
+
+
 def measure():
     """One round: every process side by side for `seconds`."""
     first = {name: {p: sample(p) for p in tree(process.pid)} for name, process in processes}
+    busy0, own0 = machine_busy_seconds(), own_cpu_seconds()
     start_time = time.time()
     time.sleep(seconds)
     elapsed = time.time() - start_time
+    busy1, own1 = machine_busy_seconds(), own_cpu_seconds()
     rows = {}
     for name, process in processes:
         cpu = switches = rss = 0
@@ -142,32 +179,44 @@ def measure():
             except FileNotFoundError:
                 pass
         rows[name] = (cpu / 1000 / elapsed, switches / elapsed, rss / 1024)
-    return elapsed, rows
+    measured = sum(cpu for cpu, _, _ in rows.values()) / 1e6 * elapsed
+    other = max(0.0, (busy1 - busy0) - (own1 - own0) - measured) / elapsed * 100
+    return elapsed, rows, other
 
 
-ratios = {"one": [], "ten": [], "py3status": []}
+ratios = {"one/C": [], "one/i3": [], "ten/i3": [], "C/i3": [], "py3status/i3": []}
+others = []
 for round_number in range(1, rounds + 1):
-    elapsed, rows = measure()
-    print(f"round {round_number} of {rounds}: {elapsed:.1f} s side by side, one block yyyy-MM-dd HH:mm:ss every second")
+    elapsed, rows, other = measure()
+    others.append(other)
+    print(f"round {round_number} of {rounds}: {elapsed:.1f} s side by side, one block yyyy-MM-dd HH:mm:ss every second"
+          f"{f', pinned to CPU {pin[-1]}' if pin else ''}; other processes used {other:.0f}% of one CPU")
     print(f"| {'process':<26} | CPU µs/s | wake-ups/s | RSS MB |")
     print(f"|{'-' * 28}|---------:|-----------:|-------:|")
     for name, (cpu, wakeups, rss) in rows.items():
         print(f"| {name:<26} | {cpu:8.0f} | {wakeups:10.2f} | {rss:6.1f} |")
+    floor = rows["C tick (c_tick.c)"][0]
     i3 = rows["i3status"][0]
     one = rows["zaoan serve (1 bar)"][0] + rows["zaoan bar (1 bar)"][0]
+    one_wakeups = rows["zaoan serve (1 bar)"][1] + rows["zaoan bar (1 bar)"][1]
     ten = rows["zaoan serve (10 bars)"][0] + sum(v[0] for k, v in rows.items() if k.startswith("zaoan bar #"))
-    ratios["one"].append(one / i3)
-    ratios["ten"].append(ten / i3)
-    ratios["py3status"].append(rows["py3status"][0] / i3)
-    print(f"zaoan serve + 1 bar: {one:.0f} µs/s = {one / i3:.2f}× i3status")
+    ratios["one/C"].append(one / floor)
+    ratios["one/i3"].append(one / i3)
+    ratios["ten/i3"].append(ten / i3)
+    ratios["C/i3"].append(floor / i3)
+    ratios["py3status/i3"].append(rows["py3status"][0] / i3)
+    print(f"zaoan serve + 1 bar: {one:.0f} µs/s, {one_wakeups:.2f} wake-ups/s = {one / floor:.2f}× the C tick, {one / i3:.2f}× i3status")
     print(f"zaoan serve + 10 bars: {ten:.0f} µs/s = {ten / i3:.2f}× i3status")
-    print(f"py3status: {rows['py3status'][0] / i3:.2f}× i3status")
+    print(f"C tick: {floor / i3:.2f}× i3status; py3status: {rows['py3status'][0] / i3:.2f}× i3status")
     print()
 for name, process in processes:
     process.terminate()
 if rounds > 1:
     def listed(values):
         return ", ".join(f"{v:.2f}" for v in values)
-    print(f"median of {rounds} rounds: zaoan serve + 1 bar {statistics.median(ratios['one']):.2f}× i3status ({listed(ratios['one'])}); "
-          f"+ 10 bars {statistics.median(ratios['ten']):.2f}× ({listed(ratios['ten'])}); "
-          f"py3status {statistics.median(ratios['py3status']):.2f}× ({listed(ratios['py3status'])})")
+    def median(key):
+        return f"{statistics.median(ratios[key]):.2f}× ({listed(ratios[key])})"
+    print(f"median of {rounds} rounds (other processes: {listed(others)} % of one CPU):")
+    print(f"  zaoan serve + 1 bar: {median('one/C')} the C tick, {median('one/i3')} i3status")
+    print(f"  zaoan serve + 10 bars: {median('ten/i3')} i3status")
+    print(f"  C tick: {median('C/i3')} i3status; py3status: {median('py3status/i3')} i3status")

@@ -9,7 +9,8 @@
 #     `time yyyy-MM-dd HH:mm:ss`, `status`, `countdown` (after `session`, one live room);
 #     Redis inline `PING`; the bare loop;
 #   - one-shot connect–request–close latency p50/p99: zaoan and the bare loop;
-#   - cold start under socket activation (systemd-socket-activate): connect → first answer;
+#   - cold start under socket activation (systemd-socket-activate): connect → first answer,
+#     zaoan beside a C server started the same way (bench/c_server.c: the greeting, computed);
 #   - 1, 100 and 1,000 watchers of `countdown`: the server's CPU per tick and each update's
 #     delay after the second, zaoan beside the bare loop (one constant line per watcher);
 #   - zaoan's resident memory (VmRSS) after startup and after the load.
@@ -100,6 +101,7 @@ trap cleanup EXIT
 trap 'exit 130' INT TERM
 
 gcc -O2 -o "$T/bare_loop" bench/bare_loop.c
+gcc -O2 -o "$T/c_server" bench/c_server.c
 
 # zaoan never sees the real user's config, state or socket.
 mkdir -p "$T/home" "$T/config" "$T/run" "$T/state" "$T/cache"
@@ -248,15 +250,46 @@ oneshot_pick() {
 # ---------------------------------------------------------------------------------------
 # Cold start under socket activation
 
-echo "== cold start: systemd-socket-activate, x$COLD per request" >&2
-declare -A COLD_OUT
-for request in "ping" "greeting" "time yyyy-MM-dd HH:mm:ss"; do
-    out=$("$GEN" coldstart --socket "$T/cold.sock" --repeat "$COLD" --request "$request" --log "$T/cold.log" -- \
-        systemd-socket-activate -l "$T/cold.sock" -E XDG_CONFIG_HOME -E XDG_RUNTIME_DIR \
-        -E XDG_STATE_HOME -E XDG_CACHE_HOME "$ZAOAN" serve "${ZAOAN_FLAGS[@]}") \
-        || { echo "run.sh: cold start ($request) failed; log:" >&2; tail -5 "$T/cold.log" >&2; exit 1; }
-    COLD_OUT[$request]=$out
+# The C server (bench/c_server.c) is started the same way and answers the same greeting:
+# the floor of a socket-activated start. The cases take turns, one start each, so that the
+# ratio compares starts made within a second of each other; the activator (and so the
+# service) runs on the servers' CPU and the generator on its own, as in the cases above.
+# "other": the CPU that processes other than these used during the cold starts.
+
+COLD_CASES=("zaoan ping" "zaoan greeting" "C server greeting" "zaoan time yyyy-MM-dd HH:mm:ss")
+echo "== cold start: systemd-socket-activate, x$COLD per request, taking turns with the C server" >&2
+declare -A COLD_ALL COLD_REPLY
+children_cpu() {  # CPU seconds of this shell's finished children (and theirs), user + kernel
+    times >"$T/times"
+    awk 'NR == 2 { split($1, u, /[ms]/); split($2, s, /[ms]/); print u[1] * 60 + u[2] + s[1] * 60 + s[2] }' "$T/times"
+}
+COLD_CHILDREN0=$(children_cpu)
+COLD_MACHINE0=$(machine_busy)
+COLD_T0=$(date +%s%N)
+for rep in $(seq "$COLD"); do
+    wait_for_quiet
+    for name in "${COLD_CASES[@]}"; do
+        if [ "$name" = "C server greeting" ]; then
+            request=greeting
+            service=("$T/c_server" Asia/Shanghai 北京)
+        else
+            request=${name#zaoan }
+            service=("$ZAOAN" serve "${ZAOAN_FLAGS[@]}")
+        fi
+        out=$("${ON_GEN_CPU[@]}" "$GEN" coldstart --socket "$T/cold.sock" --repeat 1 --request "$request" --log "$T/cold.log" -- \
+            "${ON_SERVER_CPU[@]}" systemd-socket-activate -l "$T/cold.sock" -E XDG_CONFIG_HOME -E XDG_RUNTIME_DIR \
+            -E XDG_STATE_HOME -E XDG_CACHE_HOME "${service[@]}") \
+            || { echo "run.sh: cold start ($name) failed; log:" >&2; tail -5 "$T/cold.log" >&2; exit 1; }
+        COLD_ALL[$name]+="$(field median_ms "$out") "
+        COLD_REPLY[$name]=$(reply_of "$out")
+    done
 done
+COLD_OTHER=$(awk -v m=$(($(machine_busy) - COLD_MACHINE0)) -v c0="$COLD_CHILDREN0" -v c1="$(children_cpu)" \
+    -v t=$(($(date +%s%N) - COLD_T0)) -v hz="$TICK" 'BEGIN {
+        o = 100 * (m / hz - (c1 - c0)) / (t / 1e9); printf "%.0f", o < 0 ? 0 : o }')
+[ "${COLD_REPLY[C server greeting]}" = "${COLD_REPLY[zaoan greeting]}" ] ||
+    echo "run.sh: warning: the C server answered '${COLD_REPLY[C server greeting]}', zaoan '${COLD_REPLY[zaoan greeting]}'" >&2
+lowest() { tr ' ' '\n' <<<"$1" | grep . | sort -g | head -1; }
 
 # ---------------------------------------------------------------------------------------
 # Watchers: one render per tick however many watch the same request. The bare loop sends a
@@ -337,11 +370,11 @@ report() {
     done
     echo
     printf '%-34s %10s %10s %10s  %s\n' "cold start (socket activation)" "median ms" "min ms" "max ms" "all"
-    for request in "ping" "greeting" "time yyyy-MM-dd HH:mm:ss"; do
-        out=${COLD_OUT[$request]}
-        printf '%-34s %10s %10s %10s  %s\n' "zaoan $request" "$(field median_ms "$out")" \
-            "$(field min_ms "$out")" "$(field max_ms "$out")" "$(field all_ms "$out")"
+    for name in "${COLD_CASES[@]}"; do
+        printf '%-34s %10s %10s %10s  %s\n' "$name" "$(median "${COLD_ALL[$name]}")" \
+            "$(lowest "${COLD_ALL[$name]}")" "$(best "${COLD_ALL[$name]}")" "$(tr ' ' ',' <<<"${COLD_ALL[$name]% }")"
     done
+    echo "(the four take turns, one start each; other processes used ${COLD_OTHER}% of one CPU meanwhile)"
     echo
     printf '%-34s %10s %10s %10s\n' "resident memory (VmRSS)" "startup" "after load" "peak"
     printf '%-34s %7.1f MB %7.1f MB %7.1f MB\n' "zaoan" "$(awk -v k="$RSS_START" 'BEGIN{print k/1024}')" \
@@ -360,8 +393,8 @@ report() {
     cpu_per_request() { awk -v u="$(median "${USER_US[$1|8]}")" -v s="$(median "${SYS_US[$1|8]}")" 'BEGIN {print u + s}'; }
     read -r zp50 _ <<<"$(oneshot_pick "zaoan ping")"
     read -r bp50 _ <<<"$(oneshot_pick "bare loop")"
-    cold=$(field median_ms "${COLD_OUT[ping]}")
-    coldg=$(field median_ms "${COLD_OUT[greeting]}")
+    coldg=$(median "${COLD_ALL[zaoan greeting]}")
+    coldc=$(median "${COLD_ALL[C server greeting]}")
     r_ping=$(ratio "$ping8" "$redis8")
     r_greet=$(ratio "$greet8" "$redis8")
     r_shot=$(ratio "$zp50" "$bp50")
@@ -408,6 +441,7 @@ report() {
     printf '  %-48s %6s   target <= 5     %s\n' "1,000 watchers: p99 ms after the second" "$p991000" "$(verdict "$p991000" '<' 5.0001)"
     printf '  %-48s %6s   (zaoan / bare loop %s)\n' "  the bare loop's" "$barep99" "$(ratio "$p991000" "$barep99")"
     printf '  %-48s %6s   target <= 5     %s\n' "cold start ms (greeting, median)" "$coldg" "$(verdict "$coldg" '<' 5.0001)"
+    printf '  %-48s %6s   (zaoan / C server %s; other %s%%)\n' "  the C server's, started the same way" "$coldc" "$(ratio "$coldg" "$coldc")" "$COLD_OTHER"
     local rss_mb redis_mb
     rss_mb=$(awk -v k="$RSS_END" 'BEGIN{printf "%.1f", k/1024}')
     redis_mb=$(awk -v k="$REDIS_RSS_END" 'BEGIN{printf "%.1f", k/1024}')
