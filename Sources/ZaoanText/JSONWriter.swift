@@ -100,8 +100,10 @@ public enum JSONWriter {
     /// Copies each run of bytes that needs no escape in one go (a bar line is mostly such
     /// runs) and escapes only what `layout` escapes: `"`, `\`, controls, and `/` and the
     /// named `\b` `\f` (`.stateFile`) or DEL and U+2028/U+2029 (`.line`). A run ends only
-    /// before an escaped scalar, so each run is whole scalars of `text`.
-    private static func appendString(_ text: String, layout: Layout, to out: inout String) {
+    /// before an escaped scalar, so each run is whole scalars of `text`. Internal: blocks
+    /// with constant keys (`I3barBlock.encoded`) write the keys as they are and escape only
+    /// the values through this.
+    static func appendString(_ text: String, layout: Layout, to out: inout String) {
         out += "\""
         var contiguous = text  // withUTF8 reads a native string in place and copies any other
         contiguous.withUTF8 { bytes in

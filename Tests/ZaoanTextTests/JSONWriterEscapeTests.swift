@@ -18,7 +18,7 @@ import ZaoanText
 
     @Test("random strings escape exactly as the scalar-at-a-time writer did", arguments: [JSONWriter.Layout.line, .stateFile])
     func matchesOldEscaper(layout: JSONWriter.Layout) {
-        var random = EscapeSplitMix(seed: 34)
+        var random = SeededGenerator(seed: 34)
         for round in 0..<4000 {
             let count = Int(random.next() % 40)
             var text = ""
@@ -75,8 +75,8 @@ private enum OldEscaper {
     }
 }
 
-/// A small seeded generator, so a failing string can be replayed.
-private struct EscapeSplitMix: RandomNumberGenerator {
+/// A small seeded generator (SplitMix64), so a failing case can be replayed.
+struct SeededGenerator: RandomNumberGenerator {
     var state: UInt64
     init(seed: UInt64) { state = seed }
     mutating func next() -> UInt64 {
