@@ -27,13 +27,26 @@ public struct I3barBlock: Equatable, Sendable {
     /// `{"name","instance","full_text","short_text","color","urgent","markup"}` in this
     /// order; `short_text` and `color` only when there are.
     public var encoded: String {
-        var fields: [(String, JSONWriter.Value)] = [("name", .string(name)), ("instance", .string(instance)),
-                                                    ("full_text", .string(fullText))]
-        if let shortText { fields.append(("short_text", .string(shortText))) }
-        if let color { fields.append(("color", .string(color.hex))) }
-        fields.append(("urgent", .bool(urgent)))
-        fields.append(("markup", .string(markup)))
-        return JSONWriter.write(.object(fields))
+        // The keys are constant JSON and written as they are; only the values are escaped.
+        var out = #"{"name":"#
+        out.reserveCapacity(96 + fullText.utf8.count)
+        JSONWriter.appendString(name, layout: .line, to: &out)
+        out += #","instance":"#
+        JSONWriter.appendString(instance, layout: .line, to: &out)
+        out += #","full_text":"#
+        JSONWriter.appendString(fullText, layout: .line, to: &out)
+        if let shortText {
+            out += #","short_text":"#
+            JSONWriter.appendString(shortText, layout: .line, to: &out)
+        }
+        if let color {
+            out += #","color":"#
+            JSONWriter.appendString(color.hex, layout: .line, to: &out)
+        }
+        out += urgent ? #","urgent":true,"markup":"# : #","urgent":false,"markup":"#
+        JSONWriter.appendString(markup, layout: .line, to: &out)
+        out += "}"
+        return out
     }
 
     /// A block as another program sent it, reduced to the fields zaoan knows, with its text

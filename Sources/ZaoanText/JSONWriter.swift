@@ -97,29 +97,79 @@ public enum JSONWriter {
         out += close
     }
 
-    private static func appendString(_ text: String, layout: Layout, to out: inout String) {
+    /// Copies each run of bytes that needs no escape in one go (a bar line is mostly such
+    /// runs) and escapes only what `layout` escapes: `"`, `\`, controls, and `/` and the
+    /// named `\b` `\f` (`.stateFile`) or DEL and U+2028/U+2029 (`.line`). A run ends only
+    /// before an escaped scalar, so each run is whole scalars of `text`. Internal: blocks
+    /// with constant keys (`I3barBlock.encoded`) write the keys as they are and escape only
+    /// the values through this.
+    static func appendString(_ text: String, layout: Layout, to out: inout String) {
         out += "\""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case "\r": out += "\\r"
-            case "\t": out += "\\t"
-            case "/" where layout == .stateFile: out += "\\/"
-            case "\u{08}" where layout == .stateFile: out += "\\b"
-            case "\u{0C}" where layout == .stateFile: out += "\\f"
-            default:
-                let escaped = scalar.value < 0x20
-                    || (layout == .line && (scalar.value == 0x7F || scalar.value == 0x2028 || scalar.value == 0x2029))
-                if escaped {
-                    let hex = String(scalar.value, radix: 16)
-                    out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-                } else {
-                    out.unicodeScalars.append(scalar)
+        var contiguous = text  // withUTF8 reads a native string in place and copies any other
+        contiguous.withUTF8 { bytes in
+            var runStart = 0
+            var offset = 0
+            while offset < bytes.count {
+                let width = escapedWidth(bytes, at: offset, layout: layout)
+                guard width > 0 else {
+                    offset += 1
+                    continue
                 }
+                if runStart < offset { appendRun(of: text, from: runStart, to: offset, to: &out) }
+                // One byte: the scalar is the byte; three: U+2028 or U+2029, told by the last.
+                let scalar = width == 1 ? UInt32(bytes[offset]) : 0x2000 + UInt32(bytes[offset + 2] - 0xA8) + 0x28
+                appendEscape(scalar, layout: layout, to: &out)
+                offset += width
+                runStart = offset
+            }
+            if runStart == 0 {
+                out += text
+            } else if runStart < bytes.count {
+                appendRun(of: text, from: runStart, to: bytes.count, to: &out)
             }
         }
         out += "\""
+    }
+
+    /// How many bytes at `offset` make a scalar that `layout` escapes: 1, 3 (U+2028 or
+    /// U+2029 in `.line`), or 0 for a byte copied as it is.
+    @inline(__always)
+    private static func escapedWidth(_ bytes: UnsafeBufferPointer<UInt8>, at offset: Int, layout: Layout) -> Int {
+        let byte = bytes[offset]
+        if byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") { return 1 }
+        switch layout {
+        case .stateFile:
+            return byte == UInt8(ascii: "/") ? 1 : 0
+        case .line:
+            if byte == 0x7F { return 1 }
+            // U+2028 and U+2029 are E2 80 A8 and E2 80 A9.
+            guard byte == 0xE2, offset + 2 < bytes.count, bytes[offset + 1] == 0x80,
+                  bytes[offset + 2] == 0xA8 || bytes[offset + 2] == 0xA9 else { return 0 }
+            return 3
+        }
+    }
+
+    /// The bytes `from..<to` of `text`, which start and end on scalar boundaries.
+    private static func appendRun(of text: String, from start: Int, to end: Int, to out: inout String) {
+        let utf8 = text.utf8
+        let lower = utf8.index(utf8.startIndex, offsetBy: start)
+        let upper = utf8.index(lower, offsetBy: end - start)
+        out += Substring(text.unicodeScalars[lower..<upper])
+    }
+
+    private static func appendEscape(_ scalar: UInt32, layout: Layout, to out: inout String) {
+        switch scalar {
+        case 0x22: out += "\\\""
+        case 0x5C: out += "\\\\"
+        case 0x0A: out += "\\n"
+        case 0x0D: out += "\\r"
+        case 0x09: out += "\\t"
+        case 0x2F: out += "\\/"
+        case 0x08 where layout == .stateFile: out += "\\b"
+        case 0x0C where layout == .stateFile: out += "\\f"
+        default:
+            let hex = String(scalar, radix: 16)
+            out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+        }
     }
 }

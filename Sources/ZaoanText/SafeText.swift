@@ -77,11 +77,15 @@ public enum SafeText {
     /// The first look, over the UTF-8 bytes (every answer passes here): every scalar of the
     /// table is a byte below 0x20 but TAB, DEL, or starts with one of the lead bytes C2
     /// (U+0080–U+00BF), D8 (U+0600–U+063F), E2 (U+2000–U+2FFF), EF (U+F000–U+FFFF) or
-    /// F3 (U+C0000–U+FFFFF). Text without any of them needs nothing.
+    /// F3 (U+C0000–U+FFFFF). Text without any of them needs nothing. Read through the
+    /// string's contiguous bytes: `utf8.contains` went through the generic iterator.
     @inline(__always)
     static func mayNeedAttention(_ text: String) -> Bool {
-        text.utf8.contains { byte in
-            (byte < 0x20 && byte != 0x09) || byte == 0x7F || byte == 0xC2 || byte == 0xD8 || byte == 0xE2 || byte == 0xEF || byte == 0xF3
+        var contiguous = text  // withUTF8 reads a native string in place and copies any other
+        return contiguous.withUTF8 { bytes in
+            bytes.contains { byte in
+                (byte < 0x20 && byte != 0x09) || byte == 0x7F || byte == 0xC2 || byte == 0xD8 || byte == 0xE2 || byte == 0xEF || byte == 0xF3
+            }
         }
     }
 
