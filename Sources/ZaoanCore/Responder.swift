@@ -435,7 +435,7 @@ public final class Responder {
         if ldml.utf8.contains(UInt8(ascii: "%")) {
             return try strftime(ldml, now: now, zone: zone ?? settings.zone, language: settings.language)
         }
-        if let format = NumericDatePattern.cachedStrftimeFormat(for: ldml),
+        if let format = NumericDatePattern.strftimeFormat(for: ldml),
            NumericDatePattern.covers(unixSeconds: Int(clampingSeconds: now.secondsSince1970)) {
             return try strftime(format, now: now, zone: zone ?? settings.zone, language: settings.language)
         }
