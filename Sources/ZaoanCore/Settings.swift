@@ -157,8 +157,10 @@ public struct Settings: Sendable {
         }
 
         var cities: [String: Zone] = [:]
+        // Known-good names: each zone's file is read when a request first needs it, not all
+        // of them at every start (`Zone.named` would read each to check it).
         for (name, zoneID) in BuiltinCities.byName {
-            cities[name] = Zone.named(zoneID)
+            cities[name] = zoneID == "UTC" ? .utc : Zone(tzName: zoneID)
         }
         // In the file's order, each entry's place looked up once (not twice per comparison:
         // a 1 MiB config of cities took 0.3 s to sort on the loop).
