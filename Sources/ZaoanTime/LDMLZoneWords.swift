@@ -77,22 +77,10 @@ package struct LDMLZoneWords: Sendable {
         self.regionNames = LDMLTable.pairs(regions)
     }
 
-    /// Each language's words, read from its tables the first time a pattern of that
-    /// language names a zone (a `static let` is made once, on first use, thread-safely).
-    private static let zh = cldr(.zh), zhHant = cldr(.zhHant), en = cldr(.en), ja = cldr(.ja)
-    private static let ko = cldr(.ko), de = cldr(.de), fr = cldr(.fr), es = cldr(.es)
-
+    /// A language's words: its tables are read the first time a pattern of that language
+    /// names a zone (the generated `static let` of each language is made on first use).
     package static func words(for language: LDMLLanguage) -> LDMLZoneWords {
-        switch language {
-        case .zh: return zh
-        case .zhHant: return zhHant
-        case .en: return en
-        case .ja: return ja
-        case .ko: return ko
-        case .de: return de
-        case .fr: return fr
-        case .es: return es
-        }
+        cldr(language)
     }
 
     /// No words: what a pattern without zone names (`z`, `v`, `V`) is rendered with, so
