@@ -90,11 +90,14 @@ struct EventWriteServiceTests {
         var environment = Tool.baseEnvironment(home: home)
         environment["XDG_CONFIG_HOME"] = home + "/.config"
         environment["XDG_DATA_HOME"] = home + "/.local/share"
-        let listed = try Tool.run(khal, ["list", "--format", "{start-time} {title} :: {location}", "today", "8d"], environment: environment,
+        // `{start}` is the instance's start date and time: an instance that runs past midnight
+        // (added at 21:15–22:00 Berlin time, +2h with 45 minutes) is listed under both of
+        // its days with the same start, and counts once.
+        let listed = try Tool.run(khal, ["list", "--format", "{start} {title} :: {location}", "today", "8d"], environment: environment,
                                   timeout: 60, scratch: world)
         #expect(listed.status == 0, "khal list: \(listed)")
         let lines = listed.output.split(separator: "\n").filter { $0.contains("Team, sync; weekly") }
-        #expect(lines.count == 2, "khal lists the event and its next weekly instance, with its place: \(listed)")
+        #expect(Set(lines).count == 2, "khal lists the event and its next weekly instance, with its place: \(listed)")
         #expect(lines.allSatisfy { $0.hasSuffix(":: Room 4") }, "\(listed)")
     }
 
