@@ -90,10 +90,11 @@ struct EventWriteServiceTests {
         var environment = Tool.baseEnvironment(home: home)
         environment["XDG_CONFIG_HOME"] = home + "/.config"
         environment["XDG_DATA_HOME"] = home + "/.local/share"
-        // `{start}` is the instance's start date and time: an instance that runs past midnight
-        // (added at 21:15–22:00 Berlin time, +2h with 45 minutes) is listed under both of
-        // its days with the same start, and counts once.
-        let listed = try Tool.run(khal, ["list", "--format", "{start} {title} :: {location}", "today", "8d"], environment: environment,
+        // Two weeks from today's midnight hold exactly two instances whether `+2h` falls today
+        // or (added after 22:00 Berlin time) tomorrow. `{start}` is the instance's start date
+        // and time: an instance that runs past midnight (added at 21:15–22:00, +2h with 45
+        // minutes) is listed under both of its days with the same start, and counts once.
+        let listed = try Tool.run(khal, ["list", "--format", "{start} {title} :: {location}", "today", "14d"], environment: environment,
                                   timeout: 60, scratch: world)
         #expect(listed.status == 0, "khal list: \(listed)")
         let lines = listed.output.split(separator: "\n").filter { $0.contains("Team, sync; weekly") }
