@@ -22,9 +22,7 @@ public enum ChineseCalendar {
     package static func format(_ instant: Instant, pattern: String, zone: Zone, language: Language = .zh,
                               almanac: Almanac, cache: FormatterCache) throws(LDMLPatternError) -> String? {
         let read = try cache.pattern(pattern).get()
-        let whole = instant.unixSeconds
-        let nanoseconds = Int(clampingSeconds: (instant.secondsSince1970 - Double(whole)) * 1e9)
-        return ChineseCalendarPattern.render(read, instant: whole, nanoseconds: nanoseconds, zone: zone.info(),
+        return ChineseCalendarPattern.render(read, instant: instant.unixSeconds, nanoseconds: instant.nanosecondsPastUnixSeconds, zone: zone.info(),
                                              zoneIdentifier: zone.tzName, language: language.ldml, almanac: almanac)
     }
 

@@ -62,9 +62,7 @@ public final class FormatterCache: Sendable {
     /// why a pattern is refused.
     package func string(from instant: Instant, pattern: String, language: Language, zone: Zone) throws(LDMLPatternError) -> String {
         let read = try self.pattern(pattern).get()
-        let whole = instant.unixSeconds
-        let nanoseconds = Int(clampingSeconds: (instant.secondsSince1970 - Double(whole)) * 1e9)
-        return LDMLRenderer.render(read, instant: whole, nanoseconds: nanoseconds, zone: zone.info(), zoneIdentifier: zone.tzName,
+        return LDMLRenderer.render(read, instant: instant.unixSeconds, nanoseconds: instant.nanosecondsPastUnixSeconds, zone: zone.info(), zoneIdentifier: zone.tzName,
                                    language: language.ldml)
     }
 

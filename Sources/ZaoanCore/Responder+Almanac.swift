@@ -56,6 +56,6 @@ extension Responder {
     /// solar term they see. (The term's own day is decided in China, see `ChinaTime`.)
     func localDay(_ now: Instant) -> CivilDay {
         CivilDay(unixSeconds: now.secondsSince1970,
-                 offsetSeconds: WallClock.offset(settings.zone, at: Int(clampingSeconds: now.secondsSince1970)))
+                 offsetSeconds: WallClock.offset(settings.zone, at: now.unixSeconds))
     }
 }

@@ -37,8 +37,8 @@ extension Responder {
     func agoAnswer(_ asked: Asked) throws(ProtocolError) -> Answer {
         let now = asked.now
         let date = try TimeExpression.parse(asked.text ?? "", now: now, zone: settings.zone, lean: .past)
-        return Answer(RelativeTimeText.describe(Int(clampingSeconds: date.secondsSince1970),
-                                                from: Int(clampingSeconds: now.secondsSince1970), language: settings.language))
+        return Answer(RelativeTimeText.describe(date.unixSeconds,
+                                                from: now.unixSeconds, language: settings.language))
     }
 
     /// `duration SECONDS`: 02:05, 1:02:05.

@@ -48,14 +48,14 @@ extension Responder {
     public func newlySoon(known: Set<String>, now: Int) -> [PhaseTransition] {
         guard settings.soonThreshold > 0 else { return [] }
         return rotation(at: Instant(secondsSince1970: Double(now))).compactMap { room in
-            let start = Int(clampingSeconds: room.start.secondsSince1970)
+            let start = room.start.unixSeconds
             guard start - settings.soonThreshold < now, now < start, !known.contains(Self.occurrenceKey(room)) else { return nil }
             return PhaseTransition(room: room, phase: .soon, at: now)
         }
     }
 
     private static func occurrenceKey(_ room: LiveRoom) -> String {
-        room.id + "@" + String(Int(clampingSeconds: room.start.secondsSince1970))
+        room.id + "@" + String(room.start.unixSeconds)
     }
 
     /// The first phase change after `now`, for the stream's timer; nil if none is known.
@@ -88,7 +88,7 @@ extension Responder {
         let moment = Instant(secondsSince1970: Double(transition.at))
         let text = PhaseNoticeText.render(transition.phase, start: noticeTime(start, saidAt: moment), end: noticeTime(end, saidAt: moment),
                                           calendarEvent: room.source != nil, language: settings.language,
-                                          stage: transition.at < Int(clampingSeconds: start.secondsSince1970) ? .beforeStart
+                                          stage: transition.at < start.unixSeconds ? .beforeStart
                                               : transition.at < endSecond(of: room) ? .during : .afterEnd)
         var fields = [("id", room.id), ("title", room.title), ("phase", transition.phase.rawValue),
                       ("at", isoTime(moment)), ("start", isoTime(start)), ("end", isoTime(end)),
@@ -111,7 +111,7 @@ extension Responder {
     /// later than now and no earlier than `replaySeconds` ago (an older TIME replays that).
     public func replayStart(since text: String, now: Instant) throws(ProtocolError) -> Int {
         let date = try TimeExpression.parse(text, now: now, zone: settings.zone, lean: .past)
-        let nowSeconds = Int(clampingSeconds: now.secondsSince1970)
+        let nowSeconds = now.unixSeconds
         let since = Int(clampingSeconds: date.secondsSince1970.rounded(.down))
         return min(nowSeconds, max(nowSeconds - Self.replaySeconds, since))
     }
@@ -155,7 +155,7 @@ extension Responder {
     /// start), live at the start, ending `before_end` before the end (if set, and after the
     /// start), ended at the end (or start + `live_default_duration`).
     private func moments(of room: LiveRoom) -> [(PhaseTransition.Phase, Int)] {
-        let start = Int(clampingSeconds: room.start.secondsSince1970)
+        let start = room.start.unixSeconds
         let end = endSecond(of: room)
         var moments: [(PhaseTransition.Phase, Int)] = [(.live, start), (.ended, end)]
         if settings.soonThreshold > 0 { moments.insert((.soon, start - settings.soonThreshold), at: 0) }
@@ -165,8 +165,8 @@ extension Responder {
 
     /// The room's end, or start + `live_default_duration` without one, in Unix seconds.
     func endSecond(of room: LiveRoom) -> Int {
-        let start = Int(clampingSeconds: room.start.secondsSince1970)
-        return room.end.map { Int(clampingSeconds: $0.secondsSince1970) }
+        let start = room.start.unixSeconds
+        return room.end.map { $0.unixSeconds }
             ?? start.addingReportingOverflow(settings.liveDefaultDuration).partialValue
     }
 

@@ -10,7 +10,7 @@ extension Responder {
         guard let workdays = settings.month.workdays, to > from else { return [] }
         let zone = settings.zone
         func day(_ date: Instant) -> CivilDay {
-            let instant = Int(clampingSeconds: date.secondsSince1970)
+            let instant = date.unixSeconds
             return CivilDay(unixSeconds: Double(instant), offsetSeconds: WallClock.offset(zone, at: instant))
         }
         func start(of day: CivilDay) -> Instant {

@@ -151,7 +151,7 @@ extension Responder {
             "state: \(CountdownText.render(phase, of: room, language: settings.language))",
         ]
         if let local = room.startWallClock,
-           let note = WallClock.note(local: local, chosen: Int(clampingSeconds: room.start.secondsSince1970), zone: settings.zone) {
+           let note = WallClock.note(local: local, chosen: room.start.unixSeconds, zone: settings.zone) {
             lines.append("note: " + note)
         }
         if let description = room.description { lines.append("description: \(description)") }

@@ -10,7 +10,7 @@ extension Responder {
     /// The month an `Asked` names, laid out and worded.
     func monthText(_ asked: Asked) throws(ProtocolError) -> MonthText {
         let zone = asked.place?.zone ?? settings.zone
-        let instant = Int(clampingSeconds: asked.now.secondsSince1970)
+        let instant = asked.now.unixSeconds
         let today = CivilDay(unixSeconds: Double(instant), offsetSeconds: WallClock.offset(zone, at: instant))
         let selector = try asked.text.map { word throws(ProtocolError) in try MonthSelector(word: word) } ?? .this
         let (thisYear, thisMonth, _) = today.date

@@ -15,7 +15,7 @@ extension Responder {
     /// however long it nags.
     func alarmMoments(of room: LiveRoom, reference: Int) -> [(id: String, at: Int)] {
         guard !room.alarms.isEmpty else { return [] }
-        let start = Int(clampingSeconds: room.start.secondsSince1970)
+        let start = room.start.unixSeconds
         let end = endSecond(of: room)
         var found: [(id: String, at: Int)] = []
         for (index, alarm) in room.alarms.enumerated() {
@@ -71,7 +71,7 @@ extension Responder {
     /// event that has not ended, by when: `ID<TAB>WHEN<TAB>EVENT<TAB>TITLE`, WHEN in ISO 8601
     /// with the zone's offset, EVENT the ID `live show` takes.
     func remindList(now: Instant) -> [String] {
-        let second = Int(clampingSeconds: now.secondsSince1970)
+        let second = now.unixSeconds
         let zone = settings.zone.info()
         var pending: [(at: Int, id: String, room: LiveRoom)] = []
         for room in rotation(at: now) where !room.alarms.isEmpty && endSecond(of: room) > second {
@@ -90,7 +90,7 @@ extension Responder {
 
     /// `remind snooze ID DURATION|start` and `remind dismiss ID`, applied to `next`.
     func changeReminder(_ request: Request, in next: inout LiveSchedule, now: Instant) throws(ProtocolError) {
-        let second = Int(clampingSeconds: now.secondsSince1970)
+        let second = now.unixSeconds
         switch request {
         case .pair(.remindSnooze, let id, let text):
             let alarm = try alarmOfOpenEvent(id, now: now)
@@ -123,9 +123,9 @@ extension Responder {
 
     /// The occurrence alarm `id` belongs to, if its event has not ended.
     private func alarmOfOpenEvent(_ id: String, now: Instant) throws(ProtocolError) -> (start: Int, end: Int) {
-        let second = Int(clampingSeconds: now.secondsSince1970)
+        let second = now.unixSeconds
         for room in rotation(at: now) where !room.alarms.isEmpty {
-            let start = Int(clampingSeconds: room.start.secondsSince1970)
+            let start = room.start.unixSeconds
             let end = endSecond(of: room)
             guard end > second else { continue }
             if room.alarms.indices.contains(where: { ReminderID.of(room, start: start, index: $0) == id }) { return (start, end) }

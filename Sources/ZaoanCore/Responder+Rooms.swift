@@ -107,8 +107,8 @@ extension Responder {
     public func keepFirstStarts(of ids: Set<String>) {
         for id in ids {
             guard let room = schedule.rooms[id], room.repeatRule != nil else { continue }
-            let start = Int64(Int(clampingSeconds: room.start.secondsSince1970))
-            let end = room.end.map { Int64(Int(clampingSeconds: $0.secondsSince1970)) } ?? start
+            let start = Int64(room.start.unixSeconds)
+            let end = room.end.map { Int64($0.unixSeconds) } ?? start
             roomExpansions[id] = RoomExpansion(series: .init(room, zone: settings.zone.identifier), spans: [OccurrenceSpan(start: start, end: end)])
         }
         rotationBuiltAt = nil
@@ -147,7 +147,7 @@ extension Responder {
     /// The rotation for `now`, built again when the rooms or events changed, when an hour
     /// has passed (recurring rooms move on), or when the clock went back.
     func rotation(at now: Instant) -> [LiveRoom] {
-        let instant = Int64(Int(clampingSeconds: now.secondsSince1970))
+        let instant = Int64(now.unixSeconds)
         if let built = rotationBuiltAt, instant >= built, instant - built < RoomRecurrence.refreshSeconds { return rotation }
         rebuildRotation(now: instant)
         return rotation

@@ -192,7 +192,7 @@ public final class Responder {
     /// period is answered from its box's identity.
     public func answer(_ parsed: ParsedRequest, now: Instant, counters: @autoclosure () -> ServiceFigures) -> Reply {
         if case .plain(.ping) = parsed.request { return .pong }  // the benchmark's request: no work at all
-        if let last = lastRendered, last.parsed === parsed, last.valid.contains(Int(clampingSeconds: now.secondsSince1970)) {
+        if let last = lastRendered, last.parsed === parsed, last.valid.contains(now.unixSeconds) {
             return last.reply
         }
         return answer(parsed.request, parsed: parsed, now: now, counters: counters())
@@ -201,7 +201,7 @@ public final class Responder {
     private func answer(_ request: Request, parsed: ParsedRequest?, now: Instant, counters: @autoclosure () -> ServiceFigures) -> Reply {
         if case .plain(.ping) = request { return .pong }  // the benchmark's request: no work at all
         if case .watch(let inner) = request { return answer(inner, now: now, counters: counters()) }
-        let instant = Int(clampingSeconds: now.secondsSince1970)
+        let instant = now.unixSeconds
         if let last = lastRendered, last.valid.contains(instant), last.request == request {
             if parsed != nil && last.parsed !== parsed { lastRendered = LastRendered(request, parsed, last.valid, last.reply) }
             return last.reply
@@ -255,7 +255,7 @@ public final class Responder {
         let seconds = renderPeriod(inner) ?? 1
         if seconds >= Request.fixedRenderPeriod { return 0 }
         guard seconds == 60 else { return 1 }
-        return WallClock.offset(zone(of: inner), at: Int(clampingSeconds: now.secondsSince1970)) % 60 == 0 ? 60 : 1
+        return WallClock.offset(zone(of: inner), at: now.unixSeconds) % 60 == 0 ? 60 : 1
     }
 
     /// The instants a rendering made at `instant` stays right for: its second; its minute
@@ -359,7 +359,7 @@ public final class Responder {
         guard format == .i3bar else {
             return .error(ProtocolError(.badArgument, "blocks answers as i3bar only; send --format=i3bar blocks ..."))
         }
-        let instant = Int(clampingSeconds: now.secondsSince1970)
+        let instant = now.unixSeconds
         var line = "["
         for (index, part) in parts.enumerated() {
             if index > 0 { line += "," }
@@ -417,7 +417,7 @@ public final class Responder {
 
     func greetingAnswer(at place: Place, now: Instant) throws(ProtocolError) -> Answer {
         let name = place.name, zone = place.zone
-        let local = WallClock.local(Int(clampingSeconds: now.secondsSince1970), in: zone)
+        let local = WallClock.local(now.unixSeconds, in: zone)
         let minuteOfDay = ((local % 86_400 + 86_400) % 86_400) / 60
         let period = settings.greetings.period(hour: minuteOfDay / 60, minute: minuteOfDay % 60)
         let word = period.text
@@ -436,7 +436,7 @@ public final class Responder {
             return try strftime(ldml, now: now, zone: zone ?? settings.zone, language: settings.language)
         }
         if let format = NumericDatePattern.strftimeFormat(for: ldml),
-           NumericDatePattern.covers(unixSeconds: Int(clampingSeconds: now.secondsSince1970)) {
+           NumericDatePattern.covers(unixSeconds: now.unixSeconds) {
             return try strftime(format, now: now, zone: zone ?? settings.zone, language: settings.language)
         }
         let text: String

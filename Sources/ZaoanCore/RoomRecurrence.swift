@@ -85,7 +85,7 @@ public enum RoomRecurrence {
         do throws(CalendarZone.Failure) { calendarZone = try CalendarZone(named: zone.identifier) } catch {
             return .failure(ProtocolError(.badArgument, "the zone \(zone.identifier) cannot be read for recurring rooms (\(error)); set another timezone"))
         }
-        let first = Int64(Int(clampingSeconds: room.start.secondsSince1970))
+        let first = Int64(room.start.unixSeconds)
         guard let wall = calendarZone.wallClock(at: first) else {
             return .failure(ProtocolError(.badArgument, "the first start is outside the years a recurring room may have"))
         }

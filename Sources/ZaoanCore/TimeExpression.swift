@@ -63,7 +63,7 @@ public enum TimeExpression {
     /// or the most recent one not after it (past), counting both passes through an hour
     /// the clocks repeat, and a skipped time as moved forward by the gap.
     static func nearest(_ secondOfDay: Int, now: Instant, zone: Zone, lean: Lean) -> Resolved {
-        let nowSeconds = Int(clampingSeconds: now.secondsSince1970)
+        let nowSeconds = now.unixSeconds
         let localNow = WallClock.local(nowSeconds, in: zone)
         let today = CivilCalendar.floorDivide(localNow, 86_400)
         var best: (instant: Int, local: Int, resolution: WallClock.Resolution)?

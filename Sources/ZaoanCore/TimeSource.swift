@@ -8,7 +8,7 @@ public protocol TimeSource: Sendable {
 
 extension TimeSource {
     /// Now in whole Unix seconds, rounded down (clamped, never trapping).
-    public var unixSeconds: Int { Int(clampingSeconds: now.secondsSince1970) }
+    public var unixSeconds: Int { now.unixSeconds }
 }
 
 /// The system's wall clock (`CLOCK_REALTIME`, so `faketime` and `date -s` affect it).

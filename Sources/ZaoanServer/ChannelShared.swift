@@ -24,7 +24,7 @@ final class LoopClock {
     }
 
     /// The wall clock in whole Unix seconds, rounded down.
-    var unixSeconds: Int { Int(clampingSeconds: wall.secondsSince1970) }
+    var unixSeconds: Int { wall.unixSeconds }
 }
 
 /// What every channel shares: the loop, the one read buffer, the output limits in force,

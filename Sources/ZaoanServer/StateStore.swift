@@ -70,7 +70,7 @@ public struct StateStore: Sendable {
         } catch {
             problem = "\(path): \(error)"
         }
-        let aside = Self.fileName + ".corrupt-" + String(Int(clampingSeconds: now.secondsSince1970))
+        let aside = Self.fileName + ".corrupt-" + String(now.unixSeconds)
         if renameat(directoryFD, Self.fileName, directoryFD, aside) == 0 {
             return Loaded(problems: ["\(problem); moved it to \(directory)/\(aside) and started with no live rooms. Inspect it, and re-add the rooms you need with live add"])
         }

@@ -31,6 +31,11 @@ public struct Instant: Comparable, Hashable, Sendable, CustomStringConvertible {
     /// Whole seconds since 1970, rounded down (clamped to ±2^62, NaN as 0).
     public var unixSeconds: Int { Int(clampingSeconds: secondsSince1970) }
 
+    /// The nanoseconds past `unixSeconds`, what the LDML engine takes beside them (`S`).
+    public var nanosecondsPastUnixSeconds: Int {
+        Int(clampingSeconds: (secondsSince1970 - Double(unixSeconds)) * 1e9)
+    }
+
     /// `seconds` later (earlier when negative).
     public func adding(seconds: Double) -> Instant {
         Instant(secondsSince1970: secondsSince1970 + seconds)

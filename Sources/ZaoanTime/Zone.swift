@@ -46,7 +46,7 @@ public struct Zone: Hashable, Sendable, CustomStringConvertible {
     /// UTC, under its own name's abbreviation, rather than no answer.
     public func info(store: ZoneInfoStore = .shared) -> ZoneInfo {
         if let fixedOffset { return .fixed(utcOffset: fixedOffset) }
-        return (try? store.zoneInfo(named: identifier)) ?? .fixed(utcOffset: 0, abbreviation: "UTC")  // see above
+        return (try? store.zoneInfo(named: identifier)) ?? .fixed(utcOffset: 0, abbreviation: "UTC")  // unreadable now: UTC, see above
     }
 
     /// The tz database name (`Asia/Shanghai`) that zone names in patterns (`zzzz`, `VVVV`)
