@@ -26,19 +26,21 @@ public enum ChinaHoliday: Character, CaseIterable, Sendable {
 ///
 /// Outside the published years a day is a workday or a weekend by its weekday alone.
 public struct ChinaWorkdays: Sendable {
-    /// The table's days and the config's, by day.
-    private let days: [Int: (kind: WorkdayKind, holiday: ChinaHoliday?)]
+    /// The config's days (`workdays_extra`), by day; they stand over the shipped table's.
+    private let extra: [Int: (kind: WorkdayKind, holiday: ChinaHoliday?)]
 
-    /// The shipped table with `extra` on top (a day in both is the config's).
+    /// The shipped table with `extra` on top (a day in both is the config's). The shipped
+    /// table is read when a day is first asked for, not here: settings are built at start,
+    /// before the first answer, and most services never show a month.
     public init(extra: [CivilDay: (kind: WorkdayKind, holiday: ChinaHoliday?)] = [:]) {
-        var days = Self.shipped
+        var days: [Int: (kind: WorkdayKind, holiday: ChinaHoliday?)] = [:]
         for (day, entry) in extra { days[day.daysSince1970] = entry }
-        self.days = days
+        self.extra = days
     }
 
     /// What `day` is.
     public func kind(of day: CivilDay) -> (kind: WorkdayKind, holiday: ChinaHoliday?) {
-        if let entry = days[day.daysSince1970] { return entry }
+        if let entry = extra[day.daysSince1970] ?? Self.shipped[day.daysSince1970] { return entry }
         let weekday = WeekRule.weekday(of: day)
         return (weekday == 0 || weekday == 6 ? .weekend : .workday, nil)
     }
@@ -66,16 +68,19 @@ public struct ChinaWorkdays: Sendable {
         ["Asia/Shanghai", "Asia/Urumqi", "PRC", "Asia/Chongqing", "Asia/Chungking", "Asia/Harbin"].contains(identifier)
     }
 
-    /// The generated table, read once.
+    /// The generated table, read once: `MMDD` and a letter per day, read as ASCII bytes.
     private static let shipped: [Int: (kind: WorkdayKind, holiday: ChinaHoliday?)] = {
         var days: [Int: (kind: WorkdayKind, holiday: ChinaHoliday?)] = [:]
         for (year, text, _) in table {
-            for token in text.split(separator: " ") {
-                let characters = Array(token)
-                guard characters.count == 5, let month = Int(String(characters[0...1])), let day = Int(String(characters[2...3])),
-                      let holiday = ChinaHoliday(rawValue: Character(characters[4].lowercased())) else { continue }
-                let kind: WorkdayKind = characters[4].isUppercase ? .makeupWorkday : .holiday
-                days[CivilDay(year: year, month: month, day: day).daysSince1970] = (kind, holiday)
+            for token in text.utf8.split(separator: UInt8(ascii: " ")) {
+                let bytes = Array(token)
+                guard bytes.count == 5, bytes[0..<4].allSatisfy({ (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) }) else { continue }
+                let digit = { (index: Int) in Int(bytes[index] &- UInt8(ascii: "0")) }
+                let letter = bytes[4]
+                let isUpper = (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(letter)
+                guard let holiday = ChinaHoliday(rawValue: Character(Unicode.Scalar(isUpper ? letter + 32 : letter))) else { continue }
+                let day = CivilDay(year: year, month: digit(0) * 10 + digit(1), day: digit(2) * 10 + digit(3))
+                days[day.daysSince1970] = (isUpper ? .makeupWorkday : .holiday, holiday)
             }
         }
         return days

@@ -16,12 +16,6 @@ public enum BuiltinCities {
             default: return other[language] ?? english
             }
         }
-
-        /// Every name of the city, each once: zh, en, then the others in `Language` order.
-        public var names: [String] {
-            var seen: Set<String> = []
-            return Language.allCases.map { name(in: $0) }.filter { seen.insert($0).inserted }
-        }
     }
 
     /// The first city listed for a zone is the one picked when the system zone is that zone.
@@ -72,16 +66,7 @@ public enum BuiltinCities {
 
     /// Name → zone for every built-in city, under each of its names (the Latin ones also
     /// lowercased: `new york`, `pékin`).
-    public static let byName: [String: String] = {
-        var table: [String: String] = [:]
-        for city in all {
-            for name in city.names {
-                table[name] = city.zone
-                table[name.lowercased()] = city.zone
-            }
-        }
-        return table
-    }()
+    public static var byName: [String: String] { cityByName.mapValues(\.zone) }
 
     /// The built-in city a name names, in any of its languages and in any case (`new york`,
     /// `NEW YORK`, `ニューヨーク`, `Nueva York`); nil for any other name.
@@ -91,10 +76,13 @@ public enum BuiltinCities {
 
     private static let cityByName: [String: City] = {
         var table: [String: City] = [:]
+        table.reserveCapacity(all.count * Language.allCases.count * 2)
         for city in all {
-            for name in city.names {
+            for language in Language.allCases {
+                let name = city.name(in: language)
                 table[name] = city
-                table[name.lowercased()] = city
+                let lowercased = name.lowercased()
+                if lowercased != name { table[lowercased] = city }
             }
         }
         return table
