@@ -9,8 +9,8 @@ extension Responder {
         let zone: Zone
     }
 
-    /// How many zones named by requests are kept resolved.
-    static let zoneCacheLimit = 64
+    /// How many gazetteer cities named by requests are kept found.
+    static let gazetteerCacheLimit = 64
 
     /// nil: the configured place. Otherwise a city (built-in or from the config, any of its
     /// names, in any case; a built-in one shown by its name in the configured language,
@@ -22,7 +22,7 @@ extension Responder {
         if let zone = settings.zone(forCity: spec) {
             return Place(name: BuiltinCities.shownName(spec, zone: zone.identifier, language: settings.language), zone: zone)
         }
-        if let zone = ianaZone(spec) {
+        if let zone = Zone.named(spec) {
             return Place(name: BuiltinCities.name(forZone: zone.identifier, language: settings.language), zone: zone)
         }
         if let known = gazetteerCache[spec] { return known }
@@ -31,7 +31,7 @@ extension Responder {
             throw ProtocolError(.unknownCity, "unknown city or zone '\(RequestParser.shorten(spec))'\(found.unavailableNote); name an IANA zone such as Asia/Tokyo, or add the city to \"cities\" in the config with its IANA zone (`cities NAME` lists the cities of a name)")
         }
         let place = Place(name: city.name, zone: city.zone)
-        if gazetteerCache.count >= Self.zoneCacheLimit { gazetteerCache.removeAll(keepingCapacity: true) }
+        if gazetteerCache.count >= Self.gazetteerCacheLimit { gazetteerCache.removeAll(keepingCapacity: true) }
         gazetteerCache[spec] = place
         return place
     }
@@ -46,15 +46,5 @@ extension Responder {
             return (try? place(city))?.zone ?? settings.zone
         default: return settings.zone
         }
-    }
-
-    /// An IANA zone (or a `GMT+8` offset) by name, or nil: `Zone.named` checks the name
-    /// (`ZoneName`'s rule) before any file is read; results are kept, at most `zoneCacheLimit`.
-    private func ianaZone(_ name: String) -> Zone? {
-        if let known = zoneCache[name] { return known }
-        guard let zone = Zone.named(name) else { return nil }
-        if zoneCache.count >= Self.zoneCacheLimit { zoneCache.removeAll(keepingCapacity: true) }
-        zoneCache[name] = zone
-        return zone
     }
 }

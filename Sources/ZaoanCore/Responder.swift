@@ -127,9 +127,7 @@ public final class Responder {
         let index: Int
         let part: Request
     }
-    /// Zones named by requests (`@Asia/Tokyo`), resolved once; see `place`.
-    var zoneCache: [String: Zone] = [:]
-    /// Cities the gazetteer found for requests (`greeting 杭州`), at most `zoneCacheLimit`;
+    /// Cities the gazetteer found for requests (`greeting 杭州`), at most `gazetteerCacheLimit`;
     /// cleared with new settings (the language names them).
     var gazetteerCache: [String: Place] = [:]
 
@@ -434,10 +432,6 @@ public final class Responder {
         let ldml = pattern ?? settings.timeFormat
         if ldml.utf8.contains(UInt8(ascii: "%")) {
             return try strftime(ldml, now: now, zone: zone ?? settings.zone, language: settings.language)
-        }
-        if let format = NumericDatePattern.strftimeFormat(for: ldml),
-           NumericDatePattern.covers(unixSeconds: now.unixSeconds) {
-            return try strftime(format, now: now, zone: zone ?? settings.zone, language: settings.language)
         }
         let text: String
         do throws(LDMLPatternError) {

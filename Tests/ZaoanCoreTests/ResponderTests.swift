@@ -89,8 +89,8 @@ import Testing
     @Test func stats() throws {
         let responder = Responder(settings: try makeSettings(timezone: "UTC"))
         let now = try instant(Self.noon)
-        // `a` (AM/PM) keeps each pattern with ICU, whose formatter cache `stats` counts;
-        // numeric patterns go through the strftime engine (NumericDatePattern).
+        // Every LDML pattern is read once and kept by its text in the formatter cache,
+        // which `stats` counts: two patterns, one of them asked twice.
         _ = try responder.time(pattern: "HH a", now: now)
         _ = try responder.time(pattern: "HH a", now: now)
         _ = try responder.time(pattern: "mm a", now: now)
