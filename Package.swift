@@ -25,19 +25,12 @@ let package = Package(
             pkgConfig: "libsystemd",
             providers: [.apt(["libsystemd-dev"])]
         ),
-        // ERFA, the BSD-licensed copy of the IAU's SOFA: the Sun's and the Moon's apparent
-        // places for the solar terms and the Chinese calendar.
-        .systemLibrary(
-            name: "CERFA",
-            pkgConfig: "erfa",
-            providers: [.apt(["liberfa-dev"])]
-        ),
-        // libnova (LGPL), for its full ELP 2000-82B lunar theory: the Moon to well under an
-        // arcsecond, for the few new moons that come within a minute or so of midnight.
-        .systemLibrary(
-            name: "CNova",
-            providers: [.apt(["libnova-dev"])]
-        ),
+        // ERFA (BSD), the IAU SOFA library's free copy, for the Sun's and the Moon's apparent
+        // places, and libnova (LGPL), for its full ELP 2000-82B lunar theory (the few new
+        // moons within a minute or so of midnight): their headers (liberfa-dev, libnova-dev)
+        // and the functions the almanac calls, which load the two libraries the first time
+        // one is called (lazy.c): a start that computes no almanac maps neither.
+        .target(name: "CAstronomy", cSettings: fortified),
         // libical (MPL/LGPL), for iCalendar files: its parser (rules and VTIMEZONEs are
         // expanded by ZaoanRecurrence, not libical). Its header (libical-dev) and the
         // functions zaoan calls, which load libical.so.3 the first time one is called
@@ -65,7 +58,7 @@ let package = Package(
         .target(name: "ZaoanTime", dependencies: ["ZaoanSystem"], swiftSettings: hotPath),
         // Pure astronomy and calendar arithmetic, no Foundation: solar terms, new moons, the
         // Chinese calendar's months, with the years computed once and kept.
-        .target(name: "ZaoanAlmanac", dependencies: ["CERFA", "CNova", "ZaoanTime"]),
+        .target(name: "ZaoanAlmanac", dependencies: ["CAstronomy", "ZaoanTime"]),
         // Requests as the protocol has them, their parser and errors, and the rule for the
         // config's bar keys: no Foundation, so the small client checks `bar_blocks` the way
         // the service does.

@@ -1,5 +1,4 @@
-import CERFA
-import CNova
+import CAstronomy
 import Glibc
 
 /// The apparent geocentric ecliptic longitudes of the Sun and the Moon: the direction an
