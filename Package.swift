@@ -2,8 +2,9 @@
 import PackageDescription
 
 /// The request path runs on one thread that owns all state, so the runtime's dynamic
-/// exclusivity checks (a quarter of the instructions per request, measured with callgrind)
-/// buy nothing there; the compile-time checks stay. Release builds only: the debug build the
+/// exclusivity checks buy nothing there; the compile-time checks stay. Kept because it is
+/// worth 5–7 % of a request's CPU, measured as CPU per request by bench/run.sh with and
+/// without it (docs/benchmarks.md, issue 34). Release builds only: the debug build the
 /// tests run keeps the dynamic checks, so an overlapping access traps in the suite.
 let hotPath: [SwiftSetting] = [.unsafeFlags(["-enforce-exclusivity=unchecked"], .when(configuration: .release))]
 /// The C shims as Debian builds C (dpkg-buildflags): glibc's checked variants of memcpy,
