@@ -1,12 +1,6 @@
 // swift-tools-version:6.0
 import PackageDescription
 
-/// The request path runs on one thread that owns all state, so the runtime's dynamic
-/// exclusivity checks buy nothing there; the compile-time checks stay. Kept because it is
-/// worth 5–7 % of a request's CPU, measured as CPU per request by bench/run.sh with and
-/// without it (docs/benchmarks.md, issue 34). Release builds only: the debug build the
-/// tests run keeps the dynamic checks, so an overlapping access traps in the suite.
-let hotPath: [SwiftSetting] = [.unsafeFlags(["-enforce-exclusivity=unchecked"], .when(configuration: .release))]
 /// The C shims as Debian builds C (dpkg-buildflags): glibc's checked variants of memcpy,
 /// pread and the like where a buffer's size is known, at compile time or (level 3, glibc
 /// 2.34+) at run time. Release only: it needs the optimizer, which the debug build lacks.
@@ -42,7 +36,7 @@ let package = Package(
         // Glibc only (no Foundation, no libsystemd): what the service and the clients share
         // of the system — errors, the syscall helper, owned descriptors, sockets, the socket
         // path, signals, the line framer. The service's request path runs through its framer.
-        .target(name: "ZaoanSystem", dependencies: ["CLinux"], swiftSettings: hotPath),
+        .target(name: "ZaoanSystem", dependencies: ["CLinux"]),
         // Pure text, no Foundation: safe text for every target and the bar block encoder,
         // shared by the service's formats and the clients.
         .target(name: "ZaoanText"),
@@ -56,14 +50,14 @@ let package = Package(
         // the tz database reader (TZif, POSIX TZ rules), wall-clock resolution (DST gaps and
         // repeats), strftime as GNU date does it, the accepted times. Core, the calendar
         // module and the almanac share it.
-        .target(name: "ZaoanTime", dependencies: ["ZaoanSystem"], swiftSettings: hotPath),
+        .target(name: "ZaoanTime", dependencies: ["ZaoanSystem"]),
         // Pure astronomy and calendar arithmetic, no Foundation: solar terms, new moons, the
         // Chinese calendar's months, with the years computed once and kept.
         .target(name: "ZaoanAlmanac", dependencies: ["CAstronomy", "ZaoanTime"]),
         // Requests as the protocol has them, their parser and errors, and the rule for the
         // config's bar keys: no Foundation, so the small client checks `bar_blocks` the way
         // the service does.
-        .target(name: "ZaoanProtocol", dependencies: ["ZaoanText"], swiftSettings: hotPath),
+        .target(name: "ZaoanProtocol", dependencies: ["ZaoanText"]),
         // Recurring series expanded to occurrences, DST-correctly, by zaoan's own engine: the
         // one recurrence engine of calendar files, their VTIMEZONEs and recurring rooms, with
         // its zones, windows and limits; no Foundation. Used from one thread at a time (libical
@@ -72,8 +66,8 @@ let package = Package(
         // iCalendar files and vdir folders read through libical (the reader process's side):
         // content lines, components, events, overrides, TZIDs, each file's problems.
         .target(name: "ZaoanCalendar", dependencies: ["CICal", "ZaoanText", "ZaoanSystem", "ZaoanTime", "ZaoanRecurrence"]),
-        .target(name: "ZaoanCore", dependencies: ["ZaoanText", "ZaoanSystem", "ZaoanProtocol", "ZaoanTime", "ZaoanAlmanac", "ZaoanRecurrence"], swiftSettings: hotPath),
-        .target(name: "ZaoanServer", dependencies: ["ZaoanCore", "ZaoanCalendar", "ZaoanSystem", "CSystemd", "CLinux"], swiftSettings: hotPath),
+        .target(name: "ZaoanCore", dependencies: ["ZaoanText", "ZaoanSystem", "ZaoanProtocol", "ZaoanTime", "ZaoanAlmanac", "ZaoanRecurrence"]),
+        .target(name: "ZaoanServer", dependencies: ["ZaoanCore", "ZaoanCalendar", "ZaoanSystem", "CSystemd", "CLinux"]),
         // `zaoan`: the client. Nothing here may depend on ZaoanCore or ZaoanServer (the
         // service's code and data); ClientFootprintTests checks the binary.
         // Linked fully static (glibc too): no dynamic loader, no libstdc++ to map and
