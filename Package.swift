@@ -25,13 +25,13 @@ let package = Package(
         // moons within a minute or so of midnight): their headers (liberfa-dev, libnova-dev)
         // and the functions the almanac calls, which load the two libraries the first time
         // one is called (lazy.c): a start that computes no almanac maps neither.
-        .target(name: "CAstronomy", cSettings: fortified),
+        .target(name: "CAstronomy", dependencies: ["CLinux"], cSettings: fortified),
         // libical (MPL/LGPL), for iCalendar files: its parser (rules and VTIMEZONEs are
         // expanded by ZaoanRecurrence, not libical). Its header (libical-dev) and the
         // functions zaoan calls, which load libical.so.3 the first time one is called
         // (lazy.c): only the calendar reader process ever does, so the service starts
         // without mapping libical and the ICU and C++ libraries it needs.
-        .target(name: "CICal", cSettings: fortified),
+        .target(name: "CICal", dependencies: ["CLinux"], cSettings: fortified),
         .target(name: "CLinux", cSettings: fortified),
         // Glibc only (no Foundation, no libsystemd): what the service and the clients share
         // of the system — errors, the syscall helper, owned descriptors, sockets, the socket

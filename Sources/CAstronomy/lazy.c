@@ -14,7 +14,7 @@
 // installation gets here, and an almanac computed without them would be wrong.
 #define _GNU_SOURCE
 #include "CAstronomy.h"
-#include <dlfcn.h>
+#include "zaoan_lazy.h"
 #include <pthread.h>
 #include <stdio.h>
 #include <unistd.h>
@@ -37,33 +37,23 @@ static pthread_once_t load_once = PTHREAD_ONCE_INIT;
 
 static void fail(const char *what) {
     dprintf(2, "zaoan: cannot load %s: the solar terms and the Chinese calendar cannot be computed; "
-               "install it (Debian: apt-get install liberfa1 libnova-0.16-0)\n", what);
+               "install it (Debian: apt-get install liberfa1 libnova-0.16-0)\n", what ? what : "ERFA or libnova");
     _exit(69);
 }
 
-static void *open_library(const char *name) {
-    void *library = dlopen(name, RTLD_NOW | RTLD_LOCAL);
-    if (!library) fail(dlerror());
-    return library;
-}
-
-static void *symbol(void *library, const char *name) {
-    void *address = dlsym(library, name);
-    if (!address) fail(dlerror());
-    return address;
-}
+#define RESOLVE(library, name) ZAOAN_LAZY_RESOLVE(loaded, library, name, fail)
 
 static void load(void) {
-    void *erfa = open_library(ZAOAN_ERFA_LIBRARY);
-    void *nova = open_library(ZAOAN_NOVA_LIBRARY);
-    loaded.eraAb = (__typeof__(loaded.eraAb))symbol(erfa, "eraAb");
-    loaded.eraBp06 = (__typeof__(loaded.eraBp06))symbol(erfa, "eraBp06");
-    loaded.eraEcm06 = (__typeof__(loaded.eraEcm06))symbol(erfa, "eraEcm06");
-    loaded.eraEpv00 = (__typeof__(loaded.eraEpv00))symbol(erfa, "eraEpv00");
-    loaded.eraMoon98 = (__typeof__(loaded.eraMoon98))symbol(erfa, "eraMoon98");
-    loaded.eraNut06a = (__typeof__(loaded.eraNut06a))symbol(erfa, "eraNut06a");
-    loaded.eraTrxp = (__typeof__(loaded.eraTrxp))symbol(erfa, "eraTrxp");
-    loaded.ln_get_lunar_geo_posn = (__typeof__(loaded.ln_get_lunar_geo_posn))symbol(nova, "ln_get_lunar_geo_posn");
+    void *erfa = zaoan_lazy_open(ZAOAN_ERFA_LIBRARY, fail);
+    void *nova = zaoan_lazy_open(ZAOAN_NOVA_LIBRARY, fail);
+    RESOLVE(erfa, eraAb);
+    RESOLVE(erfa, eraBp06);
+    RESOLVE(erfa, eraEcm06);
+    RESOLVE(erfa, eraEpv00);
+    RESOLVE(erfa, eraMoon98);
+    RESOLVE(erfa, eraNut06a);
+    RESOLVE(erfa, eraTrxp);
+    RESOLVE(nova, ln_get_lunar_geo_posn);
 }
 
 int zaoan_astronomy_is_loaded(void) {

@@ -14,7 +14,7 @@
 // reader that fails.
 #define _GNU_SOURCE
 #include "CICal.h"
-#include <dlfcn.h>
+#include "zaoan_lazy.h"
 #include <pthread.h>
 #include <stdio.h>
 #include <unistd.h>
@@ -79,62 +79,57 @@ static void fail(const char *what) {
     _exit(69);
 }
 
-static void *symbol(void *library, const char *name) {
-    void *address = dlsym(library, name);
-    if (!address) fail(dlerror());
-    return address;
-}
+#define RESOLVE(library, name) ZAOAN_LAZY_RESOLVE(loaded, library, name, fail)
 
 static void load(void) {
-    void *library = dlopen(ZAOAN_ICAL_LIBRARY, RTLD_NOW | RTLD_LOCAL);
-    if (!library) fail(dlerror());
-    loaded.icalcomponent_as_ical_string = (__typeof__(loaded.icalcomponent_as_ical_string))symbol(library, "icalcomponent_as_ical_string");
-    loaded.icalcomponent_free = (__typeof__(loaded.icalcomponent_free))symbol(library, "icalcomponent_free");
-    loaded.icalcomponent_get_description = (__typeof__(loaded.icalcomponent_get_description))symbol(library, "icalcomponent_get_description");
-    loaded.icalcomponent_get_dtstamp = (__typeof__(loaded.icalcomponent_get_dtstamp))symbol(library, "icalcomponent_get_dtstamp");
-    loaded.icalcomponent_get_first_component = (__typeof__(loaded.icalcomponent_get_first_component))symbol(library, "icalcomponent_get_first_component");
-    loaded.icalcomponent_get_first_property = (__typeof__(loaded.icalcomponent_get_first_property))symbol(library, "icalcomponent_get_first_property");
-    loaded.icalcomponent_get_location = (__typeof__(loaded.icalcomponent_get_location))symbol(library, "icalcomponent_get_location");
-    loaded.icalcomponent_get_next_component = (__typeof__(loaded.icalcomponent_get_next_component))symbol(library, "icalcomponent_get_next_component");
-    loaded.icalcomponent_get_next_property = (__typeof__(loaded.icalcomponent_get_next_property))symbol(library, "icalcomponent_get_next_property");
-    loaded.icalcomponent_get_sequence = (__typeof__(loaded.icalcomponent_get_sequence))symbol(library, "icalcomponent_get_sequence");
-    loaded.icalcomponent_get_status = (__typeof__(loaded.icalcomponent_get_status))symbol(library, "icalcomponent_get_status");
-    loaded.icalcomponent_get_summary = (__typeof__(loaded.icalcomponent_get_summary))symbol(library, "icalcomponent_get_summary");
-    loaded.icalcomponent_get_uid = (__typeof__(loaded.icalcomponent_get_uid))symbol(library, "icalcomponent_get_uid");
-    loaded.icaldurationtype_is_null_duration = (__typeof__(loaded.icaldurationtype_is_null_duration))symbol(library, "icaldurationtype_is_null_duration");
-    loaded.icalerror_clear_errno = (__typeof__(loaded.icalerror_clear_errno))symbol(library, "icalerror_clear_errno");
-    loaded.icalerror_set_errors_are_fatal = (__typeof__(loaded.icalerror_set_errors_are_fatal))symbol(library, "icalerror_set_errors_are_fatal");
-    loaded.icalparameter_get_range = (__typeof__(loaded.icalparameter_get_range))symbol(library, "icalparameter_get_range");
-    loaded.icalparameter_get_tzid = (__typeof__(loaded.icalparameter_get_tzid))symbol(library, "icalparameter_get_tzid");
-    loaded.icalparser_add_line = (__typeof__(loaded.icalparser_add_line))symbol(library, "icalparser_add_line");
-    loaded.icalparser_free = (__typeof__(loaded.icalparser_free))symbol(library, "icalparser_free");
-    loaded.icalparser_get_state = (__typeof__(loaded.icalparser_get_state))symbol(library, "icalparser_get_state");
-    loaded.icalparser_new = (__typeof__(loaded.icalparser_new))symbol(library, "icalparser_new");
-    loaded.icalproperty_get_dtend = (__typeof__(loaded.icalproperty_get_dtend))symbol(library, "icalproperty_get_dtend");
-    loaded.icalproperty_get_dtstart = (__typeof__(loaded.icalproperty_get_dtstart))symbol(library, "icalproperty_get_dtstart");
-    loaded.icalproperty_get_duration = (__typeof__(loaded.icalproperty_get_duration))symbol(library, "icalproperty_get_duration");
-    loaded.icalproperty_get_exdate = (__typeof__(loaded.icalproperty_get_exdate))symbol(library, "icalproperty_get_exdate");
-    loaded.icalproperty_get_first_parameter = (__typeof__(loaded.icalproperty_get_first_parameter))symbol(library, "icalproperty_get_first_parameter");
-    loaded.icalproperty_get_rdate = (__typeof__(loaded.icalproperty_get_rdate))symbol(library, "icalproperty_get_rdate");
-    loaded.icalproperty_get_recurrenceid = (__typeof__(loaded.icalproperty_get_recurrenceid))symbol(library, "icalproperty_get_recurrenceid");
-    loaded.icalproperty_get_x = (__typeof__(loaded.icalproperty_get_x))symbol(library, "icalproperty_get_x");
-    loaded.icalproperty_get_x_name = (__typeof__(loaded.icalproperty_get_x_name))symbol(library, "icalproperty_get_x_name");
-    loaded.icalproperty_get_tzid = (__typeof__(loaded.icalproperty_get_tzid))symbol(library, "icalproperty_get_tzid");
-    loaded.icalproperty_get_tzname = (__typeof__(loaded.icalproperty_get_tzname))symbol(library, "icalproperty_get_tzname");
-    loaded.icalproperty_get_tzoffsetfrom = (__typeof__(loaded.icalproperty_get_tzoffsetfrom))symbol(library, "icalproperty_get_tzoffsetfrom");
-    loaded.icalproperty_get_tzoffsetto = (__typeof__(loaded.icalproperty_get_tzoffsetto))symbol(library, "icalproperty_get_tzoffsetto");
-    loaded.icalproperty_get_url = (__typeof__(loaded.icalproperty_get_url))symbol(library, "icalproperty_get_url");
-    loaded.icalproperty_get_acknowledged = (__typeof__(loaded.icalproperty_get_acknowledged))symbol(library, "icalproperty_get_acknowledged");
-    loaded.icalproperty_get_action = (__typeof__(loaded.icalproperty_get_action))symbol(library, "icalproperty_get_action");
-    loaded.icalproperty_get_repeat = (__typeof__(loaded.icalproperty_get_repeat))symbol(library, "icalproperty_get_repeat");
-    loaded.icalproperty_get_trigger = (__typeof__(loaded.icalproperty_get_trigger))symbol(library, "icalproperty_get_trigger");
-    loaded.icalparameter_get_related = (__typeof__(loaded.icalparameter_get_related))symbol(library, "icalparameter_get_related");
-    loaded.icalproperty_get_xlicerror = (__typeof__(loaded.icalproperty_get_xlicerror))symbol(library, "icalproperty_get_xlicerror");
-    loaded.icalproperty_get_conference = (__typeof__(loaded.icalproperty_get_conference))symbol(library, "icalproperty_get_conference");
-    loaded.icalproperty_get_next_parameter = (__typeof__(loaded.icalproperty_get_next_parameter))symbol(library, "icalproperty_get_next_parameter");
-    loaded.icalparameter_as_ical_string = (__typeof__(loaded.icalparameter_as_ical_string))symbol(library, "icalparameter_as_ical_string");
-    loaded.icaltime_is_null_time = (__typeof__(loaded.icaltime_is_null_time))symbol(library, "icaltime_is_null_time");
-    loaded.icaltime_is_utc = (__typeof__(loaded.icaltime_is_utc))symbol(library, "icaltime_is_utc");
+    void *library = zaoan_lazy_open(ZAOAN_ICAL_LIBRARY, fail);
+    RESOLVE(library, icalcomponent_as_ical_string);
+    RESOLVE(library, icalcomponent_free);
+    RESOLVE(library, icalcomponent_get_description);
+    RESOLVE(library, icalcomponent_get_dtstamp);
+    RESOLVE(library, icalcomponent_get_first_component);
+    RESOLVE(library, icalcomponent_get_first_property);
+    RESOLVE(library, icalcomponent_get_location);
+    RESOLVE(library, icalcomponent_get_next_component);
+    RESOLVE(library, icalcomponent_get_next_property);
+    RESOLVE(library, icalcomponent_get_sequence);
+    RESOLVE(library, icalcomponent_get_status);
+    RESOLVE(library, icalcomponent_get_summary);
+    RESOLVE(library, icalcomponent_get_uid);
+    RESOLVE(library, icaldurationtype_is_null_duration);
+    RESOLVE(library, icalerror_clear_errno);
+    RESOLVE(library, icalerror_set_errors_are_fatal);
+    RESOLVE(library, icalparameter_get_range);
+    RESOLVE(library, icalparameter_get_tzid);
+    RESOLVE(library, icalparser_add_line);
+    RESOLVE(library, icalparser_free);
+    RESOLVE(library, icalparser_get_state);
+    RESOLVE(library, icalparser_new);
+    RESOLVE(library, icalproperty_get_dtend);
+    RESOLVE(library, icalproperty_get_dtstart);
+    RESOLVE(library, icalproperty_get_duration);
+    RESOLVE(library, icalproperty_get_exdate);
+    RESOLVE(library, icalproperty_get_first_parameter);
+    RESOLVE(library, icalproperty_get_rdate);
+    RESOLVE(library, icalproperty_get_recurrenceid);
+    RESOLVE(library, icalproperty_get_x);
+    RESOLVE(library, icalproperty_get_x_name);
+    RESOLVE(library, icalproperty_get_tzid);
+    RESOLVE(library, icalproperty_get_tzname);
+    RESOLVE(library, icalproperty_get_tzoffsetfrom);
+    RESOLVE(library, icalproperty_get_tzoffsetto);
+    RESOLVE(library, icalproperty_get_url);
+    RESOLVE(library, icalproperty_get_acknowledged);
+    RESOLVE(library, icalproperty_get_action);
+    RESOLVE(library, icalproperty_get_repeat);
+    RESOLVE(library, icalproperty_get_trigger);
+    RESOLVE(library, icalparameter_get_related);
+    RESOLVE(library, icalproperty_get_xlicerror);
+    RESOLVE(library, icalproperty_get_conference);
+    RESOLVE(library, icalproperty_get_next_parameter);
+    RESOLVE(library, icalparameter_as_ical_string);
+    RESOLVE(library, icaltime_is_null_time);
+    RESOLVE(library, icaltime_is_utc);
 }
 
 int zaoan_ical_is_loaded(void) {

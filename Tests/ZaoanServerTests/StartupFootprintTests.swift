@@ -9,45 +9,33 @@ import Testing
 /// still unmapped; only a calendar file's parsing loads it.
 @Suite("What start-up leaves behind: libical, ERFA and libnova loaded when first needed, the program's own mappings never changed")
 struct StartupFootprintTests {
-    /// The lines of the process's /proc/PID/maps that name libical or the libraries it
-    /// brings (Debian's ICU, libicalss, libdb).
-    private static func libicalMappings(_ pid: pid_t) -> [String] {
-        let maps = procFile(pid, "maps")
-        return maps.split(separator: "\n").map(String.init).filter {
-            $0.contains("/libical") || $0.contains("/libicuuc") || $0.contains("/libicui18n") || $0.contains("/libdb-")
-        }
+    /// The lines of the process's /proc/PID/maps that name any of `libraries`.
+    private static func mappings(_ pid: pid_t, of libraries: [String]) -> [String] {
+        procFile(pid, "maps").split(separator: "\n").map(String.init).filter { line in libraries.contains { line.contains($0) } }
     }
 
-    @Test("a service that greets never maps libical, nor one that adds and shows a recurring room")
+    /// libical and what it brings (Debian's ICU, libicalss, libdb).
+    private static let libical = ["/libical", "/libicuuc", "/libicui18n", "/libdb-"]
+    /// ERFA and libnova, which the almanac computes solar terms and new moons with.
+    private static let astronomy = ["/liberfa", "/libnova"]
+
+    /// Issue 34: ERFA and libnova are loaded the first time the almanac computes
+    /// (Sources/CAstronomy/lazy.c), as libical is the first time a calendar is parsed.
+    @Test("a service that greets maps neither libical nor ERFA and libnova; a recurring room needs no libical, a Chinese date loads ERFA and libnova")
     func loadedOnFirstUse() throws {
         let service = try TestService.start()
         defer { try? service.stop() }  // a failed stop is reported by the next test's start
         #expect(try service.ask("greeting").hasSuffix("\n"))
         #expect(try service.ask("time HH:mm").count > 1)
-        #expect(Self.libicalMappings(service.pid) == [], "libical was mapped before anything needed it")
+        #expect(Self.mappings(service.pid, of: Self.libical) == [], "libical was mapped before anything needed it")
+        #expect(Self.mappings(service.pid, of: Self.astronomy) == [], "ERFA or libnova was mapped before the almanac computed")
         #expect(try service.ask("live add news 2030-03-27 07:00 Morning news repeat=daily end=+30m") == "ok\n")
         #expect(try service.ask("live show news").contains("FREQ=DAILY"))
-        #expect(Self.libicalMappings(service.pid) == [], "the room's rule is zaoan's engine's: libical must not be loaded for it")
-    }
-
-    /// The lines of the process's /proc/PID/maps that name ERFA or libnova.
-    private static func astronomyMappings(_ pid: pid_t) -> [String] {
-        procFile(pid, "maps").split(separator: "\n").map(String.init).filter { $0.contains("/liberfa") || $0.contains("/libnova") }
-    }
-
-    /// Issue 34: ERFA and libnova, which the almanac computes solar terms and new moons
-    /// with, are loaded the first time it computes (Sources/CAstronomy/lazy.c): a start that
-    /// only greets maps neither, and a Chinese date still comes out right.
-    @Test("ERFA and libnova are mapped when the almanac first computes, not at start")
-    func astronomyLoadedOnFirstUse() throws {
-        let service = try TestService.start()
-        defer { try? service.stop() }  // a failed stop is reported by the next test's start
-        #expect(try service.ask("greeting").hasSuffix("\n"))
-        #expect(try service.ask("time HH:mm").count > 1)
-        #expect(Self.astronomyMappings(service.pid) == [], "ERFA or libnova was mapped before the almanac computed")
+        #expect(Self.mappings(service.pid, of: Self.libical) == [], "the room's rule is zaoan's engine's: libical must not be loaded for it")
         let answer = try service.ask("time MMMd calendar=chinese @Asia/Shanghai")
         #expect(!answer.hasPrefix("ERR"), "\(answer)")
-        #expect(eventually(timeout: 30) { !Self.astronomyMappings(service.pid).isEmpty }, "a Chinese date was answered without the almanac's libraries")
+        #expect(eventually(timeout: 30) { !Self.mappings(service.pid, of: Self.astronomy).isEmpty },
+                "a Chinese date was answered without the almanac's libraries")
     }
 
     /// The lines of /proc/PID/maps for the service's own executable: address range,
