@@ -154,8 +154,20 @@ fi
 [[ -f $binary && -x $binary ]] || die "no executable at $binary"
 server=$(dirname "$binary")/zaoan-server
 [[ -f $server && -x $server ]] || die "no zaoan-server beside $binary (zaoan serve runs it); build it with swift build -c release --product zaoan-server"
-# The shared libraries they need at run time (Debian: libsystemd0, liberfa1, libnova-0.16-0, libical3).
-if command -v ldd >/dev/null 2>&1 && missing=$(ldd "$binary" "$server" 2>/dev/null | awk '/not found/ {print $1}' | sort -u) && [[ -n $missing ]]; then
+# The shared libraries they need at run time (Debian: libsystemd0, liberfa1, libnova-0.16-0,
+# libical3): those the loader maps at start, which ldd lists, and those zaoan-server loads
+# with dlopen when it first needs them (Sources/CAstronomy/lazy.c, Sources/CICal/lazy.c),
+# which only the linker's cache (ldconfig -p) lists.
+missing=
+if command -v ldd >/dev/null 2>&1; then
+    missing=$(ldd "$binary" "$server" 2>/dev/null | awk '/not found/ {print $1}' | sort -u || true)
+fi
+if ldconfig=$(PATH=$PATH:/usr/sbin:/sbin command -v ldconfig) && cache=$("$ldconfig" -p 2>/dev/null); then
+    for library in liberfa.so.1 libnova-0.16.so.0 libical.so.3; do
+        grep -qF "	$library (" <<<"$cache" || missing="$missing $library"
+    done
+fi
+if [[ -n ${missing// /} ]]; then
     message="zaoan needs shared libraries this machine lacks: $(echo $missing); install liberfa1, libnova-0.16-0 and libical3 (Debian)"
     [[ -n $destdir ]] && echo "install.sh: warning: $message" >&2 || die "$message"
 fi
