@@ -215,8 +215,14 @@ struct CalendarFeedTests {
         #expect(stats.contains("calendar_problems: 1") && stats.contains("malformed.ics"), "the broken sample is named, the rest read: \(stats)")
     }
 
+    /// Run with the release build users get: the reader's limits (`ReaderProcess.Limits`,
+    /// 5 s of CPU for a file's parse) are set for it, and the debug build parses this file in
+    /// about that much, so it would be left out as over budget on a busy machine.
     @Test("a big calendar is read off the loop: pings are answered at once while it is read")
     func bigCalendarDoesNotStall() throws {
+        guard let release = Locations.releaseZaoan else {
+            try Test.cancel("no release build at .build/release/zaoan; scripts/test builds it (swift build -c release --product zaoan-server --static-swift-stdlib)")
+        }
         let folder = try TemporaryDirectory()
         defer { folder.remove() }
         let calendar = try folder.makeDirectory("cal")
@@ -225,22 +231,28 @@ struct CalendarFeedTests {
         let written = try Tool.run(bench, ["calendar", "--events", "40000", "--series", "4000", "--write", big],
                                    environment: ProcessInfo.processInfo.environment, timeout: 120, scratch: folder)
         try #require(written.status == 0, "\(written)")
-        let service = try start(calendars: [calendar])
+        var configuration = TestService.Configuration()
+        configuration.arguments = ["--language", "en", "--timezone", "UTC"]
+        configuration.config = #"{"calendars": ["\#(calendar)"]}"#
+        configuration.binary = release
+        let service = try TestService.start(configuration)
         defer { try? service.stop() }
         #expect(rename(big, calendar + "/big.ics") == 0)
         var worst = 0.0
         var read = false
+        var stats = ""
         let started = Date()
         while !read, Date().timeIntervalSince(started) < 120 {
             let asked = Date()
             #expect(try service.ask("ping") == "pong\n")
             worst = max(worst, Date().timeIntervalSince(asked))
-            read = try service.ask("stats").contains("calendars: 1 read") && (try service.ask("schedule 48")).split(separator: "\n").count > 100
+            stats = try service.ask("stats")
+            read = stats.contains("calendars: 1 read") && (try service.ask("schedule 48")).split(separator: "\n").count > 100
             Thread.sleep(forTimeInterval: 0.02)
         }
         let took = Date().timeIntervalSince(started)
         print("a 40,000-event calendar read in \(String(format: "%.2f", took)) s; slowest ping meanwhile \(String(format: "%.3f", worst)) s")
-        #expect(read, "the calendar was read")
+        #expect(read, "the calendar was read: \(stats)")
         #expect(worst < 0.5, "a ping waited \(worst) s while the calendar was read (\(took) s)")
     }
 

@@ -42,6 +42,9 @@ final class TestService: @unchecked Sendable {
         var activation: (paths: [String], names: [String]?)?
         /// Wait until `ping` is answered on `socketPath` before returning.
         var waitUntilReady = true
+        /// The `zaoan` to run (`zaoan-server` beside it): the build under test unless a test
+        /// measures the one users get (`Locations.releaseZaoan`).
+        var binary = Locations.zaoan
     }
 
     let directory: TemporaryDirectory
@@ -109,7 +112,7 @@ final class TestService: @unchecked Sendable {
     }
 
     private init(_ configuration: Configuration) throws {
-        let zaoan = Locations.zaoan
+        let zaoan = configuration.binary
         guard FileManager.default.isExecutableFile(atPath: zaoan) else {
             throw TestFailure("no zaoan binary at \(zaoan); run swift build --build-tests or set ZAOAN_BIN")
         }
