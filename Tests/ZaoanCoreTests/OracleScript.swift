@@ -39,10 +39,14 @@ struct OracleScript {
         environment["PYTHONDONTWRITEBYTECODE"] = "1"
         process.environment = environment
         process.standardInput = FileHandle.nullDevice
-        process.standardOutput = FileHandle(forWritingAtPath: outputPath)
-        process.standardError = FileHandle(forWritingAtPath: errorPath)
+        let files = [FileHandle(forWritingAtPath: outputPath), FileHandle(forWritingAtPath: errorPath)]
+        process.standardOutput = files[0]
+        process.standardError = files[1]
         let exited = self.exited
         process.terminationHandler = { _ in exited.signal() }
+        // The test's copies are closed once the child has its own: Foundation keeps a Process
+        // not waited for with waitUntilExit(), and the handles it holds, for the whole run.
+        defer { for file in files { try? file?.close() } }  // the child writes to its copies
         try process.run()
     }
 

@@ -19,9 +19,10 @@ struct BarProtocolErrorTests {
         bar.arguments = ["bar", "--socket", server.path, "--retry-after", "100ms"]
         bar.environment = try TestService.isolatedEnvironment(in: directory)
         bar.standardInput = Pipe()
-        bar.standardOutput = FileHandle(forWritingAtPath: outputPath)
-        bar.standardError = FileHandle(forWritingAtPath: errorPath)
-        try bar.run()
+        let files = [try Process.outputFile(outputPath), try Process.outputFile(errorPath)]
+        bar.standardOutput = files[0]
+        bar.standardError = files[1]
+        try bar.run(handingOver: files)
         defer {
             kill(bar.processIdentifier, SIGKILL)
             bar.waitUntilExit()

@@ -134,10 +134,11 @@ struct GazetteerServiceTests {
             process.executableURL = URL(fileURLWithPath: directory.file("bin/zaoan-server"))
             process.arguments = ["serve", "--socket", socket]
             process.environment = environment
-            process.standardOutput = FileHandle(forWritingAtPath: "/dev/null")
+            process.standardOutput = FileHandle.nullDevice
             _ = FileManager.default.createFile(atPath: directory.file("stderr.log"), contents: nil)
-            process.standardError = FileHandle(forWritingAtPath: directory.file("stderr.log"))
-            try process.run()
+            let errors = try Process.outputFile(directory.file("stderr.log"))
+            process.standardError = errors
+            try process.run(handingOver: [errors])
             let deadline = Date().addingTimeInterval(10)
             while (try? ask(socket, "ping")) != "pong\n" {
                 guard Date() < deadline, process.isRunning else { throw TestFailure("the copy did not answer: \(log)") }

@@ -122,9 +122,10 @@ final class LiveForeignService {
                              Locations.zaoan, "serve", "--socket", socketPath, "--timezone", "Asia/Shanghai", "--language", "zh"]
         process.environment = environment
         process.standardInput = FileHandle.nullDevice
-        process.standardOutput = FileHandle(forWritingAtPath: log)
-        process.standardError = FileHandle(forWritingAtPath: log)
-        try process.run()
+        let output = try Process.outputFile(log)
+        process.standardOutput = output
+        process.standardError = output
+        try process.run(handingOver: [output])
         guard Live.waitUntilServing(socketPath, running: { process.isRunning }) else {
             stop()
             throw TestFailure("zaoan as \(user) did not answer ping; stderr: \(stderrText)")

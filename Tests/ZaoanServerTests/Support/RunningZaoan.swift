@@ -30,15 +30,14 @@ final class RunningZaoan {
         process.environment = environment
         process.standardOutput = output
         process.standardInput = input
-        process.standardError = FileHandle(forWritingAtPath: errorPath)
-        try process.run()
+        let errors = try Process.outputFile(errorPath)
+        process.standardError = errors
+        try process.run(handingOver: [errors])
     }
 
     deinit {
-        if process.isRunning {
-            kill(process.processIdentifier, SIGKILL)
-            process.waitUntilExit()
-        }
+        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+        process.waitUntilExit()  // also lets Foundation release the Process and its pipes
     }
 
     var errorText: String { (try? String(contentsOfFile: errorPath, encoding: .utf8)) ?? "" }

@@ -187,10 +187,11 @@ final class TestService: @unchecked Sendable {
         process.arguments = arguments
         process.environment = environment
         process.standardInput = FileHandle.nullDevice
-        process.standardOutput = FileHandle(forWritingAtPath: stderrPath)
-        process.standardError = FileHandle(forWritingAtPath: stderrPath)
+        let log = try Process.outputFile(stderrPath)
+        process.standardOutput = log
+        process.standardError = log
         if faketimeWrapped { FaketimeFiles.removeStale() }  // no new wrapper meets a dead one's pair
-        try process.run()
+        try process.run(handingOver: [log])
 
         if wrapped { _ = pid }  // note the child while it is there
         if configuration.waitUntilReady {
@@ -211,6 +212,7 @@ final class TestService: @unchecked Sendable {
 
     deinit {
         if process.isRunning { kill() }
+        if process.processIdentifier > 0 { process.waitUntilExit() }  // lets Foundation release the Process
         directory.remove()
     }
 

@@ -142,15 +142,16 @@ enum Tool {
         process.executableURL = URL(fileURLWithPath: executable)
         process.arguments = arguments
         process.environment = environment
-        process.standardInput = stdin == nil ? FileHandle.nullDevice : FileHandle(forReadingAtPath: inPath)
-        let outHandle = FileHandle(forWritingAtPath: outPath)!
-        let errHandle = FileHandle(forWritingAtPath: errPath)!
+        let inHandle = stdin == nil ? nil : FileHandle(forReadingAtPath: inPath)
+        process.standardInput = inHandle ?? FileHandle.nullDevice
+        let outHandle = try Process.outputFile(outPath)
+        let errHandle = try Process.outputFile(errPath)
         process.standardOutput = outHandle
         process.standardError = errHandle
         let exited = DispatchSemaphore(value: 0)
         process.terminationHandler = { _ in exited.signal() }
         let started = Date()
-        try process.run()
+        try process.run(handingOver: [inHandle, outHandle, errHandle].compactMap { $0 })
         var timedOut = false
         if exited.wait(timeout: .now() + timeout) == .timedOut {
             timedOut = true
@@ -158,8 +159,6 @@ enum Tool {
             exited.wait()
         }
         let elapsed = Date().timeIntervalSince(started)
-        try? outHandle.close()
-        try? errHandle.close()
         return ToolResult(
             status: process.terminationStatus,
             stdout: FileManager.default.contents(atPath: outPath) ?? Data(),
