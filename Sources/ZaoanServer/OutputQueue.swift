@@ -9,8 +9,8 @@ import ZaoanCore
 /// second), and each piece is freed as soon as it is written. Memory follows what is unread,
 /// not what was ever sent: a client that reads slowly but steadily holds a few blocks.
 ///
-/// How much may wait is the connection's business (`Connection.Limits`); this type only
-/// counts it exactly.
+/// How much may wait is the channel's business (`Channel.Limits`, `OutputLimits`); this
+/// type only counts it exactly.
 struct OutputQueue {
     static let blockSize = 16 * 1024
     static let smallestBlock = 1024

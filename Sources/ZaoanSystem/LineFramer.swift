@@ -30,7 +30,6 @@ public struct LineFramer: Sendable {
 
     /// Bytes are waiting: an unfinished line, or lines not yet taken.
     public var hasBufferedInput: Bool { !buffered.isEmpty }
-    public var hasPartialLine: Bool { hasBufferedInput }
     /// A whole line waits to be taken (`resume` would deliver one).
     public var hasCompleteLine: Bool { buffered.contains(0x0A) }
 

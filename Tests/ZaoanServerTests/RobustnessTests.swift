@@ -72,8 +72,9 @@ struct RobustnessTests {
         let service = try TestService.start()
         let before = try #require(residentBytes(service.pid))
         // Three sessions each send one 64 KiB write of `help` lines (5 bytes in, about a
-        // kilobyte out) and never read. Past the output high-water mark (256 KiB) the server
-        // should stop answering a connection until it reads: a few hundred KiB each at most.
+        // kilobyte out) and never read. Past the output high-water mark (`OutputLimits.highWater`,
+        // 64 KiB) the server should stop answering a connection until it reads: a few hundred
+        // KiB each at most.
         var flooders: [RawClient] = []
         for _ in 0..<3 {
             let client = try RawClient(path: service.socketPath, timeout: 5)

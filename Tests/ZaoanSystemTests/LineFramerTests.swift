@@ -117,10 +117,10 @@ extension Framed {
         var harness = FramerHarness()
         harness.feed(Self.letters(Self.limit) + [0x0D])
         #expect(harness.frames == [])
-        #expect(harness.framer.hasPartialLine)
+        #expect(harness.framer.hasBufferedInput)
         harness.feed(Self.lf)
         #expect(harness.frames == [.line(Self.letters(Self.limit))])
-        #expect(!harness.framer.hasPartialLine)
+        #expect(!harness.framer.hasBufferedInput)
     }
 
     @Test func fullLineAndCRThenMoreIsTooLong() {
@@ -204,13 +204,13 @@ extension Framed {
         #expect(frames == [.text("a\rb\r"), .text("")])
     }
 
-    @Test func hasPartialLineTracksUnfinishedBytes() {
+    @Test func bufferedInputTracksUnfinishedBytes() {
         var harness = FramerHarness()
-        #expect(!harness.framer.hasPartialLine)
+        #expect(!harness.framer.hasBufferedInput)
         harness.feed("ping\npi")
-        #expect(harness.framer.hasPartialLine)
+        #expect(harness.framer.hasBufferedInput)
         harness.feed("ng\n")
-        #expect(!harness.framer.hasPartialLine)
+        #expect(!harness.framer.hasBufferedInput)
         #expect(harness.frames == [.text("ping"), .text("ping")])
     }
 
