@@ -67,6 +67,8 @@ public struct StrftimeFormat: Sendable {
     private static let cache = FormatCache(capacity: cacheCapacity)
     /// How many formats are kept now (at most `cacheCapacity`).
     package static var cachedCount: Int { cache.count }
+    /// `format` is kept (a lookup that keeps nothing new).
+    package static func isCached(_ format: String) -> Bool { cache.holds(format) }
 
     /// Format text → compiled format, bounded: when full, the oldest half is dropped.
     private final class FormatCache: @unchecked Sendable {
@@ -81,6 +83,12 @@ public struct StrftimeFormat: Sendable {
             lock.lock()
             defer { lock.unlock() }
             return formats.count
+        }
+
+        func holds(_ text: String) -> Bool {
+            lock.lock()
+            defer { lock.unlock() }
+            return formats[text] != nil
         }
 
         func format(_ text: String) throws(StrftimeError) -> StrftimeFormat {

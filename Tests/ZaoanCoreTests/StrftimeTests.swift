@@ -106,14 +106,19 @@ import Testing
         #expect(try format("%1024F").count == 1024)
     }
 
+    /// Kept once compiled, the same as compiling it again, and bounded: a flood of formats
+    /// drops the oldest (this test's own texts, which no other test asks for).
     @Test func compiledFormatsAreCachedAndBounded() throws {
-        _ = try StrftimeFormat.cached("%H:%M:%S")
-        let kept = StrftimeFormat.cachedCount
-        _ = try StrftimeFormat.cached("%H:%M:%S")
-        #expect(StrftimeFormat.cachedCount <= max(kept, StrftimeFormat.cacheCapacity))
-        for index in 0..<(3 * StrftimeFormat.cacheCapacity) { _ = try StrftimeFormat.cached("%H \(index)") }
-        #expect(StrftimeFormat.cachedCount <= StrftimeFormat.cacheCapacity)
-        #expect(try StrftimeFormat.cached("%H:%M:%S").pieces == StrftimeFormat("%H:%M:%S").pieces)
+        let first = "%H:%M:%S cache test"
+        #expect(try StrftimeFormat.cached(first).pieces == StrftimeFormat(first).pieces)
+        #expect(StrftimeFormat.isCached(first), "a compiled format is kept")
+        #expect(try StrftimeFormat.cached(first).pieces == StrftimeFormat(first).pieces, "and the kept one is the same")
+        for index in 0..<(3 * StrftimeFormat.cacheCapacity) {
+            _ = try StrftimeFormat.cached("%H cache test \(index)")
+            #expect(StrftimeFormat.cachedCount <= StrftimeFormat.cacheCapacity)
+        }
+        #expect(!StrftimeFormat.isCached(first), "the oldest is dropped when the cache is full")
+        #expect(StrftimeFormat.isCached("%H cache test \(3 * StrftimeFormat.cacheCapacity - 1)"), "the newest is kept")
     }
 
     /// Random formats heavy in `%`, flags, long digit runs, modifiers and colons, at random
