@@ -28,6 +28,8 @@ public struct ServiceFigures: Sendable, Equatable {
     public var closedPartialLine: Int = 0
     /// Log lines that could not be written without blocking (stderr not being read).
     public var logLinesDropped: Int = 0
+    /// Bytes of memory the service's allocations hold now (every thread's).
+    public var heapBytes: Int = 0
     /// Times a connection's lines or a tick's renderings waited for the next loop turn,
     /// because the turn had spent its loop time (the server's `TurnBudget`).
     public var heldForNextTurn: Int = 0
@@ -532,6 +534,7 @@ public final class Responder {
             "formatter_cache_hits: \(cache.hits)",
             "formatter_cache_misses: \(cache.misses)",
             "formatter_cache_evictions: \(cache.evictions)",
+            "heap_bytes: \(counters.heapBytes)",
         ]
     }
 }

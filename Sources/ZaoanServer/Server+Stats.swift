@@ -1,3 +1,4 @@
+import CLinux
 import ZaoanCore
 
 /// What `stats` reports, and what a closed session leaves to count: a limit it broke, and
@@ -20,6 +21,9 @@ extension Server {
         snapshot.clockChanges = watches.clockChanges
         snapshot.systemZoneChanges = systemZone?.changes ?? 0
         snapshot.logLinesDropped = Log.droppedLines
+        // malloc's chunks in use in every arena, and its chunks of their own mapping (large answers).
+        let heap = mallinfo2()
+        snapshot.heapBytes = Int(clamping: heap.uordblks &+ heap.hblkhd)
         snapshot.heldForNextTurn = shared.turn.held
         snapshot.refusedUnreadBacklog = shared.refusedForBacklog
         snapshot.configProblems = configProblems.map(\.report)
