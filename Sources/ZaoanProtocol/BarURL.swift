@@ -7,8 +7,8 @@ import ZaoanText
 /// nothing anywhere that is not plainly visible (`LinkText`: no space, control, format,
 /// default-ignorable, blank-looking, private-use or unassigned scalar).
 public enum BarURL {
-    /// The longest URL opened (a calendar's URL is at most 2,048 bytes already).
-    public static let maxBytes = 2048
+    /// The longest URL opened: the longest a calendar's URL is kept.
+    public static let maxBytes = TextLimits.urlBytes
 
     /// `url` if it may be opened, else why not.
     public static func check(_ url: String, schemes: [String]) -> Result<String, Refusal> {

@@ -1,3 +1,5 @@
+import ZaoanText
+
 /// The UIDs `event add` gives the events it writes, and the only ones `event rm` takes:
 /// 32 lowercase hex digits (128 random bits) and `@zaoan`, e.g.
 /// `3f2a9c0e5b7d41a8c6e2f0b9d8a7c6e5@zaoan`. The file is the UID and `.ics` (as khal names
@@ -20,10 +22,9 @@ public enum EventUID {
 
     /// A new UID from `generator` (the kernel's in the service; a seeded one in tests).
     public static func make(using generator: inout some RandomNumberGenerator) -> String {
-        let digits = Array("0123456789abcdef".utf8)
         var text: [UInt8] = []
         text.reserveCapacity(randomDigits)
-        for _ in 0..<randomDigits { text.append(digits[Int(generator.next() % 16)]) }
+        for _ in 0..<randomDigits { text.append(Hex.digit(UInt8(generator.next() % 16), uppercase: false)) }
         return String(decoding: text, as: UTF8.self) + suffix
     }
 

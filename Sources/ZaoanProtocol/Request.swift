@@ -232,9 +232,11 @@ extension Request {
 
     /// `live show calendar:UID`: a calendar event's ID, as `watch events` gives it.
     public static let calendarEventPrefix = "calendar:"
-    /// The longest calendar event ID `live show` takes: the prefix and a UID's 48 first
-    /// Characters (ZaoanCalendar keeps at most 512 bytes of a UID).
-    public static let maxCalendarEventIDBytes = 9 + 512
+    /// An event's ID holds its UID's first Characters, this many...
+    public static let calendarEventUIDCharacters = 48
+    /// ...so the longest ID `live show` takes is the prefix and a UID as the service keeps it
+    /// (`calendarEventUIDCharacters` of at most `TextLimits.uidBytes`).
+    public static let maxCalendarEventIDBytes = calendarEventPrefix.utf8.count + TextLimits.uidBytes
 
     /// The period of an answer the clock never changes (a row that changes
     /// `.withSettings`): it is re-rendered only when the settings change, and a watch of it

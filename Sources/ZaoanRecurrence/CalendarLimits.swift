@@ -73,9 +73,9 @@ public enum CalendarLimits {
     /// A description, lines kept.
     public static let descriptionBytes = 4096
     /// A URL, kept raw; a longer one is dropped rather than cut (a cut URL is a wrong URL).
-    public static let urlBytes = 2048
+    public static let urlBytes = TextLimits.urlBytes
     /// A UID, kept for matching overrides and for the consumer's identity of an occurrence.
-    public static let uidBytes = 512
+    public static let uidBytes = TextLimits.uidBytes
     /// A recurrence rule as the user types it (`repeat=` has the same limit).
     public static let ruleBytes = TextLimits.ruleBytes
     /// EXDATEs and RDATEs per event.

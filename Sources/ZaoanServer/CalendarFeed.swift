@@ -211,7 +211,7 @@ final class CalendarFeed: EventHandler {
     static func room(_ occurrence: CalendarOccurrence, calendar: String?) -> LiveRoom {
         let name = Posix.splitPath(occurrence.source).name
         let title = occurrence.title.flatMap { $0.isEmpty ? nil : $0 } ?? name
-        var room = LiveRoom(id: "calendar:" + String(occurrence.uid.prefix(48)), title: title,
+        var room = LiveRoom(id: Request.calendarEventPrefix + String(occurrence.uid.prefix(Request.calendarEventUIDCharacters)), title: title,
                             start: Instant(secondsSince1970: Double(occurrence.start)),
                             end: occurrence.end > occurrence.start ? Instant(secondsSince1970: Double(occurrence.end)) : nil,
                             description: occurrence.description)

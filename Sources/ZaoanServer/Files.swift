@@ -1,4 +1,5 @@
 import Glibc
+import ZaoanText
 
 /// Reading the files zaoan trusts least — its config and its state — without letting them
 /// block the loop, exhaust memory or lead it somewhere else (`RegularFile`, shared with
@@ -10,9 +11,6 @@ enum Files {
     /// generator): a name another user cannot predict.
     static func randomHex(bytes count: Int = 8) -> String {
         var generator = SystemRandomNumberGenerator()
-        return (0..<count).map { _ in
-            let byte: UInt8 = generator.next()
-            return (byte < 16 ? "0" : "") + String(byte, radix: 16)
-        }.joined()
+        return String(decoding: (0..<count).flatMap { _ in Hex.digits(of: generator.next(), uppercase: false) }, as: UTF8.self)
     }
 }

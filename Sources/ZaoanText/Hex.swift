@@ -11,10 +11,25 @@ public enum Hex {
         }
     }
 
+    /// The digit of a value 0–15 (its low four bits).
+    public static func digit(_ value: UInt8, uppercase: Bool) -> UInt8 {
+        let nibble = value & 0x0F
+        return nibble < 10 ? UInt8(ascii: "0") + nibble : (uppercase ? UInt8(ascii: "A") : UInt8(ascii: "a")) + nibble - 10
+    }
+
     /// The two digits of a byte, high first.
     public static func digits(of byte: UInt8, uppercase: Bool) -> [UInt8] {
-        let base = uppercase ? UInt8(ascii: "A") : UInt8(ascii: "a")
-        func digit(_ value: UInt8) -> UInt8 { value < 10 ? UInt8(ascii: "0") + value : base + value - 10 }
-        return [digit(byte >> 4), digit(byte & 0x0F)]
+        [digit(byte >> 4, uppercase: uppercase), digit(byte, uppercase: uppercase)]
+    }
+
+    /// `value`'s digits, at least `width` of them (zeros in front): `U+` and `\u` escapes.
+    public static func padded(_ value: UInt32, width: Int, uppercase: Bool) -> String {
+        var digits: [UInt8] = []
+        var rest = value
+        repeat {
+            digits.append(digit(UInt8(truncatingIfNeeded: rest), uppercase: uppercase))
+            rest >>= 4
+        } while rest > 0 || digits.count < width
+        return String(decoding: digits.reversed(), as: UTF8.self)
     }
 }

@@ -180,9 +180,7 @@ private struct Parser {
         var length = 1
         while at + length < bytes.count, bytes[at + length] & 0xC0 == 0x80, length < 4 { length += 1 }
         let scalar = String(decoding: bytes[at..<(at + length)], as: UTF8.self).unicodeScalars.first ?? "\u{FFFD}"
-        let digits = String(scalar.value, radix: 16, uppercase: true)
-        let code = "U+" + String(repeating: "0", count: max(0, 4 - digits.count)) + digits
-        return byte < 0x80 ? code : "'\(scalar)' (\(code))"
+        return byte < 0x80 ? scalar.codePoint : "'\(scalar)' (\(scalar.codePoint))"
     }
 
     func isWordByte(_ byte: UInt8) -> Bool {

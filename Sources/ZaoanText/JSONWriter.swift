@@ -168,8 +168,7 @@ public enum JSONWriter {
         case 0x08 where layout == .stateFile: out += "\\b"
         case 0x0C where layout == .stateFile: out += "\\f"
         default:
-            let hex = String(scalar, radix: 16)
-            out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+            out += "\\u" + Hex.padded(scalar, width: 4, uppercase: false)
         }
     }
 }

@@ -302,8 +302,5 @@ public enum SafeText {
 extension Unicode.Scalar {
     /// `U+202E`: the scalar named so a reader can look it up, never shown raw (in errors
     /// about a control or format character).
-    public var codePoint: String {
-        let hex = String(value, radix: 16, uppercase: true)
-        return "U+" + String(repeating: "0", count: max(0, 4 - hex.count)) + hex
-    }
+    public var codePoint: String { "U+" + Hex.padded(value, width: 4, uppercase: true) }
 }

@@ -7,4 +7,8 @@ public enum TextLimits {
     public static let titleBytes = 256
     /// A recurrence rule as a user types it (`repeat=`, an RRULE value).
     public static let ruleBytes = 256
+    /// A URL (a calendar event's, kept raw; one a bar click opens).
+    public static let urlBytes = 2048
+    /// A calendar event's UID, as the service keeps it and `live show calendar:UID` takes it.
+    public static let uidBytes = 512
 }
