@@ -327,14 +327,13 @@ struct BarAndWatchCLITests {
         let bar = try RunningZaoan(["bar", "--socket", service.socketPath], environment: service.environment, scratch: service.directory)
         #expect(bar.line(within: 5) { barBlocks($0) != nil } != nil, "stderr: \(bar.errorText)")
         bar.signal(SIGURG)
-        usleep(200_000)
-        while bar.nextLine(timeout: 0.05) != nil {}  // a line already on its way
-        #expect(bar.nextLine(timeout: 2.2) == nil, "no output while paused")
-        #expect(bar.process.isRunning)
         // Hidden, nothing wakes for the bar: its watch is closed (the service has none) and
         // the bar itself sleeps.
         #expect(eventually(timeout: 10) { (try? service.ask("stats"))?.contains("\nwatches: 0\n") == true },
                 "the paused bar's watch is closed")
+        while bar.nextLine(timeout: 0.05) != nil {}  // a line already on its way
+        #expect(bar.nextLine(timeout: 2.2) == nil, "no output while paused")
+        #expect(bar.process.isRunning)
         let before = WakeupTests.voluntarySwitches(bar.process.processIdentifier)
         #expect(bar.nextLine(timeout: 3) == nil)
         let wakeups = WakeupTests.voluntarySwitches(bar.process.processIdentifier) - before
