@@ -185,16 +185,11 @@ struct JSONParser {
 
     mutating func object(depth: Int, at opened: TextPosition) throws(JSONSyntaxError) -> JSONValue {
         try checkDepth(depth)
-        index += 1
         var members: [JSONMember] = []
         var seen: [String: TextPosition] = [:]
-        try skipBlanks()
-        if index < bytes.count, bytes[index] == UInt8(ascii: "}") {
-            index += 1
-            return JSONValue(.object(members), at: opened)
-        }
+        if try opens(Self.object) { return JSONValue(.object(members), at: opened) }
         while true {
-            guard index < bytes.count else { throw notClosed("object", opened, "}") }
+            guard index < bytes.count else { throw notClosed(Self.object, opened) }
             guard bytes[index] == UInt8(ascii: "\"") else {
                 if bytes[index] == UInt8(ascii: ",") { throw error(index, "a comma with no member before it") }
                 throw unexpected("a key in double quotes")
@@ -209,29 +204,15 @@ struct JSONParser {
             }
             try skipBlanks()
             guard index < bytes.count, bytes[index] == UInt8(ascii: ":") else {
-                if index >= bytes.count { throw notClosed("object", opened, "}") }
+                if index >= bytes.count { throw notClosed(Self.object, opened) }
                 throw unexpected("':' after the key \"\(Self.shown(key))\"")
             }
             index += 1
             try skipBlanks()
-            guard index < bytes.count else { throw notClosed("object", opened, "}") }
+            guard index < bytes.count else { throw notClosed(Self.object, opened) }
             let value = try self.value(depth: depth)
             members.append(JSONMember(key: key, keyPosition: keyPosition, value: value))
-            try skipBlanks()
-            guard index < bytes.count else { throw notClosed("object", opened, "}") }
-            if bytes[index] == UInt8(ascii: "}") {
-                index += 1
-                return JSONValue(.object(members), at: opened)
-            }
-            guard bytes[index] == UInt8(ascii: ",") else {
-                throw unexpected("',' or '}' after the value of \"\(Self.shown(key))\"")
-            }
-            let comma = position(index)  // before the blanks after it move to another line
-            index += 1
-            try skipBlanks()
-            if index < bytes.count, bytes[index] == UInt8(ascii: "}") {
-                guard dialect.trailingCommas else { throw trailingComma(comma, "}") }
-                index += 1
+            if try closes(Self.object, at: opened, else: "',' or '}' after the value of \"\(Self.shown(key))\"") {
                 return JSONValue(.object(members), at: opened)
             }
         }
@@ -239,37 +220,58 @@ struct JSONParser {
 
     mutating func array(depth: Int, at opened: TextPosition) throws(JSONSyntaxError) -> JSONValue {
         try checkDepth(depth)
-        index += 1
         var items: [JSONValue] = []
-        try skipBlanks()
-        if index < bytes.count, bytes[index] == UInt8(ascii: "]") {
-            index += 1
-            return JSONValue(.array(items), at: opened)
-        }
+        if try opens(Self.array) { return JSONValue(.array(items), at: opened) }
         while true {
-            guard index < bytes.count else { throw notClosed("array", opened, "]") }
+            guard index < bytes.count else { throw notClosed(Self.array, opened) }
             if bytes[index] == UInt8(ascii: ",") { throw error(index, "a comma with no value before it") }
             items.append(try value(depth: depth))
-            try skipBlanks()
-            guard index < bytes.count else { throw notClosed("array", opened, "]") }
-            if bytes[index] == UInt8(ascii: "]") {
-                index += 1
-                return JSONValue(.array(items), at: opened)
-            }
-            guard bytes[index] == UInt8(ascii: ",") else { throw unexpected("',' or ']' after an item of the array that starts at \(opened)") }
-            let comma = position(index)  // before the blanks after it move to another line
-            index += 1
-            try skipBlanks()
-            if index < bytes.count, bytes[index] == UInt8(ascii: "]") {
-                guard dialect.trailingCommas else { throw trailingComma(comma, "]") }
-                index += 1
+            if try closes(Self.array, at: opened, else: "',' or ']' after an item of the array that starts at \(opened)") {
                 return JSONValue(.array(items), at: opened)
             }
         }
     }
 
-    func notClosed(_ what: String, _ opened: TextPosition, _ closer: String) -> JSONSyntaxError {
-        JSONSyntaxError(.syntax, at: opened, "the \(what) that starts here is not closed: the text ends before its '\(closer)'")
+    /// An object or an array, named in messages, with the byte that closes it.
+    struct Container {
+        let name: String
+        let closer: UInt8
+        var closerText: String { String(UnicodeScalar(closer)) }
+    }
+    static let object = Container(name: "object", closer: UInt8(ascii: "}"))
+    static let array = Container(name: "array", closer: UInt8(ascii: "]"))
+
+    /// At the opening bracket: steps over it and the blanks after it; true when the
+    /// container closes at once (it is empty).
+    mutating func opens(_ container: Container) throws(JSONSyntaxError) -> Bool {
+        index += 1
+        try skipBlanks()
+        guard index < bytes.count, bytes[index] == container.closer else { return false }
+        index += 1
+        return true
+    }
+
+    /// After a member or an item: true when the container closes (after a last comma too,
+    /// where the dialect allows one), false after a comma with more to come.
+    mutating func closes(_ container: Container, at opened: TextPosition, else expected: @autoclosure () -> String) throws(JSONSyntaxError) -> Bool {
+        try skipBlanks()
+        guard index < bytes.count else { throw notClosed(container, opened) }
+        if bytes[index] == container.closer {
+            index += 1
+            return true
+        }
+        guard bytes[index] == UInt8(ascii: ",") else { throw unexpected(expected()) }
+        let comma = position(index)  // before the blanks after it move to another line
+        index += 1
+        try skipBlanks()
+        guard index < bytes.count, bytes[index] == container.closer else { return false }
+        guard dialect.trailingCommas else { throw trailingComma(comma, container.closerText) }
+        index += 1
+        return true
+    }
+
+    func notClosed(_ container: Container, _ opened: TextPosition) -> JSONSyntaxError {
+        JSONSyntaxError(.syntax, at: opened, "the \(container.name) that starts here is not closed: the text ends before its '\(container.closerText)'")
     }
 
     func trailingComma(_ comma: TextPosition, _ closer: String) -> JSONSyntaxError {
