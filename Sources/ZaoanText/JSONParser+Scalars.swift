@@ -33,8 +33,8 @@ extension JSONParser {
             case 0x0A, 0x0D:
                 throw JSONSyntaxError(.syntax, at: opened, "the string that starts here does not end on its line; close it with \" (a line break inside one is written \\n)")
             case 0x00..<0x20:
-                let name = byte == 0x09 ? "a tab" : "the control character U+00\(JSONReader.hex(byte))"
-                throw error(index, "\(name) inside a string; write it as \(byte == 0x09 ? "\\t" : "\\u00" + JSONReader.hex(byte))")
+                let name = byte == 0x09 ? "a tab" : "the control character \(Unicode.Scalar(byte).codePoint)"
+                throw error(index, "\(name) inside a string; write it as \(byte == 0x09 ? "\\t" : "\\u" + Hex.padded(UInt32(byte), width: 4, uppercase: true))")
             default:
                 index += 1
             }
@@ -61,15 +61,15 @@ extension JSONParser {
             var value = unit
             if (0xD800...0xDBFF).contains(unit) {
                 guard index + 1 < bytes.count, bytes[index] == UInt8(ascii: "\\"), bytes[index + 1] == UInt8(ascii: "u") else {
-                    throw error(backslash, "\\u\(Self.hex16(unit)) is the first half of a surrogate pair with no second half after it")
+                    throw error(backslash, "\\u\(Hex.padded(unit, width: 4, uppercase: true)) is the first half of a surrogate pair with no second half after it")
                 }
                 index += 2
                 guard let low = hex4(), (0xDC00...0xDFFF).contains(low) else {
-                    throw error(backslash, "\\u\(Self.hex16(unit)) is the first half of a surrogate pair, and the \\u after it is not a second half")
+                    throw error(backslash, "\\u\(Hex.padded(unit, width: 4, uppercase: true)) is the first half of a surrogate pair, and the \\u after it is not a second half")
                 }
                 value = 0x10000 + ((unit - 0xD800) << 10) + (low - 0xDC00)
             } else if (0xDC00...0xDFFF).contains(unit) {
-                throw error(backslash, "\\u\(Self.hex16(unit)) is the second half of a surrogate pair with no first half before it")
+                throw error(backslash, "\\u\(Hex.padded(unit, width: 4, uppercase: true)) is the second half of a surrogate pair with no first half before it")
             }
             guard let scalar = Unicode.Scalar(value) else { throw error(backslash, "\\u escape of no character") }
             UTF8.encode(scalar) { decoded.append($0) }
@@ -78,9 +78,6 @@ extension JSONParser {
         }
     }
 
-    static func hex16(_ value: UInt32) -> String {
-        JSONReader.hex(UInt8(value >> 8)) + JSONReader.hex(UInt8(value & 0xFF))
-    }
 
     /// The four hex digits of a `\uXXXX` escape, or nil if they are not four hex digits.
     mutating func hex4() -> UInt32? {

@@ -68,7 +68,7 @@ public enum JSONReader {
         }
         if let bad = UTF8Check.firstInvalid(in: bytes) {
             throw JSONSyntaxError(.encoding, at: UTF8Check.position(of: bad, in: bytes),
-                                  "byte 0x\(hex(bytes[bad])) is not UTF-8; save the file as UTF-8")
+                                  "byte 0x\(Hex.padded(UInt32(bytes[bad]), width: 2, uppercase: true)) is not UTF-8; save the file as UTF-8")
         }
         var parser = JSONParser(bytes: bytes, dialect: dialect, limits: limits, duplicateKeys: duplicateKeys)
         return try parser.document()
@@ -79,10 +79,6 @@ public enum JSONReader {
     /// need only whether it is of zaoan's shape, not where it is wrong.
     public static func line(_ text: String) -> JSONValue? {
         try? read(Array(text.utf8), dialect: .strict, limits: .line, duplicateKeys: .refused)  // where it is wrong: not needed
-    }
-
-    static func hex(_ byte: UInt8) -> String {
-        String(decoding: Hex.digits(of: byte, uppercase: true), as: UTF8.self)
     }
 }
 

@@ -41,13 +41,13 @@ final class BarBlock {
     /// `--format=...` word in the entry is dropped.
     init(index: Int, entry: String, clockFormats: [String]) {
         self.index = index
-        var words = (try? RequestParser.words(entry)) ?? []
+        var words = (try? RequestParser.words(entry)) ?? []  // the config check refused an entry that has no words; none is left here
         var line = entry
         if let first = words.first, first.lowercased().hasPrefix("--format=") {
             words.removeFirst()
             line = Self.line(words)
         }
-        let request = (try? RequestParser.parse(line)) ?? nil
+        let request = (try? RequestParser.parse(line)) ?? nil  // not a request: the block asks it as written and shows the service's error
         switch request {
         case .number(.ticker, let skip)?, .number(.tickerOthers, let skip)?:
             kind = "ticker"
@@ -67,8 +67,8 @@ final class BarBlock {
             kind = "month"
             // The request parsed above, so its month word reads: no error is lost here. The
             // other words (`@ZONE`, `days`) are those that are not a month.
-            let given = selector.flatMap { try? MonthSelector(word: $0) } ?? .this
-            let rest = words.dropFirst().filter { word in (try? MonthSelector(word: word)) == nil || word.hasPrefix("@") }
+            let given = selector.flatMap { try? MonthSelector(word: $0) } ?? .this  // parsed above: it reads
+            let rest = words.dropFirst().filter { word in (try? MonthSelector(word: word)) == nil || word.hasPrefix("@") }  // a test: not a month word
             source = .month(given, rest: Array(rest))
         default:
             kind = request?.commandWord ?? "block"
@@ -79,7 +79,7 @@ final class BarBlock {
     /// Words as a request line. Blocks come from a checked config (`bar_blocks`, and
     /// `bar_clock_formats` hold no control characters), so this cannot fail there.
     private static func line(_ words: [String]) -> String {
-        (try? RequestWords.line(words)) ?? ""
+        (try? RequestWords.line(words)) ?? ""  // checked words: cannot fail (see above)
     }
 
     /// The request whose shown room or event's link `open-link` opens: the ticker's, a

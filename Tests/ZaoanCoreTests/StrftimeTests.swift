@@ -114,7 +114,7 @@ import Testing
         #expect(StrftimeFormat.isCached(first), "a compiled format is kept")
         #expect(try StrftimeFormat.cached(first).pieces == StrftimeFormat(first).pieces, "and the kept one is the same")
         for index in 0..<(3 * StrftimeFormat.cacheCapacity) {
-            _ = try StrftimeFormat.cached("%H cache test \(index)")
+            _ = try StrftimeFormat.cached("%H cache test \(index)")  // only its place in the cache matters
             #expect(StrftimeFormat.cachedCount <= StrftimeFormat.cacheCapacity)
         }
         #expect(!StrftimeFormat.isCached(first), "the oldest is dropped when the cache is full")
