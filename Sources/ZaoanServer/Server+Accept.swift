@@ -63,16 +63,17 @@ extension Server {
     }
 
     private func pauseAccepting() {
-        guard let listener, !acceptPaused else { return }
-        acceptPaused = true
+        guard let listener, case .serving(accepting: true) = lifecycle else { return }
+        lifecycle = .serving(accepting: false)
         loop.unregister(listener.fd)
     }
 
+    /// Accepting again after `pauseAccepting`; nothing unless it is paused.
     func resumeAccepting() {
-        guard let listener, let listenerHandler, acceptPaused, case .serving = lifecycle else { return }
+        guard let listener, let listenerHandler, case .serving(accepting: false) = lifecycle else { return }
         do {
             try loop.register(listener.fd, events: EventLoop.readable, handler: listenerHandler)
-            acceptPaused = false
+            lifecycle = .serving(accepting: true)
         } catch {
             // Still paused: the sweeper tries again every second.
             Log.error("cannot resume accepting connections: \(error); retrying every second")

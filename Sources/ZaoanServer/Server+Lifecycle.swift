@@ -2,12 +2,16 @@ import CSystemd
 import Glibc
 import ZaoanCore
 
-/// Where the service is in its life. One value, so that "may we accept?", "are we
-/// stopping?" and "why did we stop?" are all read off the same place.
+/// Where the service is in its life. One value, so that "may we accept?", "is the
+/// listener in the loop?", "are we stopping?" and "why did we stop?" are all read off the
+/// same place.
 enum Lifecycle: Equatable {
     /// Set up, not yet accepting.
     case starting
-    case serving
+    /// Answering. `accepting` is false while accepting is paused because the process is out
+    /// of descriptors or memory (Server+Accept.swift): the listener is then out of the loop,
+    /// and a connection closing, or the sweeper each second, resumes it.
+    case serving(accepting: Bool)
     /// No client for the idle time under socket activation: stopped accepting, exiting now;
     /// `binary` when the file it runs was replaced or removed meanwhile, and what to do.
     case idleExiting(after: Double, binary: String?)
@@ -142,9 +146,9 @@ extension Server {
             }
         }
         let binary = change.flatMap { runningBinary?.explainExit($0, userManager: options.environment["MANAGERPID"] != nil) }
+        if case .serving(accepting: true) = lifecycle { loop.unregister(listener.fd) }
         lifecycle = .idleExiting(after: idle, binary: binary)
         notify(.stopping)
-        if !acceptPaused { loop.unregister(listener.fd) }
         loop.stop()
     }
 
@@ -152,8 +156,8 @@ extension Server {
     func beginShutdown(reason: String) {
         guard case .serving = lifecycle else { return }
         notify(.stopping)
+        if let listener, case .serving(accepting: true) = lifecycle { loop.unregister(listener.fd) }
         lifecycle = .draining(reason: reason, deadline: clock.monotonic + Self.shutdownGrace)
-        if let listener, !acceptPaused { loop.unregister(listener.fd) }
         watches.removeAll()
         table.finishAll()
         if table.isEmpty { loop.stop() } else { sweeper?.arm(after: 0.1, repeating: true) }

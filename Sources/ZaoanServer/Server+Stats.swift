@@ -43,10 +43,10 @@ extension Server {
     /// whether the service is now idle.
     func sessionClosed(_ session: Session) {
         if let reason = session.channel.closeReason { closedForLimit(session.peer, reason: reason) }
-        if acceptPaused { resumeAccepting() }
+        resumeAccepting()
         statusChanged()
         if table.isEmpty {
-            if !acceptPaused { sweeper?.disarm() }
+            if case .serving(accepting: true) = lifecycle { sweeper?.disarm() }
             if case .draining = lifecycle { loop.stop() } else { becameIdle() }
         }
     }

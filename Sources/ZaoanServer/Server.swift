@@ -76,7 +76,6 @@ public final class Server {
     var reloader: SettingsReloader!
     /// `event add`, `event rm`: calendar files written off the loop.
     var calendarWriter: CalendarWriter!
-    var acceptPaused = false
     var idleTimer: MonotonicTimer?
     /// The file this process runs, taken at start: an idle service looks whether an
     /// upgrade or removal replaced it (Server+Lifecycle.swift).
@@ -155,7 +154,7 @@ public final class Server {
         let settings = responder.settings
         listeningOn = listener.description
         stateLock?.record(socket: listener.description)
-        lifecycle = .serving
+        lifecycle = .serving(accepting: true)
         logConfigProblems()
         Log.info("serving on \(listener.description); city \(settings.city), zone \(settings.zone.identifier), language \(settings.language.rawValue), \(responder.schedule.count) live rooms"
                     + (configProblems.isEmpty ? "" : "; \(configProblems.count) config problem\(configProblems.count == 1 ? "" : "s") (see above)"),
@@ -238,13 +237,13 @@ public final class Server {
     /// needs it again (`ChannelShared.sweepSoon`).
     private func sweep() {
         defer {
-            if case .serving = lifecycle, !acceptPaused, !table.needsSweeping { sweeper?.disarm() }
+            if case .serving(accepting: true) = lifecycle, !table.needsSweeping { sweeper?.disarm() }
         }
         if case .draining(_, let deadline) = lifecycle, clock.monotonic >= deadline {
             loop.stop()
             return
         }
-        if acceptPaused { resumeAccepting() }
+        resumeAccepting()
         table.expire(now: clock.monotonic, Session.Timeouts(responder.settings))
     }
 

@@ -117,6 +117,48 @@ struct ListeningTests {
         try service.stop()  // exit status and socket removal
     }
 
+    @Test("out of descriptors: accepting pauses (a queued client waits, the loop does not spin) and resumes when a connection closes")
+    func descriptorsRunOut() throws {
+        var configuration = TestService.Configuration()
+        configuration.config = #"{"max_connections": 500, "max_connections_per_user": 500}"#
+        configuration.wrapper = ["prlimit", "--nofile=64:64", "--"]  // prlimit becomes zaoan
+        let service = try TestService.start(configuration)
+        // Watches hold their descriptors; the first one not answered within a second waits
+        // in the listening socket's queue.
+        var held: [RawClient] = []
+        var queued: RawClient?
+        for _ in 0..<64 where queued == nil {
+            let client = try RawClient(path: service.socketPath, timeout: 1)
+            try client.send("watch ping\n")
+            if (try? client.readLine()) == "pong" { held.append(client) } else { queued = client }  // a timeout: not accepted
+        }
+        let waiting = try #require(queued, "64 watches were all accepted under a 64-descriptor limit")
+        #expect(held.count >= 10, "only \(held.count) watches before the limit")
+        #expect(eventually(timeout: 10) { service.stderrText.contains("cannot accept more connections") },
+                "nothing logged: \(service.stderrText)")
+        // Paused, the listener is out of the loop: the service sleeps instead of retrying
+        // accept, which would take a whole CPU.
+        let before = try cpuTicks(service.pid)
+        let started = Date()
+        usleep(2_000_000)  // a measured window, not a wait for a condition
+        let used = Double(try cpuTicks(service.pid) - before) / Double(sysconf(Int32(_SC_CLK_TCK)))
+        #expect(used < 0.25 * Date().timeIntervalSince(started), "the paused service used \(used) s of CPU in 2 s")
+        // One watch closed: accepting resumes, and the queued client is answered.
+        held.removeLast().close()
+        #expect((try? waiting.readLine(timeout: 10)) == "pong", "the queued client was not answered once a descriptor was free")
+        held.forEach { $0.close() }
+        #expect(try service.ask("ping") == "pong\n")
+        try service.stop()
+    }
+
+    /// User plus system CPU of `pid`, in clock ticks (/proc/PID/stat).
+    private func cpuTicks(_ pid: pid_t) throws -> Int {
+        let stat = try String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8)
+        // After the command's closing parenthesis: state is field 3, utime 14, stime 15.
+        let fields = stat[stat.index(after: try #require(stat.lastIndex(of: ")")))...].split(separator: " ")
+        return (Int(fields[11]) ?? 0) + (Int(fields[12]) ?? 0)
+    }
+
     // MARK: - systemd
 
     @Test("socket activation: one long-lived process serves every connection; the socket is not unlinked")
