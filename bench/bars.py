@@ -15,8 +15,16 @@ CPU: a compiler next door shows there, and a round with much of it is suspect.
 
 Usage: bench/bars.py ZAOAN_BINARY [SECONDS] [ROUNDS]   (bench/bars.sh installs what it needs)
 Several rounds run one after the other, each side by side; the ratios' median is reported.
+
+TURNS=1 measures the same processes taking turns instead: in each round every status command
+(a zaoan service with its bars, py3status with its children) runs alone for SECONDS while
+the others are stopped (SIGSTOP), then the next. Side by side, every status command wakes
+on the same second on the same CPU, one after the other, and the later ones find caches the
+earlier ones warmed: the C tick and i3status both run libc's localtime and strftime, which
+the first of them leaves warm for the second. Alone, each pays what it pays on a desktop
+where it is the only bar.
 """
-import json, os, statistics, subprocess, sys, tempfile, threading, time
+import json, os, signal, statistics, subprocess, sys, tempfile, threading, time
 
 zaoan = os.path.abspath(sys.argv[1])
 seconds = float(sys.argv[2]) if len(sys.argv) > 2 else 25.0
@@ -159,6 +167,20 @@ def own_cpu_seconds():
     return times.user + times.system
 
 
+def row(process, first, elapsed):
+    """(CPU µs a second, wake-ups a second, RSS MB) of process's tree since `first`."""
+    cpu = switches = rss = 0
+    for pid, (cpu0, sw0) in first.items():
+        cpu1, sw1 = sample(pid)
+        cpu += cpu1 - cpu0
+        switches += sw1 - sw0
+        try:
+            rss += rss_kib(pid)
+        except FileNotFoundError:
+            pass
+    return cpu / 1000 / elapsed, switches / elapsed, rss / 1024
+
+
 def measure():
     """One round: every process side by side for `seconds`."""
     first = {name: {p: sample(p) for p in tree(process.pid)} for name, process in processes}
@@ -167,29 +189,66 @@ def measure():
     time.sleep(seconds)
     elapsed = time.time() - start_time
     busy1, own1 = machine_busy_seconds(), own_cpu_seconds()
-    rows = {}
-    for name, process in processes:
-        cpu = switches = rss = 0
-        for pid, (cpu0, sw0) in first[name].items():
-            cpu1, sw1 = sample(pid)
-            cpu += cpu1 - cpu0
-            switches += sw1 - sw0
-            try:
-                rss += rss_kib(pid)
-            except FileNotFoundError:
-                pass
-        rows[name] = (cpu / 1000 / elapsed, switches / elapsed, rss / 1024)
+    rows = {name: row(process, first[name], elapsed) for name, process in processes}
     measured = sum(cpu for cpu, _, _ in rows.values()) / 1e6 * elapsed
     other = max(0.0, (busy1 - busy0) - (own1 - own0) - measured) / elapsed * 100
     return elapsed, rows, other
 
 
+def turn_groups():
+    """The status commands that take turns: each zaoan service with the bars it serves."""
+    groups = {}
+    for name, process in processes:
+        owner = "zaoan serve (1 bar)" if name == "zaoan bar (1 bar)" else \
+            "zaoan serve (10 bars)" if name.startswith("zaoan bar #") else name
+        groups.setdefault(owner, []).append((name, process))
+    return list(groups.values())
+
+
+def signal_trees(group, sig):
+    for _, process in group:
+        for pid in tree(process.pid):
+            try:
+                os.kill(pid, sig)
+            except ProcessLookupError:
+                pass
+
+
+def measure_turns():
+    """One round: each group alone for `seconds` while the others are stopped."""
+    groups = turn_groups()
+    for group in groups:
+        signal_trees(group, signal.SIGSTOP)
+    rows, others, elapsed_all = {}, [], 0.0
+    for group in groups:
+        signal_trees(group, signal.SIGCONT)
+        time.sleep(1.5)  # the ticks missed while stopped are caught up before measuring
+        first = {name: {p: sample(p) for p in tree(process.pid)} for name, process in group}
+        busy0, own0 = machine_busy_seconds(), own_cpu_seconds()
+        start_time = time.time()
+        time.sleep(seconds)
+        elapsed = time.time() - start_time
+        busy1, own1 = machine_busy_seconds(), own_cpu_seconds()
+        for name, process in group:
+            rows[name] = row(process, first[name], elapsed)
+        signal_trees(group, signal.SIGSTOP)
+        measured = sum(rows[name][0] for name, _ in group) / 1e6 * elapsed
+        others.append(max(0.0, (busy1 - busy0) - (own1 - own0) - measured) / elapsed * 100)
+        elapsed_all += elapsed
+    for group in groups:
+        signal_trees(group, signal.SIGCONT)
+    return elapsed_all, {name: rows[name] for name, _ in processes}, statistics.mean(others)
+
+
+turns = os.environ.get("TURNS") == "1"
+
+
 ratios = {"one/C": [], "one/i3": [], "ten/i3": [], "C/i3": [], "py3status/i3": []}
 others = []
 for round_number in range(1, rounds + 1):
-    elapsed, rows, other = measure()
+    elapsed, rows, other = measure_turns() if turns else measure()
     others.append(other)
-    print(f"round {round_number} of {rounds}: {elapsed:.1f} s side by side, one block yyyy-MM-dd HH:mm:ss every second"
+    print(f"round {round_number} of {rounds}: {elapsed:.1f} s {'taking turns, each alone for ' + str(seconds) + ' s' if turns else 'side by side'}, one block yyyy-MM-dd HH:mm:ss every second"
           f"{f', pinned to CPU {pin[-1]}' if pin else ''}; other processes used {other:.0f}% of one CPU")
     print(f"| {'process':<26} | CPU µs/s | wake-ups/s | RSS MB |")
     print(f"|{'-' * 28}|---------:|-----------:|-------:|")

@@ -4,6 +4,7 @@
 # i3status and py3status from Debian, builds the release binary, runs bench/bars.py.
 #
 # Usage: bench/bars.sh [SECONDS] [ROUNDS]   (default 25 s, 3 rounds; the median ratio is reported)
+#        TURNS=1 bench/bars.sh ...          (each status command alone in turn: see bench/bars.py)
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 scripts/ensure-packages i3status py3status python3 gcc util-linux
