@@ -19,6 +19,10 @@
  * not read (bench/bars.py sends none). It ends when the bar closes the pipe (EPIPE).
  *
  * Build: gcc -O2 -o c_tick c_tick.c        Run: TZ=UTC ./c_tick | cat
+ *
+ * Built with -DTICK_EPOLL it waits as zaoan's loop does instead: the timerfd is non-blocking
+ * and registered with an epoll instance, and each tick is epoll_wait, read, write (three
+ * system calls); docs/benchmarks.md compares the two.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -27,6 +31,9 @@
 #include <stdio.h>
 #include <string.h>
 #include <sys/timerfd.h>
+#ifdef TICK_EPOLL
+#include <sys/epoll.h>
+#endif
 #include <time.h>
 #include <unistd.h>
 
@@ -68,18 +75,29 @@ static size_t status_line(char *line, size_t size) {
 int main(void) {
     signal(SIGPIPE, SIG_IGN); /* a closed pipe is EPIPE: the bar is gone */
     tzset();
+#ifdef TICK_EPOLL
+    int tfd = timerfd_create(CLOCK_REALTIME, TFD_CLOEXEC | TFD_NONBLOCK);
+    int ep = epoll_create1(EPOLL_CLOEXEC);
+    struct epoll_event interest = { .events = EPOLLIN, .data.fd = tfd };
+    if (ep < 0 || epoll_ctl(ep, EPOLL_CTL_ADD, tfd, &interest) < 0) { perror("c_tick: epoll"); return 1; }
+#else
     int tfd = timerfd_create(CLOCK_REALTIME, TFD_CLOEXEC);
+#endif
     if (tfd < 0 || arm(tfd) < 0) { perror("c_tick: timerfd"); return 1; }
     char line[256];
     if (write_all(header, sizeof header - 1) < 0) return 0;
     if (write_all(line, status_line(line, sizeof line)) < 0) return 0; /* the present, at once */
     for (;;) {
         uint64_t expirations;
+#ifdef TICK_EPOLL
+        struct epoll_event ready;
+        if (epoll_wait(ep, &ready, 1, -1) < 0 && errno != EINTR) { perror("c_tick: epoll_wait"); return 1; }
+#endif
         ssize_t n = read(tfd, &expirations, sizeof expirations);
         if (n < 0 && errno == ECANCELED) { /* the wall clock was set: start again from now */
             if (arm(tfd) < 0) { perror("c_tick: timerfd"); return 1; }
         } else if (n < 0) {
-            if (errno == EINTR) continue;
+            if (errno == EINTR || errno == EAGAIN) continue;
             perror("c_tick: read");
             return 1;
         }
