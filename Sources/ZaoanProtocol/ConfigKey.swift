@@ -1,3 +1,5 @@
+import ZaoanText
+
 /// One key of the config file: its name, what its value must be, and what it does. The
 /// table (`ConfigKey.all`) is the only place key names are written: the service's reader
 /// (`ConfigFile.read`) and `zaoan bar`'s (`BarConfig.read`) take keys from it, unknown keys
@@ -117,7 +119,7 @@ public struct ConfigKey: Sendable, Hashable, CustomStringConvertible {
     public static let barClockFormats = ConfigKey("bar_clock_formats", .strings, "what a click on a time block cycles through")
     public static let barClockZones = ConfigKey("bar_clock_zones", .strings, "zones a middle click on a time block cycles through")
     public static let calendars = ConfigKey("calendars", .calendars, ".ics files and vdir folders whose events count like rooms")
-    public static let calendarWindowHours = ConfigKey("calendar_window_hours", .integer(range: 1...Request.maxScheduleHours, default: 48), "hours of calendar events expanded ahead")
+    public static let calendarWindowHours = ConfigKey("calendar_window_hours", .integer(range: 1...Request.maxScheduleHours, default: ScheduleDefaults.calendarWindowHours), "hours of calendar events expanded ahead")
     public static let weekStart = ConfigKey("week_start", .string, "the month grid's first weekday: \"monday\", \"sunday\" or \"saturday\" (default: CLDR's for the language's region)")
     public static let lunar = ConfigKey("lunar", .boolean(default: false), "lunar days under the month grid's days (default on for zh and zh-Hant)")
     public static let workdays = ConfigKey("workdays", .string, "\"cn\": China's public holidays and make-up workdays, or \"none\" (default cn for zh in China's zone)")

@@ -41,8 +41,8 @@ public enum CalendarLimits {
     /// cannot each use their full share.
     public static let iterationsPerSource = 2_000_000
     /// The window when none is asked for, and the one recurring rooms are expanded over
-    /// for the rotation: the next 48 hours (`calendar_window_hours`' default).
-    public static let defaultWindowHours = 48
+    /// for the rotation: `calendar_window_hours`' default, from ZaoanText's `ScheduleDefaults`.
+    public static let defaultWindowHours = ScheduleDefaults.calendarWindowHours
     public static let defaultWindowSeconds = Int64(defaultWindowHours) * 3600
     /// The longest window one expansion may cover: the longest window the service shows (31
     /// days, `calendar_window_hours` 744) and the hour its reader reads ahead of it (a

@@ -12,3 +12,11 @@ public enum TextLimits {
     /// A calendar event's UID, as the service keeps it and `live show calendar:UID` takes it.
     public static let uidBytes = 512
 }
+
+/// How far ahead calendar events are expanded when the config does not say: the default of
+/// `calendar_window_hours` (ZaoanProtocol's `ConfigKey`), which the recurrence engine
+/// (`CalendarLimits`) and the settings start from too. Here because both sides must agree
+/// and neither imports the other.
+public enum ScheduleDefaults {
+    public static let calendarWindowHours = 48
+}
