@@ -181,18 +181,24 @@ def row(process, first, elapsed):
     return cpu / 1000 / elapsed, switches / elapsed, rss / 1024
 
 
-def measure():
-    """One round: every process side by side for `seconds`."""
-    first = {name: {p: sample(p) for p in tree(process.pid)} for name, process in processes}
+def measure_group(group):
+    """Every process of `group` for `seconds`, side by side: (elapsed, rows by name, the
+    CPU other processes used in % of one CPU)."""
+    first = {name: {p: sample(p) for p in tree(process.pid)} for name, process in group}
     busy0, own0 = machine_busy_seconds(), own_cpu_seconds()
     start_time = time.time()
     time.sleep(seconds)
     elapsed = time.time() - start_time
     busy1, own1 = machine_busy_seconds(), own_cpu_seconds()
-    rows = {name: row(process, first[name], elapsed) for name, process in processes}
+    rows = {name: row(process, first[name], elapsed) for name, process in group}
     measured = sum(cpu for cpu, _, _ in rows.values()) / 1e6 * elapsed
     other = max(0.0, (busy1 - busy0) - (own1 - own0) - measured) / elapsed * 100
     return elapsed, rows, other
+
+
+def measure():
+    """One round: every process side by side for `seconds`."""
+    return measure_group(processes)
 
 
 def turn_groups():
@@ -223,17 +229,10 @@ def measure_turns():
     for group in groups:
         signal_trees(group, signal.SIGCONT)
         time.sleep(1.5)  # the ticks missed while stopped are caught up before measuring
-        first = {name: {p: sample(p) for p in tree(process.pid)} for name, process in group}
-        busy0, own0 = machine_busy_seconds(), own_cpu_seconds()
-        start_time = time.time()
-        time.sleep(seconds)
-        elapsed = time.time() - start_time
-        busy1, own1 = machine_busy_seconds(), own_cpu_seconds()
-        for name, process in group:
-            rows[name] = row(process, first[name], elapsed)
+        elapsed, group_rows, other = measure_group(group)
         signal_trees(group, signal.SIGSTOP)
-        measured = sum(rows[name][0] for name, _ in group) / 1e6 * elapsed
-        others.append(max(0.0, (busy1 - busy0) - (own1 - own0) - measured) / elapsed * 100)
+        rows.update(group_rows)
+        others.append(other)
         elapsed_all += elapsed
     for group in groups:
         signal_trees(group, signal.SIGCONT)

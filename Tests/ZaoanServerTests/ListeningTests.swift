@@ -131,12 +131,12 @@ struct ListeningTests {
         for _ in 0..<64 where queued == nil {
             let client = try RawClient(path: service.socketPath, timeout: 1)
             try client.send("watch ping\n")
-            if (try? client.readLine()) == "pong" {
+            if (try? client.readLine()) == "pong" {  // a read that times out is "not answered"
                 held.append(client)
             } else if eventually(timeout: 10, paused) {
                 queued = client
             } else {  // only slow (a loaded machine): it is answered
-                #expect((try? client.readLine(timeout: 10)) == "pong", "neither answered nor paused: \(service.stderrText)")
+                #expect((try? client.readLine(timeout: 10)) == "pong", "neither answered nor paused: \(service.stderrText)")  // a timeout fails it
                 held.append(client)
             }
         }
@@ -151,7 +151,7 @@ struct ListeningTests {
         #expect(used < 0.25 * Date().timeIntervalSince(started), "the paused service used \(used) s of CPU in 2 s")
         // One watch closed: accepting resumes, and the queued client is answered.
         held.removeLast().close()
-        #expect((try? waiting.readLine(timeout: 10)) == "pong", "the queued client was not answered once a descriptor was free")
+        #expect((try? waiting.readLine(timeout: 10)) == "pong", "the queued client was not answered once a descriptor was free")  // a timeout fails it
         held.forEach { $0.close() }
         #expect(try service.ask("ping") == "pong\n")
         try service.stop()
