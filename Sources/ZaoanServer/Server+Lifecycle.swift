@@ -9,8 +9,9 @@ enum Lifecycle: Equatable {
     /// Set up, not yet accepting.
     case starting
     /// Answering. `accepting` is false while accepting is paused because the process is out
-    /// of descriptors or memory (Server+Accept.swift): the listener is then out of the loop,
-    /// and a connection closing, or the sweeper each second, resumes it.
+    /// of descriptors or memory (Server+Accept.swift): the listener is then out of the loop
+    /// until a connection closes, or the sweeper runs while some connection's time limit
+    /// keeps it armed (`resumeAccepting`).
     case serving(accepting: Bool)
     /// No client for the idle time under socket activation: stopped accepting, exiting now;
     /// `binary` when the file it runs was replaced or removed meanwhile, and what to do.
