@@ -42,14 +42,14 @@ public final class Server {
     let clock: LoopClock
     let shared: ChannelShared
     let table: ConnectionTable
-    private(set) var dispatcher: Dispatcher!
+    let dispatcher: Dispatcher
     var listener: Listener?
     var listenerHandler: ListenerHandler?
     var counters: ServerCounters
     var lifecycle = Lifecycle.starting
     private var signals: SignalHandler?
     var sweeper: MonotonicTimer?
-    private(set) var watches: WatchHub!
+    let watches: WatchHub
     /// The config's calendars, while it names any.
     var calendars: CalendarFeed?
     /// The machine's zone, once the settings have left the zone to it (`Server+SystemZone.swift`).
@@ -61,21 +61,21 @@ public final class Server {
     /// Why the last reload was refused (the status line), until a reload takes a file.
     var refusedReload: ConfigError?
     /// `watch events` subscribers and the timer for the next phase change.
-    private(set) var events: EventStream!
+    let events: EventStream
     let store: StateStore
     /// This process's hold on the state directory (`Server.serve` takes it before the state
     /// is read); the socket is written into it once it is open.
     var stateLock: StateLock?
-    private(set) var commit: GroupCommit!
+    let commit: GroupCommit
     /// Recurring rooms' occurrences, expanded off the loop.
-    var rooms: RoomExpander!
-    var refusals: RefusalLog!
+    let rooms: RoomExpander
+    let refusals: RefusalLog
     /// The Chinese calendar's years, computed off the loop.
-    var almanac: AlmanacPreparer!
+    let almanac: AlmanacPreparer
     /// `reload` and SIGHUP: the config read off the loop.
-    var reloader: SettingsReloader!
+    let reloader: SettingsReloader
     /// `event add`, `event rm`: calendar files written off the loop.
-    var calendarWriter: CalendarWriter!
+    let calendarWriter: CalendarWriter
     var idleTimer: MonotonicTimer?
     /// The file this process runs, taken at start: an idle service looks whether an
     /// upgrade or removal replaced it (Server+Lifecycle.swift).
@@ -100,27 +100,33 @@ public final class Server {
         self.responder.versionText = options.versionText
         self.responder.noteStart(now: clock.unixSeconds)
         self.counters = ServerCounters(startedAt: clock.wall)
-        self.watches = try WatchHub(loop: loop, budget: shared.turn, render: { [unowned self] request in
-            self.responder.answer(request, now: self.clock.wall, counters: self.statistics)
-        }, period: { [unowned self] request in
-            self.responder.changePeriod(request, now: self.clock.wall)
+        // Four parts report back to the server (the watch hub renders with its figures, the
+        // room expander and the group commit say the rooms changed, the reloader hands over
+        // what it read) through closures made before the server is whole: they reach it
+        // through `built`, set once every part exists and before the loop runs, so it is
+        // never nil when they are called (the fallbacks after `??` only satisfy the types).
+        weak var built: Server?
+        let responder = self.responder
+        self.watches = try WatchHub(loop: loop, budget: shared.turn, render: { request in
+            responder.answer(request, now: clock.wall, counters: built?.statistics ?? ServiceFigures(startedAt: clock.wall))
+        }, period: { request in
+            responder.changePeriod(request, now: clock.wall)
         })
         self.events = try EventStream(loop: loop, responder: responder, clock: clock)
         self.refusals = try RefusalLog(loop: loop)
         self.almanac = try AlmanacPreparer(loop: loop, responder: responder)
-        self.rooms = try RoomExpander(loop: loop, responder: responder, clock: source) { [unowned self] in self.roomsChanged() }
-        self.commit = try GroupCommit(responder: responder, rooms: rooms, store: store, loop: loop, clock: clock) { [unowned self] in
-            self.roomsChanged()
-        }
-        events.alarmsSent = { [unowned self] second in self.commit.alarmsSent(through: second) }
+        self.rooms = try RoomExpander(loop: loop, responder: responder, clock: source) { built?.roomsChanged() }
+        self.commit = try GroupCommit(responder: responder, rooms: rooms, store: store, loop: loop, clock: clock) { built?.roomsChanged() }
         self.dispatcher = Dispatcher(responder: responder, clock: clock, loop: loop, watches: watches, events: events,
                                      commit: commit, refusals: refusals, adminGroupID: Dispatcher.groupID(named: settings.adminGroup))
-        dispatcher.statistics = { [unowned self] in self.statistics }
-        self.reloader = try SettingsReloader(loop: loop, source: options.config, began: { [unowned self] in self.notify(.reloading) },
-                                             apply: { [unowned self] read in self.applyReloaded(read) })
-        dispatcher.reload = { [unowned self] session in self.reloader.reload(for: .session(session)) }
+        self.reloader = try SettingsReloader(loop: loop, source: options.config, began: { built?.notify(.reloading) },
+                                             apply: { read in built?.applyReloaded(read) ?? .error(ProtocolError(.busy, "the service is stopping")) })
         self.calendarWriter = try CalendarWriter(loop: loop)
-        dispatcher.writeCalendar = { [unowned self] write, session in self.calendarWriter.write(write, for: session) }
+        built = self
+        events.alarmsSent = { [commit] second in commit.alarmsSent(through: second) }
+        dispatcher.statistics = { [unowned self] in self.statistics }
+        dispatcher.reload = { [reloader] session in reloader.reload(for: .session(session)) }
+        dispatcher.writeCalendar = { [calendarWriter] write, session in calendarWriter.write(write, for: session) }
         dispatcher.statusChanged = { [unowned self] in self.statusChanged() }
         table.closed = { [unowned self] session in self.sessionClosed(session) }
     }
