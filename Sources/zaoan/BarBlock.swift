@@ -67,7 +67,7 @@ final class BarBlock {
             kind = "month"
             // The request parsed above, so its month word reads: no error is lost here. The
             // other words (`@ZONE`, `days`) are those that are not a month.
-            let given = selector.flatMap { try? MonthSelector(word: $0) } ?? .this  // parsed above: it reads
+            let given = selector.flatMap { try? MonthSelector(word: $0) } ?? .this  // the request parsed, so its word reads; no word is this month
             let rest = words.dropFirst().filter { word in (try? MonthSelector(word: word)) == nil || word.hasPrefix("@") }  // a test: not a month word
             source = .month(given, rest: Array(rest))
         default:
