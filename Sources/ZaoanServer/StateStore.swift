@@ -48,9 +48,8 @@ public struct StateStore: Sendable {
     /// state at every restart; rooms that break the rules are dropped one by one.
     /// - Throws: when the directory itself is unsafe (see the type's comment).
     public func load(now: Instant = Instant.now) throws(SystemError) -> Loaded {
-        let directoryFD = try openDirectory(create: false)
-        guard directoryFD >= 0 else { return Loaded() }
-        defer { Posix.close(directoryFD) }
+        guard let folder = try openDirectoryIfPresent() else { return Loaded() }
+        let directoryFD = folder.rawValue
         removeAbandonedTemporaryFiles(in: directoryFD)
         let problem: String
         do {
@@ -71,10 +70,12 @@ public struct StateStore: Sendable {
             problem = "\(path): \(error)"
         }
         let aside = Self.fileName + ".corrupt-" + String(now.unixSeconds)
-        if renameat(directoryFD, Self.fileName, directoryFD, aside) == 0 {
+        do throws(SystemError) {
+            _ = try syscall("moving it aside") { renameat(directoryFD, Self.fileName, directoryFD, aside) }  // 0 on success; errors throw
             return Loaded(problems: ["\(problem); moved it to \(directory)/\(aside) and started with no live rooms. Inspect it, and re-add the rooms you need with live add"])
+        } catch {
+            return Loaded(problems: ["\(problem); could not move it aside (\(String(cString: strerror(error.errno)))), starting with no live rooms; fix or remove it by hand"])
         }
-        return Loaded(problems: ["\(problem); could not move it aside (\(String(cString: strerror(errno)))), starting with no live rooms; fix or remove it by hand"])
     }
 
     public enum SaveOutcome: Equatable, Sendable {
@@ -86,61 +87,60 @@ public struct StateStore: Sendable {
     /// Writes the rooms durably.
     /// - Throws: when the change did not reach `state.json` (the old file is untouched).
     public func save(_ schedule: LiveSchedule) throws(SystemError) -> SaveOutcome {
-        let directoryFD = try openDirectory(create: true)
-        defer { Posix.close(directoryFD) }
+        let folder = try openDirectory()
+        let directoryFD = folder.rawValue
         let bytes = StateFile.encode(schedule)
         let temporary = Self.temporaryPrefix + "\(getpid())-" + Files.randomHex()
-        let fd = openat(directoryFD, temporary, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
-        guard fd >= 0 else { throw SystemError(errno: errno, "creating \(directory)/\(temporary)") }
-        let written = bytes.withUnsafeBytes { Posix.writeAll(fd, $0) }
-        if !written || fsync(fd) != 0 {
-            let code = errno
-            Posix.close(fd)
-            unlinkat(directoryFD, temporary, 0)
-            throw SystemError(errno: code, "writing \(directory)/\(temporary)")
-        }
-        Posix.close(fd)
-        guard renameat(directoryFD, temporary, directoryFD, Self.fileName) == 0 else {
-            let code = errno
-            unlinkat(directoryFD, temporary, 0)
-            throw SystemError(errno: code, "replacing \(path)")
+        let file = try Descriptor.open(temporary, in: directoryFD, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW, mode: 0o600,
+                                       "creating \(directory)/\(temporary)")
+        do throws(SystemError) {
+            try file.writeAll(bytes, "writing \(directory)/\(temporary)")
+            _ = try syscall("writing \(directory)/\(temporary)") { fsync(file.rawValue) }  // 0 on success; errors throw
+            file.close()
+            _ = try syscall("replacing \(path)") { renameat(directoryFD, temporary, directoryFD, Self.fileName) }  // 0 on success
+        } catch {
+            unlinkat(directoryFD, temporary, 0)  // the old state.json stays; the leftover would only be clutter
+            throw error
         }
         // Committed: from here on, state.json holds the new rooms.
-        guard fsync(directoryFD) == 0 else {
-            return .savedNotSynced(SystemError(errno: errno, "syncing \(directory)").description)
+        do throws(SystemError) {
+            _ = try syscall("syncing \(directory)") { fsync(directoryFD) }  // 0 on success; errors throw
+            return .saved
+        } catch {
+            return .savedNotSynced(error.description)
         }
-        return .saved
     }
 
     /// Takes the directory's lock (`StateLock`), creating the directory if it is missing.
     /// - Throws: when the directory is unsafe or the lock file cannot be used.
     func lock() throws(SystemError) -> StateLock.Outcome {
-        let directoryFD = try openDirectory(create: true)
-        defer { Posix.close(directoryFD) }
-        return try StateLock.take(in: directoryFD, directory: directory)
+        let folder = try openDirectory()  // open while the lock file is opened in it
+        return try StateLock.take(in: folder.rawValue, directory: directory)
     }
 
-    /// Opens the state directory, creating it (and missing parents, mode 0700) if asked, and
-    /// checks that it is ours and that no one else can write to it.
-    /// - Returns: the descriptor, or -1 when it does not exist and `create` is false.
-    private func openDirectory(create: Bool) throws(SystemError) -> Int32 {
-        if create { try makeDirectory() }
-        let fd = open(directory, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
-        guard fd >= 0 else {
-            if errno == ENOENT && !create { return -1 }
-            throw SystemError(errno: errno, "opening the state directory \(directory)")
+    /// Opens the state directory, creating it (and missing parents, mode 0700), and checks
+    /// that it is ours and that no one else can write to it.
+    private func openDirectory() throws(SystemError) -> Descriptor {
+        try makeDirectory()
+        return try openCheckedDirectory()
+    }
+
+    /// `openDirectory`, without creating it: nil when it does not exist.
+    private func openDirectoryIfPresent() throws(SystemError) -> Descriptor? {
+        do throws(SystemError) {
+            return try openCheckedDirectory()
+        } catch where error.errno == ENOENT {
+            return nil
         }
-        var info = stat()
-        guard fstat(fd, &info) == 0 else {
-            let code = errno
-            Posix.close(fd)
-            throw SystemError(errno: code, "checking the state directory \(directory)")
-        }
+    }
+
+    private func openCheckedDirectory() throws(SystemError) -> Descriptor {
+        let folder = try Descriptor.open(directory, O_RDONLY | O_DIRECTORY, "opening the state directory \(directory)")
+        let info = try folder.status("checking the state directory \(directory)")
         guard info.st_uid == geteuid(), info.st_mode & 0o022 == 0 else {
-            Posix.close(fd)
             throw SystemError(errno: EPERM, "the state directory \(directory) must belong to uid \(geteuid()) and be writable by no one else (it is owned by uid \(info.st_uid), mode \(String(info.st_mode & 0o7777, radix: 8))); fix it with chown and chmod 700, or point XDG_STATE_HOME elsewhere")
         }
-        return fd
+        return folder
     }
 
     /// A save interrupted by a crash leaves `state.json.tmp-<pid>-<random>`; the state file
@@ -167,8 +167,10 @@ public struct StateStore: Sendable {
         var partial = ""
         for component in directory.split(separator: "/") {
             partial += "/" + component
-            if mkdir(partial, 0o700) != 0 && errno != EEXIST {
-                throw SystemError(errno: errno, "creating the state directory \(partial)")
+            do throws(SystemError) {
+                _ = try syscall("creating the state directory \(partial)") { mkdir(partial, 0o700) }  // 0 on success
+            } catch where error.errno == EEXIST {
+                continue  // there already: openDirectory checks what it is
             }
         }
     }

@@ -57,4 +57,12 @@ public struct Descriptor: ~Copyable {
                          _ operation: @autoclosure () -> String) throws(SystemError) {
         try Posix.writeAll(rawValue, bytes, until: deadline, operation())
     }
+
+    /// All of `bytes`, on a blocking descriptor (a file being written).
+    public func writeAll(_ bytes: [UInt8], _ operation: @autoclosure () -> String) throws(SystemError) {
+        let written = bytes.withUnsafeBytes { raw in
+            Result { () throws(SystemError) in try Posix.writeAll(rawValue, raw, operation()) }
+        }
+        try written.get()
+    }
 }

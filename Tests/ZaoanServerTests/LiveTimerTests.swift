@@ -34,6 +34,8 @@ struct LiveTimerTests {
     /// What the heap in use may grow by over the cycles after the sample, whatever their
     /// number: what a stats answer and a second's renderings hold, not a cycle's leak.
     static let heapSlack = 16 * 1024
+    /// Cycles between two samples of the heap in use after the first.
+    static let heapSampleEvery = 500
 
     private func heapBytes(_ path: String) throws -> Int {
         let stats = try Live.stats(path)
@@ -45,13 +47,13 @@ struct LiveTimerTests {
         let service = try TestService.start(arguments: ["--timezone", "UTC"])
         #expect(try service.ask("live add r +1h room") == "ok\n")
         var sampled = 0
-        var heapSampled = 0
+        var heapSamples: [Int] = []
         let started = Live.now
         for number in 1...cycles {
             try cycle(service.socketPath, number)
-            if number == sampleAt {
-                sampled = try Live.residentKiB(service.pid)
-                heapSampled = try heapBytes(service.socketPath)
+            if number == sampleAt { sampled = try Live.residentKiB(service.pid) }
+            if number >= sampleAt && (number - sampleAt) % Self.heapSampleEvery == 0 {
+                heapSamples.append(try heapBytes(service.socketPath))
             }
         }
         let elapsed = Live.now - started
@@ -68,11 +70,19 @@ struct LiveTimerTests {
                 "VmRSS grew from \(sampled) KiB at cycle \(sampleAt) to \(end) KiB after \(cycles) (\(String(format: "%.1f", elapsed)) s)")
         // The resident size cannot see less than about 2 KiB a cycle (pages, the allocator's
         // reserve); the heap in use sees a leak of a few dozen bytes a cycle.
-        let heapEnd = try heapBytes(service.socketPath)
+        heapSamples.append(try heapBytes(service.socketPath))
+        let heapSampled = heapSamples[0], heapEnd = heapSamples[heapSamples.count - 1]
         #expect(heapSampled > 100_000, "a running service holds some heap: \(heapSampled) bytes")
-        print("\(cycles) cycles: heap in use \(heapSampled) bytes at cycle \(sampleAt), \(heapEnd) at the end; VmRSS \(sampled) → \(end) KiB")
-        #expect(heapEnd - heapSampled < Self.heapSlack,
-                "the heap in use grew by \(heapEnd - heapSampled) bytes over \(cycles - sampleAt) cycles: about \((heapEnd - heapSampled) / (cycles - sampleAt)) a cycle")
+        print("\(cycles) cycles: heap in use \(heapSampled) bytes at cycle \(sampleAt), \(heapEnd) at the end, every \(Self.heapSampleEvery) cycles \(heapSamples); VmRSS \(sampled) → \(end) KiB")
+        // A leak grows the heap a little in every stretch of cycles. Once in a run, a table
+        // reaching its next size or a part of the runtime made on first use makes one step
+        // (16.7 KiB, seen once in a full suite run on a loaded machine, then flat for
+        // minutes): the largest growth between two samples is not counted, so one such step
+        // passes and a leak of two bytes a cycle over 10,000 cycles still fails.
+        let steps = zip(heapSamples.dropFirst(), heapSamples).map { $0 - $1 }
+        let growth = heapEnd - heapSampled - max(0, steps.max() ?? 0)
+        #expect(growth < Self.heapSlack,
+                "the heap in use grew by \(growth) bytes over \(cycles - sampleAt) cycles, its largest step left out: about \(growth / (cycles - sampleAt)) a cycle; samples \(heapSamples)")
 
         // The service still watches normally afterwards.
         let client = try RawClient(path: service.socketPath, timeout: 3)
