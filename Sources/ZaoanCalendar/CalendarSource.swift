@@ -93,7 +93,7 @@ public struct CalendarSource: Sendable {
     /// and root could write it, so any file in it could be theirs. Nil when it is safe.
     private func refusal(of fd: Int32, named folder: String, trust: FileTrust) -> CalendarProblem? {
         var info = stat()
-        guard fstat(fd, &info) == 0 else { return CalendarProblem(source: folder, uid: nil, message: SystemError(errno: errno, "checking \(folder)").description) }
+        guard fstat(fd, &info) == 0 else { return CalendarProblem(source: folder, uid: nil, message: syscallFailure("checking \(folder)").description) }
         guard let why = trust.problem(info) else { return nil }
         return CalendarProblem(source: folder, uid: nil, message: "a folder \(why): another account could plant or replace calendars in it, so none is read; make it uid \(trust.user)'s or root's and writable by no one else (chown, chmod go-w), or keep the calendars elsewhere")
     }

@@ -10,8 +10,12 @@ import ZaoanCore
 /// refuses. If the thread cannot start, the work is done on the loop instead.
 final class BackgroundWorker<Work: Sendable, Outcome: Sendable>: EventHandler {
     private final class Shared: WorkerThreadBody, @unchecked Sendable {
-        let go: Int32
-        let done: Int32
+        /// The loop signals work on `go`, the thread signals outcomes on `done`; both are
+        /// closed with the last reference (the worker's or its thread's).
+        let goEvent: Descriptor
+        let doneEvent: Descriptor
+        var go: Int32 { goEvent.rawValue }
+        var done: Int32 { doneEvent.rawValue }
         let perform: @Sendable (Work) -> Outcome
         /// Guards `next`, `quit` and `outcome`. (An Lock: Synchronization's Mutex over these
         /// generic values crashed the compiler.)
@@ -46,9 +50,9 @@ final class BackgroundWorker<Work: Sendable, Outcome: Sendable>: EventHandler {
             return taken
         }
 
-        init(go: Int32, done: Int32, perform: @escaping @Sendable (Work) -> Outcome) {
-            self.go = go
-            self.done = done
+        init(go: consuming Descriptor, done: consuming Descriptor, perform: @escaping @Sendable (Work) -> Outcome) {
+            goEvent = go
+            doneEvent = done
             self.perform = perform
         }
 
@@ -73,18 +77,17 @@ final class BackgroundWorker<Work: Sendable, Outcome: Sendable>: EventHandler {
     init(loop: EventLoop, purpose: String, perform: @escaping @Sendable (Work) -> Outcome,
          finished: @escaping (Outcome) -> Void) throws(SystemError) {
         self.finished = finished
-        let go = eventfd(0, Int32(EFD_CLOEXEC))
-        let done = eventfd(0, Int32(EFD_NONBLOCK | EFD_CLOEXEC))
-        guard go >= 0, done >= 0 else { throw SystemError(errno: errno, "creating the eventfds of \(purpose)") }
+        let go = Descriptor(taking: try syscall("creating the eventfds of \(purpose)") { eventfd(0, Int32(EFD_CLOEXEC)) })
+        let done = Descriptor(taking: try syscall("creating the eventfds of \(purpose)") { eventfd(0, Int32(EFD_NONBLOCK | EFD_CLOEXEC)) })
         shared = Shared(go: go, done: done, perform: perform)
-        try loop.register(done, events: EventLoop.readable, handler: self)
+        try loop.register(shared.done, events: EventLoop.readable, handler: self)
         var thread = pthread_t()
-        let started = WorkerThreadBody.start(shared, thread: &thread)
-        if started == 0 {
+        do throws(SystemError) {
+            try errorNumberCall("pthread_create") { WorkerThreadBody.start(shared, thread: &thread) }
             self.thread = thread
-        } else {
+        } catch {
             Unmanaged.passUnretained(shared).release()
-            Log.warning("could not start the thread for \(purpose) (\(SystemError(errno: started, "pthread_create"))); doing it in the loop")
+            Log.warning("could not start the thread for \(purpose) (\(error)); doing it in the loop")
         }
     }
 

@@ -40,8 +40,8 @@ final class BarOutput: EventHandler {
         guard isAnonymousPipe(handed) else {
             return .failure(SystemError(errno: EINVAL, "the bar's output is not an anonymous pipe (a file, a named FIFO, a terminal or a socket)"))
         }
-        let flags = fcntl(handed, F_GETFL)
-        guard flags >= 0 else { return .failure(SystemError(errno: errno, "checking the bar's output")) }
+        let flags: Int32
+        do throws(SystemError) { flags = try syscall("checking the bar's output") { fcntl(handed, F_GETFL) } } catch { return .failure(error) }
         guard flags & O_ACCMODE != O_RDONLY else {
             return .failure(SystemError(errno: EINVAL, "the bar's output is the read end of its pipe, not the write end"))
         }

@@ -7,10 +7,9 @@ import ZaoanCore
 /// waits for them. One write at a time, in the order asked; each asker is answered when its
 /// file is on disk (or refused), and holds its next lines until then, as for `reload`.
 ///
-/// A new file appears whole or not at all: it is written under a temporary name that is
-/// not an `.ics` file (`.zaoan-….tmp`, which neither zaoan's reader, khal nor vdirsyncer
-/// take), created with O_EXCL, synced, then renamed to `UID.ics` and the folder synced; a
-/// failure removes the temporary file. The calendar's folder is opened the way the reader
+/// A new file appears whole or not at all (`DurableFile.replace`): it is written under a
+/// temporary name that is not an `.ics` file (`.zaoan-….tmp`, which neither zaoan's reader,
+/// khal nor vdirsyncer take), then renamed to `UID.ics` and the folder synced. The calendar's folder is opened the way the reader
 /// opens it (`TrustedPath`: no link or folder of another account on the way) and must
 /// belong to the service's user and be writable by no one else. The existing calendar watch
 /// sees the rename and reads the folder again, so the event shows within about a second.
@@ -107,9 +106,8 @@ final class CalendarWriter {
 
     /// What a failed call in the folder means for the user: a read-only folder names the
     /// systemd drop-in that makes it writable for the system unit.
-    private static func failure(_ code: Int32, _ doing: String, folder: String) -> WriteRefusal {
-        let error = SystemError(errno: code, doing)
-        if code == EROFS || code == EACCES || code == EPERM {
+    private static func failure(_ error: SystemError, folder: String) -> WriteRefusal {
+        if error.errno == EROFS || error.errno == EACCES || error.errno == EPERM {
             return WriteRefusal(code: .storage, message: "\(error): the calendar folder \(folder) is not writable for the service; the system unit (ProtectHome=yes, ProtectSystem=strict) needs an admin's drop-in with ReadWritePaths=\(folder) (docs/systemd.md, \"Writing calendar folders\")")
         }
         return WriteRefusal(code: .storage, message: "\(error)")
@@ -117,26 +115,16 @@ final class CalendarWriter {
 
     private static func add(_ bytes: [UInt8], named name: String, into path: String) throws(WriteRefusal) {
         let folder = try openFolder(path)
-        let directory = folder.rawValue
         let temporary = ".zaoan-\(getpid())-" + Files.randomHex() + ".tmp"
-        let fd = openat(directory, temporary, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
-        guard fd >= 0 else { throw failure(errno, "creating \(path)/\(temporary)", folder: path) }
-        let written = bytes.withUnsafeBytes { Posix.writeAll(fd, $0) }
-        if !written || fsync(fd) != 0 {
-            let code = errno
-            Posix.close(fd)
-            unlinkat(directory, temporary, 0)
-            throw failure(code, "writing \(path)/\(temporary)", folder: path)
-        }
-        Posix.close(fd)
-        guard renameat(directory, temporary, directory, name) == 0 else {
-            let code = errno
-            unlinkat(directory, temporary, 0)
-            throw failure(code, "renaming \(path)/\(temporary) to \(name)", folder: path)
+        let syncFailure: SystemError?
+        do throws(SystemError) {
+            syncFailure = try DurableFile.replace(name, in: folder, path: path, temporaryName: temporary, with: bytes)
+        } catch {
+            throw failure(error, folder: path)
         }
         // In place from the rename on; a failed folder sync is said, the file stays.
-        if fsync(directory) != 0 {
-            Log.warning("event add: wrote \(path)/\(name), but syncing the folder failed (\(SystemError(errno: errno, "fsync"))); a power loss in the next seconds could undo it")
+        if let syncFailure {
+            Log.warning("event add: wrote \(path)/\(name), but \(syncFailure); a power loss in the next seconds could undo it")
         }
     }
 
@@ -164,9 +152,9 @@ final class CalendarWriter {
             guard isWrittenByZaoan(bytes, uid: uid) else {
                 throw WriteRefusal(code: .forbidden, message: "\(path)/\(name) was not written by zaoan (its PRODID is not \(EventFile.productPrefix)… or its UID is not \(uid)); event rm removes only the events event add wrote")
             }
-            guard unlinkat(folder.rawValue, name, 0) == 0 else { throw failure(errno, "removing \(path)/\(name)", folder: path) }
+            guard unlinkat(folder.rawValue, name, 0) == 0 else { throw failure(syscallFailure("removing \(path)/\(name)"), folder: path) }
             if fsync(folder.rawValue) != 0 {
-                Log.warning("event rm: removed \(path)/\(name), but syncing the folder failed (\(SystemError(errno: errno, "fsync")))")
+                Log.warning("event rm: removed \(path)/\(name), but \(syscallFailure("syncing \(path)"))")
             }
             return path
         }

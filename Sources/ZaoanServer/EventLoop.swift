@@ -70,7 +70,7 @@ final class EventLoop {
         var event = epoll_event()
         if epoll_ctl(epoll.rawValue, EPOLL_CTL_DEL, fd, &event) != 0 {
             // Only a bug can cause this (the descriptor was closed first): say so, go on.
-            Log.warning("removing descriptor \(fd) from the event loop failed: \(SystemError(errno: Glibc.errno, "epoll_ctl"))")
+            Log.warning("removing descriptor \(fd) from the event loop failed: \(syscallFailure("epoll_ctl"))")
         }
     }
 
@@ -78,9 +78,7 @@ final class EventLoop {
         var event = epoll_event()
         event.events = mask
         event.data.u64 = UInt64(id) << 32 | UInt64(UInt32(bitPattern: fd))
-        guard epoll_ctl(epoll.rawValue, operation, fd, &event) == 0 else {
-            throw SystemError(errno: Glibc.errno, "registering descriptor \(fd) with epoll")
-        }
+        _ = try syscall("registering descriptor \(fd) with epoll") { epoll_ctl(epoll.rawValue, operation, fd, &event) }  // 0 on success
     }
 
     /// Runs until `stop()`. `afterWake` runs each time epoll returns, before the handlers;

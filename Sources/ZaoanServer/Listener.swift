@@ -67,15 +67,14 @@ final class Listener {
         })
         let fd = socket.rawValue
         let oldMask = umask(0o177)
-        let bound = address.withSockaddr { Glibc.bind(fd, $0, $1) }
-        let bindErrno = Glibc.errno
-        umask(oldMask)
-        guard bound == 0 else { throw SystemError(errno: bindErrno, "binding \(path)") }
+        defer { umask(oldMask) }
+        _ = try syscall("binding \(path)") { address.withSockaddr { Glibc.bind(fd, $0, $1) } }  // 0 on success; errors throw
         chmod(path, 0o600)
-        guard listen(fd, SOMAXCONN) == 0 else {
-            let code = Glibc.errno
+        do throws(SystemError) {
+            _ = try syscall("listening on \(path)") { listen(fd, SOMAXCONN) }  // 0 on success; errors throw
+        } catch {
             unlink(path)
-            throw SystemError(errno: code, "listening on \(path)")
+            throw error
         }
         var bound_ = stat()
         _ = lstat(path, &bound_)

@@ -80,7 +80,14 @@ enum ReaderProcess {
         var refused: [String: String] = [:]
         let started = Posix.monotonicSeconds()
         for _ in 0..<Limits.attempts {
-            switch runOnce(job, stop: stop, deadline: started + seconds) {
+            let run: Run
+            do throws(SystemError) {
+                run = try Self.run(job, stop: stop, deadline: started + seconds)
+            } catch {
+                problems.append("cannot start the calendar reader (\(error)); calendars and recurring rooms are not expanded")
+                return ReaderResult(problems: problems, refusedRooms: refused)
+            }
+            switch run {
             case .finished(var result):
                 result.problems = problems + result.problems
                 result.refusedRooms.merge(refused) { $1 }
@@ -101,9 +108,6 @@ enum ReaderProcess {
                     problems.append("the calendar reader \(why); the rest is not shown until the next reading")
                     return ReaderResult(problems: problems, refusedRooms: refused)
                 }
-            case .failed(let why):
-                problems.append(why)
-                return ReaderResult(problems: problems, refusedRooms: refused)
             }
         }
         problems.append("the calendar reader was ended \(Limits.attempts) times; the rest is not shown until the next reading")
@@ -113,30 +117,22 @@ enum ReaderProcess {
     private enum Run {
         case finished(ReaderResult)
         case ended(Step?, String)
-        case failed(String)
     }
 
-    private static func runOnce(_ job: ReaderJob, stop: StopFlag, deadline: Double) -> Run {
-        var toChild: [Int32] = [-1, -1], fromChild: [Int32] = [-1, -1]
-        guard pipe(&toChild) == 0 else { return .failed("cannot start the calendar reader: \(SystemError(errno: errno, "pipe"))") }
-        guard pipe(&fromChild) == 0 else {
-            toChild.forEach(Posix.close)
-            return .failed("cannot start the calendar reader: \(SystemError(errno: errno, "pipe"))")
-        }
-        (toChild + fromChild).forEach(Posix.setCloseOnExec)  // the spawn closes all but its own two anyway
-        let pid = spawn(input: toChild[0], output: fromChild[1])
-        Posix.close(toChild[0])
-        Posix.close(fromChild[1])
-        defer { Posix.close(fromChild[0]) }
-        guard pid > 0 else {
-            Posix.close(toChild[1])
-            return .failed("cannot start the calendar reader (\(SystemError(errno: errno, "posix_spawn of /proc/self/exe"))); calendars and recurring rooms are not expanded")
-        }
+    /// One reader process: started, given the job, followed to its end.
+    /// - Throws: when it could not be started (no pipe, no process).
+    private static func run(_ job: ReaderJob, stop: StopFlag, deadline: Double) throws(SystemError) -> Run {
+        let toChild = try PipeEnds("creating the calendar reader's pipes")
+        let fromChild = try PipeEnds("creating the calendar reader's pipes")
+        let pid = try syscall("posix_spawn of /proc/self/exe") { spawn(input: toChild.readEnd.rawValue, output: fromChild.writeEnd.rawValue) }
+        toChild.readEnd.close()  // the child has its copies
+        fromChild.writeEnd.close()
         // The reader reads its whole job before it writes anything.
-        let sent = job.encoded.withUnsafeBytes { Posix.writeAll(toChild[1], $0) }
-        Posix.close(toChild[1])
+        let input = toChild.writeEnd
+        let sent = job.encoded.withUnsafeBytes { Posix.writeAll(input.rawValue, $0) }
+        input.close()
         var supervisor = Supervisor(pid: pid)
-        let outcome = sent ? supervisor.follow(fromChild[0], stop: stop, deadline: deadline) : .ended(nil, "stopped before it read its job")
+        let outcome = sent ? supervisor.follow(fromChild.readEnd.rawValue, stop: stop, deadline: deadline) : .ended(nil, "stopped before it read its job")
         if case .finished = outcome {} else { kill(pid, SIGKILL) }
         var status: Int32 = 0
         _ = try? syscall("waiting for the calendar reader") { waitpid(pid, &status, 0) }  // ECHILD only: reaped, status stays 0
@@ -169,7 +165,7 @@ enum ReaderProcess {
         var sampledAt = -Double.infinity
         static let sampleSeconds = 0.05
         var result = ReaderResult()
-        var pending: [UInt8] = []
+        var framer = LineFramer(lineLimit: ReaderWire.maxLineBytes)
         var done = false
 
         init(pid: pid_t) { self.pid = pid }
@@ -182,7 +178,12 @@ enum ReaderProcess {
                 if ready > 0 {
                     let count = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
                     if count == 0 { return done ? .finished(result) : .ended(step, "stopped before it finished (it crashed?)") }
-                    if count > 0 { take(buffer[..<count]) }
+                    if count > 0 {
+                        guard let lines = buffer.withUnsafeBytes({ ReaderWire.lines(in: UnsafeRawBufferPointer(rebasing: $0[..<count]), framer: &framer) }) else {
+                            return .ended(step, "sent a line longer than \(ReaderWire.maxLineBytes) bytes")
+                        }
+                        for fields in lines { take(fields) }
+                    }
                 }
                 if stop.isSet { return .ended(nil, "was stopped with the service") }
                 if Posix.monotonicSeconds() > deadline { return .ended(nil, "ran past its time") }
@@ -198,13 +199,6 @@ enum ReaderProcess {
                     return .ended(step, "needed more than \(Limits.residentBytes >> 20) MB of memory")
                 }
             }
-        }
-
-        private mutating func take(_ bytes: ArraySlice<UInt8>) {
-            pending += bytes
-            guard let last = pending.lastIndex(of: 0x0A) else { return }
-            for line in pending[...last].split(separator: 0x0A) { take(ReaderWire.fields(line)) }
-            pending.removeSubrange(...last)
         }
 
         private mutating func take(_ fields: [String]) {
@@ -268,11 +262,10 @@ struct ProcessUsage {
     }
 
     private static func read(_ path: String) -> [UInt8]? {
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else { return nil }
-        defer { Posix.close(fd) }
+        // Either fails only when the reader is gone: its usage is then not needed.
+        guard let file = try? Descriptor.open(path, O_RDONLY, "opening \(path)") else { return nil }
         var buffer = [UInt8](repeating: 0, count: 1024)
-        let count = buffer.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) }
+        let count = buffer.withUnsafeMutableBytes { (try? file.read(into: $0, "reading \(path)")) ?? 0 }
         return count > 0 ? Array(buffer[..<count]) : nil
     }
 }

@@ -1,6 +1,7 @@
 import ZaoanCalendar
 import ZaoanCore
 import ZaoanRecurrence
+import ZaoanSystem
 
 /// What the service asks its reader process (`ReaderProcess`) and what it answers: lines of
 /// tab-separated fields, each field escaped (`\\`, `\t`, `\n`, `\r`), a one-letter tag first.
@@ -67,7 +68,8 @@ struct ReaderJob: Sendable, Equatable {
     init?(decoding bytes: [UInt8]) {
         zone = "UTC"
         now = 0
-        for fields in ReaderWire.lines(bytes) {
+        guard let lines = ReaderWire.lines(bytes) else { return nil }
+        for fields in lines {
             switch (fields.first, fields.count) {
             case ("Z", 2): zone = fields[1]
             case ("N", 2): guard let value = Int64(fields[1]) else { return nil }; now = value
@@ -189,12 +191,43 @@ enum ReaderWire {
         bytes.append(0x0A)
     }
 
-    /// The complete lines of `bytes`, each as its fields.
-    static func lines(_ bytes: [UInt8]) -> [[String]] {
-        bytes.split(separator: 0x0A, omittingEmptySubsequences: true).map(fields)
+    /// The longest line either side may send, in bytes. The longest zaoan writes is a room's
+    /// spans (`O`: up to 10,000 instants of about 21 bytes); a longer line means a reader
+    /// that went wrong, and the service stops reading it instead of holding all it sends.
+    static let maxLineBytes = 1 << 20
+
+    /// The lines of `bytes` (a whole job), each as its fields; nil if one is longer than
+    /// `maxLineBytes`.
+    static func lines(_ bytes: [UInt8]) -> [[String]]? {
+        var framer = LineFramer(lineLimit: maxLineBytes)
+        guard var lines = bytes.withUnsafeBytes({ lines(in: $0, framer: &framer) }) else { return nil }
+        var tooLong = false
+        framer.finish { frame in
+            switch frame {
+            case .line(let line): if !line.isEmpty { lines.append(fields(line)) }
+            case .tooLong: tooLong = true
+            }
+            return true
+        }
+        return tooLong ? nil : lines
     }
 
-    static func fields(_ line: ArraySlice<UInt8>) -> [String] {
+    /// The complete lines `chunk` ends, each as its fields, cut by `framer`, which keeps an
+    /// unfinished line for the next chunk; nil once a line is longer than `maxLineBytes`.
+    static func lines(in chunk: UnsafeRawBufferPointer, framer: inout LineFramer) -> [[String]]? {
+        var lines: [[String]] = []
+        var tooLong = false
+        framer.feed(chunk) { frame in
+            switch frame {
+            case .line(let line): if !line.isEmpty { lines.append(fields(line)) }
+            case .tooLong: tooLong = true
+            }
+            return true
+        }
+        return tooLong ? nil : lines
+    }
+
+    static func fields<Line: Sequence<UInt8>>(_ line: Line) -> [String] {
         var fields: [String] = []
         var field: [UInt8] = []
         var escaped = false

@@ -198,7 +198,7 @@ public final class Server {
         guard getrlimit(__rlimit_resource_t(RLIMIT_NOFILE.rawValue), &limit) == 0, limit.rlim_cur < limit.rlim_max else { return }
         limit.rlim_cur = limit.rlim_max
         if setrlimit(__rlimit_resource_t(RLIMIT_NOFILE.rawValue), &limit) != 0 {
-            Log.warning("could not raise the open-file limit: \(SystemError(errno: errno, "setrlimit"))")
+            Log.warning("could not raise the open-file limit: \(syscallFailure("setrlimit"))")
         }
     }
 

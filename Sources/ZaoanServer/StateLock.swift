@@ -93,11 +93,11 @@ final class StateLock {
         if before > bytes.count && before <= Self.readLimit { bytes += repeatElement(0x0A, count: before - bytes.count) }
         let written = bytes.withUnsafeBytes { pwrite(fd, $0.baseAddress, $0.count, 0) }
         guard written == bytes.count else {
-            Log.warning("cannot write the pid into \(directory)/\(Self.fileName): \(SystemError(errno: errno, "pwrite")); a second zaoan will still be refused, without naming this one")
+            Log.warning("cannot write the pid into \(directory)/\(Self.fileName): \(syscallFailure("pwrite")); a second zaoan will still be refused, without naming this one")
             return
         }
         if before > bytes.count && ftruncate(fd, off_t(bytes.count)) != 0 {
-            Log.warning("cannot write the pid into \(directory)/\(Self.fileName): \(SystemError(errno: errno, "ftruncate")); a second zaoan will still be refused, without naming this one")
+            Log.warning("cannot write the pid into \(directory)/\(Self.fileName): \(syscallFailure("ftruncate")); a second zaoan will still be refused, without naming this one")
         }
     }
 

@@ -3,12 +3,11 @@ import ZaoanCore
 
 /// The live rooms on disk, in `state.json` (format: `StateFile`).
 ///
-/// A save writes a new file under an unpredictable name (`O_CREAT|O_EXCL|O_NOFOLLOW`),
-/// fsyncs it, renames it over `state.json` and fsyncs the directory. **The rename is the
-/// commit point**: a failure before it leaves the old file and changes nothing; once it has
-/// happened the new rooms are the state, on disk and in memory, even if the directory sync
-/// then fails (that is reported as `SaveOutcome.savedNotSynced`: a power loss in the next
-/// seconds could still undo it).
+/// A save is a `DurableFile.replace` of `state.json`. **Its rename is the commit point**: a
+/// failure before it leaves the old file and changes nothing; once it has happened the new
+/// rooms are the state, on disk and in memory, even if the directory sync then fails (that
+/// is reported as `SaveOutcome.savedNotSynced`: a power loss in the next seconds could
+/// still undo it).
 ///
 /// The directory must belong to the service's user and be closed to writes by others:
 /// anyone who can write there could replace `state.json` or plant a link where the
@@ -88,27 +87,10 @@ public struct StateStore: Sendable {
     /// - Throws: when the change did not reach `state.json` (the old file is untouched).
     public func save(_ schedule: LiveSchedule) throws(SystemError) -> SaveOutcome {
         let folder = try openDirectory()
-        let directoryFD = folder.rawValue
-        let bytes = StateFile.encode(schedule)
         let temporary = Self.temporaryPrefix + "\(getpid())-" + Files.randomHex()
-        let file = try Descriptor.open(temporary, in: directoryFD, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW, mode: 0o600,
-                                       "creating \(directory)/\(temporary)")
-        do throws(SystemError) {
-            try file.writeAll(bytes, "writing \(directory)/\(temporary)")
-            _ = try syscall("writing \(directory)/\(temporary)") { fsync(file.rawValue) }  // 0 on success; errors throw
-            file.close()
-            _ = try syscall("replacing \(path)") { renameat(directoryFD, temporary, directoryFD, Self.fileName) }  // 0 on success
-        } catch {
-            unlinkat(directoryFD, temporary, 0)  // the old state.json stays; the leftover would only be clutter
-            throw error
-        }
-        // Committed: from here on, state.json holds the new rooms.
-        do throws(SystemError) {
-            _ = try syscall("syncing \(directory)") { fsync(directoryFD) }  // 0 on success; errors throw
-            return .saved
-        } catch {
-            return .savedNotSynced(error.description)
-        }
+        let syncFailure = try DurableFile.replace(Self.fileName, in: folder, path: directory, temporaryName: temporary,
+                                                  with: StateFile.encode(schedule))
+        return syncFailure.map { .savedNotSynced($0.description) } ?? .saved
     }
 
     /// Takes the directory's lock (`StateLock`), creating the directory if it is missing.

@@ -13,8 +13,7 @@ public enum Systemd {
     /// was started by hand. The variables are unset so children do not inherit them.
     public static func activatedSockets() throws(SystemError) -> [ActivatedSocket] {
         var names: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>? = nil
-        let count = sd_listen_fds_with_names(1, &names)
-        guard count >= 0 else { throw SystemError(errno: -count, "reading the sockets passed by systemd (sd_listen_fds)") }
+        let count = try negativeErrnoCall("reading the sockets passed by systemd (sd_listen_fds)") { sd_listen_fds_with_names(1, &names) }
         defer {
             if let names {
                 for index in 0..<Int(count) { free(names[index]) }
@@ -60,8 +59,6 @@ public enum Systemd {
     @discardableResult
     public static func notify(_ states: NotifyState...) throws(SystemError) -> Bool {
         let message = states.map(\.assignment).joined(separator: "\n")
-        let result = sd_notify(0, message)
-        guard result >= 0 else { throw SystemError(errno: -result, "notifying systemd (\(message))") }
-        return result > 0
+        return try negativeErrnoCall("notifying systemd (\(message))") { sd_notify(0, message) } > 0
     }
 }

@@ -17,7 +17,7 @@ struct TimerDescriptor: ~Copyable {
     func set(_ spec: itimerspec, flags: Int32 = 0) {
         var spec = spec
         if timerfd_settime(fd, flags, &spec, nil) != 0 {
-            Log.error("setting a timer failed: \(SystemError(errno: errno, "timerfd_settime")); timed work (watches, timeouts) may stall")
+            Log.error("setting a timer failed: \(syscallFailure("timerfd_settime")); timed work (watches, timeouts) may stall")
         }
     }
 

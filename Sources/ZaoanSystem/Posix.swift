@@ -3,8 +3,13 @@ import Glibc
 
 /// Thin wrappers over the C calls zaoan makes, so the rest of the code reads as Swift.
 public enum Posix {
+    /// Closes `fd`. Linux releases the number even when close reports EINTR or EIO, so those
+    /// are not retried (a retry could close a number another thread just got). EBADF traps,
+    /// as swift-nio's close does: the number was not open, so some owner closed it twice,
+    /// and the first close may have been of a number reused meanwhile by someone else.
     public static func close(_ fd: Int32) {
-        _ = Glibc.close(fd)  // Linux releases the fd even when close reports EINTR
+        guard Glibc.close(fd) != 0, Glibc.errno == EBADF else { return }
+        preconditionFailure("closing descriptor \(fd), which is not open: it was closed twice")
     }
 
     public static func setNonBlocking(_ fd: Int32) throws(SystemError) {

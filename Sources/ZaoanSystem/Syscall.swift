@@ -59,3 +59,28 @@ public func nonBlockingSyscall<Result: BinaryInteger>(_ operation: @autoclosure 
         throw SystemError(errno: code, operation())
     }
 }
+
+/// The error for a C call that just failed and set errno, for the callers that do not go
+/// through `syscall` because they go on after the failure (a log line, a fallback).
+public func syscallFailure(_ operation: String) -> SystemError {
+    SystemError(errno: Glibc.errno, operation)
+}
+
+/// A C call that returns 0 or an error number itself, leaving errno alone (pthread_create,
+/// posix_spawn).
+/// - Throws: `SystemError` with the number it returned.
+@inlinable
+public func errorNumberCall(_ operation: @autoclosure () -> String, _ call: () -> Int32) throws(SystemError) {
+    let result = call()
+    if result != 0 { throw SystemError(errno: result, operation()) }
+}
+
+/// A C call that returns a negative error number on failure (libsystemd's `sd_*`): its
+/// value when it is 0 or more.
+/// - Throws: `SystemError` with the number negated.
+@inlinable
+public func negativeErrnoCall(_ operation: @autoclosure () -> String, _ call: () -> Int32) throws(SystemError) -> Int32 {
+    let result = call()
+    if result < 0 { throw SystemError(errno: result == Int32.min ? EINVAL : -result, operation()) }
+    return result
+}

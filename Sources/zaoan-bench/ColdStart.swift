@@ -24,8 +24,7 @@ private func spawn(_ command: [String], log: String) throws(SystemError) -> pid_
     var argv: [UnsafeMutablePointer<CChar>?] = command.map { strdup($0) } + [nil]
     defer { for pointer in argv { free(pointer) } }
     var pid = pid_t()
-    let result = posix_spawnp(&pid, command[0], &actions, nil, &argv, environ)
-    guard result == 0 else { throw SystemError(errno: result, "starting \(command[0])") }
+    try errorNumberCall("starting \(command[0])") { posix_spawnp(&pid, command[0], &actions, nil, &argv, environ) }
     return pid
 }
 

@@ -222,8 +222,7 @@ func runPersistent(_ options: PersistentOptions) throws -> PersistentResult {
     var threads: [pthread_t] = []
     for worker in workers {
         var thread = pthread_t()
-        let result = pthread_create(&thread, nil, { workerEntry($0) }, Unmanaged.passUnretained(worker).toOpaque())
-        guard result == 0 else { throw SystemError(errno: result, "pthread_create") }
+        try errorNumberCall("pthread_create") { pthread_create(&thread, nil, { workerEntry($0) }, Unmanaged.passUnretained(worker).toOpaque()) }
         threads.append(thread)
     }
     for thread in threads { pthread_join(thread, nil) }

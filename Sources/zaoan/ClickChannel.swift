@@ -46,8 +46,10 @@ enum ClickChannel {
     /// Opens the folder (creating it, mode 0700, when `create`) and checks it: a folder, not a
     /// link, the user's own, nothing for group or others.
     static func openFolder(_ path: String, create: Bool) throws(SystemError) -> Descriptor {
-        if create, mkdir(path, 0o700) != 0, Glibc.errno != EEXIST {
-            throw SystemError(errno: Glibc.errno, "creating the click folder \(path)")
+        if create {
+            do throws(SystemError) {
+                _ = try syscall("creating the click folder \(path)") { mkdir(path, 0o700) }  // 0 on success; errors throw
+            } catch where error.errno == EEXIST {}  // there already: checked below
         }
         let folder = try Descriptor.open(path, O_RDONLY | O_DIRECTORY | O_NOFOLLOW, "opening the click folder \(path) (a symbolic link is refused)")
         let info = try folder.status("checking the click folder \(path)")

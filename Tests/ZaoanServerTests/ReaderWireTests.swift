@@ -18,6 +18,36 @@ struct ReaderWireTests {
         #expect(ReaderWire.lines(bytes) == [["E", text, "after"]])
     }
 
+    @Test("lines are cut at maxLineBytes: the longest line arrives whole across reads, a longer one ends the stream")
+    func boundedLines() throws {
+        var longest: [UInt8] = []
+        ReaderWire.append(["O", String(repeating: "7", count: ReaderWire.maxLineBytes - 2)], to: &longest)
+        #expect(longest.count == ReaderWire.maxLineBytes + 1, "the longest line and its LF")
+        #expect(ReaderWire.lines(longest)?.first?.last?.count == ReaderWire.maxLineBytes - 2)
+        // Across reads of 64 KiB, as the supervisor reads the pipe, with a short line after it.
+        var framer = LineFramer(lineLimit: ReaderWire.maxLineBytes)
+        var got: [[String]] = []
+        let stream = longest + Array("L\n".utf8)
+        for start in stride(from: 0, to: stream.count, by: 65_536) {
+            let piece = try #require(stream[start..<min(start + 65_536, stream.count)].withUnsafeBytes { ReaderWire.lines(in: $0, framer: &framer) })
+            got += piece
+        }
+        #expect(got.map(\.first) == ["O", "L"])
+        // One byte more ends it, whether it comes in one read or in many.
+        var tooLong: [UInt8] = []
+        ReaderWire.append(["O", String(repeating: "7", count: ReaderWire.maxLineBytes - 1)], to: &tooLong)
+        let refused = ReaderWire.lines(tooLong) == nil  // not compared whole: a failure would print a megabyte
+        #expect(refused)
+        var again = LineFramer(lineLimit: ReaderWire.maxLineBytes)
+        var ended = false
+        for start in stride(from: 0, to: tooLong.count, by: 65_536) where !ended {
+            ended = tooLong[start..<min(start + 65_536, tooLong.count)].withUnsafeBytes { ReaderWire.lines(in: $0, framer: &again) } == nil
+        }
+        #expect(ended, "a line of maxLineBytes + 1 bytes ends the stream before its end arrives")
+        let notAJob = ReaderJob(decoding: tooLong) == nil
+        #expect(notAJob)
+    }
+
     @Test("a job comes back as it was; anything else is not a job")
     func jobRoundTrip() {
         var job = ReaderJob(zone: "Europe/Berlin", now: 1_796_000_000)
@@ -44,7 +74,7 @@ struct ReaderWireTests {
                                            url: "https://example.org/e", join: join, status: .tentative, alarms: [alarm])
             var bytes: [UInt8] = []
             ReaderWire.append(ReaderWire.eventFields(event), to: &bytes)
-            let lines = ReaderWire.lines(bytes)
+            let lines = try #require(ReaderWire.lines(bytes))
             #expect(lines.count == 1 && lines.first?.count == 14)
             #expect(lines.first.flatMap(ReaderWire.event) == event)
         }

@@ -185,6 +185,44 @@ struct SyscallTests {
         }
         #expect(LineFramer().lineLimit == LineFramer.maxLineLength)
     }
+
+    @Test("closing a number that is not open (a second close) traps, as swift-nio's close does")
+    func doubleCloseTraps() async {
+        await #expect(processExitsWith: .failure) {
+            let (readEnd, writeEnd) = try pipeEnds()
+            Posix.close(writeEnd)
+            Posix.close(readEnd)
+            Posix.close(readEnd)  // the second close of the same number
+        }
+    }
+
+    @Test("a call that returns its error number throws it; a negative error number is negated; a failure after the call reads errno")
+    func errorConventions() throws {
+        #expect(throws: Never.self) { try errorNumberCall("nothing") { 0 } }
+        let returned = #expect(throws: SystemError.self) { try errorNumberCall("pthread_create") { EAGAIN } }
+        #expect(returned?.errno == EAGAIN && returned?.operation == "pthread_create")
+        #expect(try negativeErrnoCall("sd_notify") { 3 } == 3)
+        let negated = #expect(throws: SystemError.self) { _ = try negativeErrnoCall("sd_notify") { -ENOENT } }
+        #expect(negated?.errno == ENOENT)
+        let lowest = #expect(throws: SystemError.self) { _ = try negativeErrnoCall("sd_notify") { Int32.min } }
+        #expect(lowest?.errno == EINVAL, "Int32.min cannot be negated: it is no error number")
+        #expect(fcntl(-1, F_GETFD) == -1)
+        let failure = syscallFailure("checking -1")
+        #expect(failure.errno == EBADF && failure.operation == "checking -1")
+    }
+
+    @Test("a pipe's ends are open, close-on-exec and closed with their owners, each on its own")
+    func pipeEndsAreOwned() throws {
+        let numbers: (Int32, Int32)
+        do {
+            let ends = try PipeEnds("pipe")
+            numbers = (ends.readEnd.rawValue, ends.writeEnd.rawValue)
+            #expect(fcntl(numbers.0, F_GETFD) & FD_CLOEXEC != 0 && fcntl(numbers.1, F_GETFD) & FD_CLOEXEC != 0)
+            ends.writeEnd.close()
+            #expect(!isOpen(numbers.1) && isOpen(numbers.0))
+        }
+        #expect(!isOpen(numbers.0))
+    }
 }
 
 private final class Box: @unchecked Sendable { var bytes: [UInt8] = [] }
