@@ -39,7 +39,7 @@ public struct CalendarSource: Sendable {
         do throws(TrustedPath.Failure) {
             let folder = try TrustedPath.openFolder(path, trust: trust)
             if let refused = refusal(of: folder.rawValue, named: path, trust: trust) { return .loaded(CalendarSet(documents: [], problems: [refused])) }
-            var set = loadFolder(folder.rawValue, trust: trust)
+            var set = loadFolder(folder, trust: trust)
             let (name, problem) = CalendarName.displayname(in: folder.rawValue, path: path, trust: trust)
             set.name = name
             if let problem { set.problems.append(problem) }
@@ -98,7 +98,7 @@ public struct CalendarSource: Sendable {
         return CalendarProblem(source: folder, uid: nil, message: "a folder \(why): another account could plant or replace calendars in it, so none is read; make it uid \(trust.user)'s or root's and writable by no one else (chown, chmod go-w), or keep the calendars elsewhere")
     }
 
-    private func loadFolder(_ directory: Int32, trust: FileTrust) -> CalendarSet {
+    private func loadFolder(_ directory: borrowing Descriptor, trust: FileTrust) -> CalendarSet {
         var names = Self.icsNames(in: directory)
         var set = CalendarSet(documents: [], problems: [])
         if names.count > CalendarLimits.filesPerFolder {
@@ -112,7 +112,7 @@ public struct CalendarSource: Sendable {
                 set.problems.append(problem("more than \(CalendarLimits.eventsPerSource) events; the files from \(SafeName.short(name)) on are not read"))
                 break
             }
-            switch read(name, in: directory, source: source, trust: trust, places: &set.watchPlaces) {
+            switch read(name, in: directory.rawValue, source: source, trust: trust, places: &set.watchPlaces) {
             case .document(let document, _):
                 events += document.events.count
                 set.documents.append(document)
@@ -127,22 +127,12 @@ public struct CalendarSource: Sendable {
     }
 
     /// The names ending in `.ics` and not starting with a dot, sorted (so a cut is stable).
-    private static func icsNames(in directory: Int32) -> [String] {
-        let copy = dup(directory)
-        guard copy >= 0, let stream = fdopendir(copy) else {
-            if copy >= 0 { Posix.close(copy) }
-            return []
-        }
-        defer { closedir(stream) }
-        var names: [String] = []
+    private static func icsNames(in directory: borrowing Descriptor) -> [String] {
         // Listing stops a little past the limit: a folder of a million files costs no more.
-        while names.count <= CalendarLimits.filesPerFolder * 2, let entry = readdir(stream) {
-            let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
-                String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
-            }
-            guard !name.hasPrefix("."), name.lowercased().hasSuffix(".ics"), name.count > 4 else { continue }
-            names.append(name)
-        }
+        // A folder that cannot be listed (no descriptor left) reads as empty, as before it was read.
+        let names = (try? directory.entryNames(limit: CalendarLimits.filesPerFolder * 2 + 1, where: { name in
+            !name.hasPrefix(".") && name.lowercased().hasSuffix(".ics") && name.count > 4
+        }, "listing the folder")) ?? []
         return names.sorted()
     }
 

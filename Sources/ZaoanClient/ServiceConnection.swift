@@ -31,7 +31,7 @@ public final class ServiceConnection {
         // 2 ms, until the deadline. Any other failure is final.
         while socket == nil {
             do {
-                socket = Descriptor(taking: try address.connect(blocking: blocking))
+                socket = try address.connect(blocking: blocking)
             } catch where error.errno == EAGAIN || error.errno == EINPROGRESS {
                 guard !deadline.hasPassed else { throw .timedOut(path: path, seconds: deadline.seconds, waitingFor: "connection") }
                 usleep(2_000)

@@ -32,10 +32,10 @@ final class BarOutput: EventHandler {
     /// What ends each line: the array's comma, then LF.
     private static let separator: [UInt8] = [UInt8(ascii: ","), 0x0A]
 
-    /// Takes the pipe `handed` is the write end of, through a description of the service's
-    /// own; closes `handed` in every case, and says why if the pipe is not taken.
-    static func adopt(_ handed: Int32, for connection: Channel, loop: EventLoop) -> Result<BarOutput, SystemError> {
-        defer { Posix.close(handed) }
+    /// Takes the pipe `passed` is the write end of, through a description of the service's
+    /// own; `passed` ends here in every case, and the result says why if the pipe is not taken.
+    static func adopt(_ passed: consuming Descriptor, for connection: Channel, loop: EventLoop) -> Result<BarOutput, SystemError> {
+        let handed = passed.rawValue
         // Neither check reaches a file system: the link's text and the access mode are the kernel's.
         guard isAnonymousPipe(handed) else {
             return .failure(SystemError(errno: EINVAL, "the bar's output is not an anonymous pipe (a file, a named FIFO, a terminal or a socket)"))

@@ -32,6 +32,9 @@ final class Channel: EventHandler {
     /// Why the service closed a channel, for the log and `stats`.
     enum CloseReason { case outputHardLimit, outputAccountLimit, outputSoftLimit, stuck, partialLine }
 
+    /// The client's socket, closed at `release()`; nil from then on.
+    private var socket: Descriptor?
+    /// Its number: the channel's key in the table and the loop, valid until `release()`.
     let fd: Int32
     let shared: ChannelShared
     /// The turn's instant (`shared.clock`, kept here: it is read on every answer).
@@ -64,7 +67,7 @@ final class Channel: EventHandler {
     /// A watcher that cannot keep up keeps only the newest frame waiting here.
     var newestFrame: Reply?
     /// A descriptor the client passed with its last read (SCM_RIGHTS), for its next line.
-    private var passedDescriptor: Int32?
+    private var passedDescriptor: Descriptor?
     /// Whether the next read looks for a passed descriptor (`recvmsg` with room for one):
     /// only a peer that may hand a bar's pipe over, and only until its first bytes are read,
     /// which carry the descriptor (`zaoan bar` sends it with a connection's first line).
@@ -85,8 +88,9 @@ final class Channel: EventHandler {
     private(set) var account: AccountOutput?
     private var accounted = 0
 
-    init(fd: Int32, shared: ChannelShared, takesDescriptor: Bool) {
-        self.fd = fd
+    init(socket: consuming Descriptor, shared: ChannelShared, takesDescriptor: Bool) {
+        fd = socket.rawValue
+        self.socket = Optional(socket)
         self.shared = shared
         self.takesDescriptor = takesDescriptor
         self.clock = shared.clock
@@ -150,8 +154,9 @@ final class Channel: EventHandler {
                 zaoan_receive_with_descriptor(fd, buffer.baseAddress, length, &passed)
             }
             if passed >= 0 {
+                let descriptor = Descriptor(taking: passed)
                 // One at a time, and only before a bar is attached: anything else is closed at once.
-                if passedDescriptor == nil && bar == nil { passedDescriptor = passed } else { Posix.close(passed) }
+                if passedDescriptor == nil && bar == nil { passedDescriptor = Optional(descriptor) }
             }
             if case .value(let count)? = received, count > 0 { takesDescriptor = false }
         } else {
@@ -313,14 +318,12 @@ final class Channel: EventHandler {
     }
 
     /// The descriptor passed with the line being answered, taken by the one who uses it.
-    func takePassedDescriptor() -> Int32? {
-        defer { passedDescriptor = nil }
-        return passedDescriptor
+    func takePassedDescriptor() -> Descriptor? {
+        passedDescriptor.take()
     }
 
     /// A passed descriptor is for one line only.
     func dropPassedDescriptor() {
-        if let passed = passedDescriptor { Posix.close(passed) }
         passedDescriptor = nil
     }
 
@@ -423,7 +426,7 @@ final class Channel: EventHandler {
         dropPassedDescriptor()
         shared.loop.unregister(fd)
         drainUnreadInput()
-        Posix.close(fd)
+        socket = nil  // closes it
     }
 
     /// Closing a Unix socket with unread input makes the peer's read fail with ECONNRESET,

@@ -50,16 +50,20 @@ final class Listener {
             }
             // Only a refused connection means nobody listens there; anything else is not ours
             // to remove.
-            switch Result(catching: { () throws(SystemError) in try address.connect(blocking: false) }) {
-            case .success(let probe):
-                Posix.close(probe)
-                throw SystemError(errno: EADDRINUSE, "another zaoan is already serving on \(path); stop it first (systemctl --user stop zaoan.socket zaoan.service) or pass --socket with another path")
-            case .failure(let error) where error.errno == ECONNREFUSED:
+            let served: Bool
+            do throws(SystemError) {
+                try address.connect(blocking: false).close()
+                served = true
+            } catch where error.errno == ECONNREFUSED {
                 unlink(path)  // stale: the socket file is there but nobody listens on it
-            case .failure(let error) where error.errno == EAGAIN:
+                served = false
+            } catch where error.errno == EAGAIN {
                 throw SystemError(errno: EADDRINUSE, "another server is listening on \(path) with a full queue; stop it first or pass --socket with another path")
-            case .failure(let error):
+            } catch {
                 throw SystemError(errno: error.errno, "\(path) exists and could not be checked (\(error)); remove it if no server uses it, or pass --socket with another path")
+            }
+            if served {
+                throw SystemError(errno: EADDRINUSE, "another zaoan is already serving on \(path); stop it first (systemctl --user stop zaoan.socket zaoan.service) or pass --socket with another path")
             }
         }
         let socket = Descriptor(taking: try syscall("creating the listening socket") {

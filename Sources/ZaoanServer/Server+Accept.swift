@@ -9,10 +9,10 @@ extension Server {
     func acceptConnections() {
         guard let listener, case .serving = lifecycle else { return }
         for _ in 0..<64 {
-            let fd: Int32
+            let socket: Descriptor
             do throws(SystemError) {
                 guard case .value(let accepted) = try nonBlockingSyscall("accept", { zaoan_accept_nonblocking(listener.fd) }) else { return }
-                fd = accepted
+                socket = Descriptor(taking: accepted)
             } catch where error.errno == ECONNABORTED {
                 continue
             } catch where [EMFILE, ENFILE, ENOBUFS, ENOMEM].contains(error.errno) {
@@ -23,22 +23,22 @@ extension Server {
                 Log.warning("accepting a connection failed: \(error); going on")
                 return
             }
+            let fd = socket.rawValue
             let peer = PeerCredentials(socket: fd)
             // Only when the slots are short is the peer asked whether it is privileged (its groups).
             if let refusal = table.admission(of: peer, isPrivileged: {
                 peer?.mayChange(adminGroup: dispatcher.adminGroupID) == true
             }) {
-                refuse(fd, peer: peer, refusal)
+                refuse(socket, peer: peer, refusal)
                 continue
             }
-            let channel = Channel(fd: fd, shared: shared, takesDescriptor: peer?.mayHandOver == true)
+            let channel = Channel(socket: socket, shared: shared, takesDescriptor: peer?.mayHandOver == true)
             let session = Session(channel: channel, peer: peer, dispatcher: dispatcher)
             do {
                 try loop.register(fd, events: EventLoop.readable, handler: channel)
             } catch {
                 Log.warning("\(error); closing the new connection")
-                Posix.close(fd)
-                continue
+                continue  // the channel, and with it the socket, ends here
             }
             table.add(session)
             counters.connectionsTotal += 1
@@ -53,12 +53,13 @@ extension Server {
         }
     }
 
-    private func refuse(_ fd: Int32, peer: PeerCredentials?, _ why: String) {
+    private func refuse(_ socket: consuming Descriptor, peer: PeerCredentials?, _ why: String) {
         counters.connectionsRefused += 1
         counters.refusedByUID[ConnectionTable.uidKey(peer), default: 0] += 1
         let reply = Reply.error(ProtocolError(.busy, why))
+        let fd = socket.rawValue
         _ = reply.bytes.withUnsafeBytes { send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL | MSG_DONTWAIT)) }
-        Posix.close(fd)
+        socket.close()
         refusals.note(uid: ConnectionTable.uidKey(peer), pid: peer?.pid, message: "refused a connection: \(why)", event: .refused)
     }
 

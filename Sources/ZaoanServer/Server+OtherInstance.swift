@@ -70,7 +70,7 @@ extension Server {
             }
             // Gone meanwhile (ECONNABORTED), or taken by another: poll again.
             guard case .value(let client)? = try? nonBlockingSyscall("accept", { zaoan_accept_nonblocking(fd) }) else { continue }
-            answer(client, with: line)
+            answer(Descriptor(taking: client), with: line)
             answered += 1
             lastConnection = Posix.monotonicSeconds()
         }
@@ -80,8 +80,8 @@ extension Server {
     /// Sends `line`, ends the output, and reads what the client sent until it closes (within
     /// a second): a Unix socket closed with unread input resets the peer, whose read of the
     /// line would then fail with ECONNRESET.
-    private static func answer(_ client: Int32, with line: [UInt8]) {
-        defer { Posix.close(client) }
+    private static func answer(_ connection: consuming Descriptor, with line: [UInt8]) {
+        let client = connection.rawValue
         // A few hundred bytes into an empty socket buffer: a client that cannot take them
         // loses the explanation, not the service.
         _ = line.withUnsafeBytes { send(client, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL | MSG_DONTWAIT)) }

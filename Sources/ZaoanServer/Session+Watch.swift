@@ -30,7 +30,7 @@ extension Session {
     private func adoptBarOutput() -> BarOutput? {
         guard let passed = channel.takePassedDescriptor() else { return nil }
         guard peer?.mayHandOver == true else {
-            Posix.close(passed)  // untouched: not even fstat, which can reach a hostile file system
+            passed.close()  // untouched: not even fstat, which can reach a hostile file system
             Log.debug("\(self.who): only the service's own user or root may hand over a bar's output; answering on the socket")
             return nil
         }

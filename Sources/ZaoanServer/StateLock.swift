@@ -71,10 +71,13 @@ final class StateLock {
     /// Whether the lock is free now (its holder stopped): taken for a moment and let go, for
     /// a refusing instance that only needs to know when to stop refusing.
     static func isFree(in directory: String) -> Bool {
-        let fd = open(directory + "/" + fileName, O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK | O_NOCTTY)
-        guard fd >= 0 else { return errno == ENOENT }
-        defer { Posix.close(fd) }  // releases the lock at once if it was taken
-        return flock(fd, LOCK_EX | LOCK_NB) == 0
+        let file: Descriptor
+        do throws(SystemError) {
+            file = try Descriptor.open(directory + "/" + fileName, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY, "opening the lock file")
+        } catch {
+            return error.errno == ENOENT
+        }
+        return flock(file.rawValue, LOCK_EX | LOCK_NB) == 0  // closing `file` releases it at once if it was taken
     }
 
     /// Writes `pid N` and, once it is known, `socket PATH` into the lock file.

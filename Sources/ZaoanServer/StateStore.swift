@@ -49,7 +49,7 @@ public struct StateStore: Sendable {
     public func load(now: Instant = Instant.now) throws(SystemError) -> Loaded {
         guard let folder = try openDirectoryIfPresent() else { return Loaded() }
         let directoryFD = folder.rawValue
-        removeAbandonedTemporaryFiles(in: directoryFD)
+        removeAbandonedTemporaryFiles(in: folder)
         let problem: String
         do {
             let bytes = try RegularFile.read(Self.fileName, in: directoryFD, limit: StateFile.maxBytes, followLinks: false)
@@ -127,22 +127,15 @@ public struct StateStore: Sendable {
 
     /// A save interrupted by a crash leaves `state.json.tmp-<pid>-<random>`; the state file
     /// itself is whole (old or new), so a leftover whose process is gone is only clutter.
-    private func removeAbandonedTemporaryFiles(in directoryFD: Int32) {
-        let copy = dup(directoryFD)
-        guard copy >= 0, let handle = fdopendir(copy) else {
-            if copy >= 0 { Posix.close(copy) }
-            return
-        }
-        defer { closedir(handle) }
-        var leftovers: [String] = []
-        while let entry = readdir(handle) {
-            let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix(while: { $0 != 0 }), as: UTF8.self) }
-            guard name.hasPrefix(Self.temporaryPrefix) else { continue }
+    private func removeAbandonedTemporaryFiles(in folder: borrowing Descriptor) {
+        // Not listed (no descriptor left): the clutter stays until the next start.
+        let leftovers = (try? folder.entryNames(where: { name in
+            guard name.hasPrefix(Self.temporaryPrefix) else { return false }
             let owner = name.dropFirst(Self.temporaryPrefix.count).split(separator: "-").first.flatMap { pid_t($0) }
-            if let owner, owner == getpid() || kill(owner, 0) == 0 || errno == EPERM { continue }  // a live save
-            leftovers.append(name)
-        }
-        for name in leftovers { unlinkat(directoryFD, name, 0) }
+            guard let owner else { return true }
+            return !(owner == getpid() || kill(owner, 0) == 0 || errno == EPERM)  // not a live save
+        }, "listing \(directory)")) ?? []
+        for name in leftovers { unlinkat(folder.rawValue, name, 0) }
     }
 
     private func makeDirectory() throws(SystemError) {

@@ -28,17 +28,14 @@ public struct UnixAddress: Sendable {
         }
     }
 
-    /// Opens a stream socket and connects it here. Returns the fd, or throws with errno.
-    public func connect(blocking: Bool = true) throws(SystemError) -> Int32 {
+    /// Opens a stream socket and connects it here; a failure closes it.
+    /// A connect interrupted by a signal is not retried: it goes on in the kernel, and a
+    /// second call would fail with EALREADY.
+    public func connect(blocking: Bool = true) throws(SystemError) -> Descriptor {
         let type = Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue) | (blocking ? 0 : Int32(SOCK_NONBLOCK.rawValue))
-        let fd = socket(AF_UNIX, type, 0)
-        guard fd >= 0 else { throw SystemError(errno: Glibc.errno, "creating a socket") }
-        let result = withSockaddr { Glibc.connect(fd, $0, $1) }
-        if result != 0 {
-            let code = Glibc.errno
-            Posix.close(fd)
-            throw SystemError(errno: code, "connecting to \(path)")
-        }
-        return fd
+        let socket = Descriptor(taking: try syscall("creating a socket") { Glibc.socket(AF_UNIX, type, 0) })
+        let fd = socket.rawValue
+        _ = try syscall(retryOnInterrupt: false, "connecting to \(path)") { withSockaddr { Glibc.connect(fd, $0, $1) } }  // 0 on success
+        return socket
     }
 }

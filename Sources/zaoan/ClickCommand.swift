@@ -71,24 +71,14 @@ struct ClickCommand {
 
     /// The folder's entries, sorted (so `open-link` goes to the same watch each time).
     private func names(in folder: borrowing Descriptor, path: String) -> [String] {
-        // readdir needs a DIR of its own: a duplicate, which closedir closes.
-        let copy = dup(folder.rawValue)
-        guard copy >= 0, let stream = fdopendir(copy) else {
-            if copy >= 0 { close(copy) }
-            printError("cannot list the click folder \(path): \(String(cString: strerror(Glibc.errno)))")
+        do throws(SystemError) {
+            // A folder of one user's watches: a few entries. More than this many is not a
+            // click folder zaoan keeps, and is not read further.
+            return try folder.entryNames(limit: 4096, "listing the click folder \(path)").sorted()
+        } catch {
+            printError("cannot list the click folder \(path): \(String(cString: strerror(error.errno)))")
             return []
         }
-        defer { closedir(stream) }
-        var names: [String] = []
-        // A folder of one user's watches: a few entries. More than this many is not a click
-        // folder zaoan keeps, and is not read further.
-        while names.count < 4096, let entry = readdir(stream) {
-            let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
-                String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
-            }
-            if name != "." && name != ".." { names.append(name) }
-        }
-        return names.sorted()
     }
 
     /// Writes `word` into the FIFO `name` if a watch holds it open; removes it if none does.

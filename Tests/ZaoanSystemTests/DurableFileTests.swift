@@ -104,4 +104,35 @@ struct DurableFileTests {
             }
         }
     }
+
+    @Test("a folder's entries: no . or .., filtered, cut at the limit; the descriptor stays open; a file is no folder")
+    func entryNames() throws {
+        let path = try makeFolder()
+        let folder = try open(path)
+        defer { removeAll(path) }
+        for name in ["a.ics", "b.ics", "c.txt", ".hidden.ics"] {
+            let written = DurableFile.replaceForTest(name, in: folder, path: path)
+            #expect(written)
+        }
+        #expect(try folder.entryNames("listing").sorted() == [".hidden.ics", "a.ics", "b.ics", "c.txt"])
+        #expect(try folder.entryNames(where: { $0.hasSuffix(".ics") && !$0.hasPrefix(".") }, "listing").sorted() == ["a.ics", "b.ics"])
+        #expect(try folder.entryNames(limit: 2, "listing").count == 2)
+        #expect(try folder.entryNames("listing again").count == 4, "listing twice reads the folder from its start each time")
+        #expect(fcntl(folder.rawValue, F_GETFD) != -1)
+        let file = try Descriptor.open(path + "/a.ics", O_RDONLY, "opening")
+        let error = #expect(throws: SystemError.self) { _ = try file.entryNames("listing a file") }
+        #expect(error?.errno == ENOTDIR && error?.operation == "listing a file")
+    }
+}
+
+private extension DurableFile {
+    static func replaceForTest(_ name: String, in folder: borrowing Descriptor, path: String) -> Bool {
+        // Not `try? … != nil`: a durable write returns nil, which try? would flatten into "failed".
+        do {
+            _ = try replace(name, in: folder, path: path, temporaryName: "t-" + name, with: [])
+            return true
+        } catch {
+            return false
+        }
+    }
 }
