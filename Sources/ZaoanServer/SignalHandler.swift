@@ -4,17 +4,17 @@ import ZaoanSystem
 
 /// Hands the service's signals to the server on the loop's thread.
 final class SignalHandler: EventHandler {
-    private let fd: Int32
+    private let signals: Descriptor
     private unowned let server: Server
 
     init(server: Server, signals: [Int32]) throws(SystemError) {
-        fd = try Signals.descriptor(for: signals)
+        self.signals = try Signals.descriptor(for: signals)
         self.server = server
-        try server.loop.register(fd, events: EventLoop.readable, handler: self)
+        try server.loop.register(self.signals.rawValue, events: EventLoop.readable, handler: self)
     }
 
     func handle(events: UInt32) {
-        for signal in Signals.read(fd) { server.received(signal: signal) }
+        for signal in Signals.read(signals) { server.received(signal: signal) }
     }
 }
 

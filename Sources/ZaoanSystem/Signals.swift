@@ -17,16 +17,15 @@ public enum Signals {
     }
 
     /// Blocks `signals` and returns a non-blocking signalfd that receives them.
-    public static func descriptor(for signals: [Int32]) throws(SystemError) -> Int32 {
+    public static func descriptor(for signals: [Int32]) throws(SystemError) -> Descriptor {
         block(signals)
         var set = mask(signals)
-        let fd = signalfd(-1, &set, Int32(SFD_NONBLOCK | SFD_CLOEXEC))
-        guard fd >= 0 else { throw SystemError(errno: errno, "creating a signalfd") }
-        return fd
+        return Descriptor(taking: try syscall("creating a signalfd") { signalfd(-1, &set, Int32(SFD_NONBLOCK | SFD_CLOEXEC)) })
     }
 
     /// The signals waiting on a descriptor from `descriptor(for:)`, oldest first.
-    public static func read(_ fd: Int32) -> [Int32] {
+    public static func read(_ descriptor: borrowing Descriptor) -> [Int32] {
+        let fd = descriptor.rawValue
         var received: [Int32] = []
         var info = signalfd_siginfo()
         while Glibc.read(fd, &info, MemoryLayout<signalfd_siginfo>.size) == MemoryLayout<signalfd_siginfo>.size {

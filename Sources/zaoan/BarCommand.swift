@@ -56,7 +56,7 @@ final class BarCommand {
 
     func run() -> Never {
         StandardOutput.ignoreBrokenPipe()
-        let signals: Int32
+        let signals: Descriptor
         do {
             signals = try Signals.descriptor(for: [SIGTERM, SIGINT, SIGHUP, BarProtocol.stopSignal, BarProtocol.continueSignal])
         } catch {
@@ -70,7 +70,7 @@ final class BarCommand {
         while true {
             var deadline: Double?
             if stream == nil { deadline = retryAt } else if let answerBy { deadline = answerBy.at }
-            var entries = [pollfd(fd: signals, events: Int16(POLLIN), revents: 0), StandardOutput.hangupEntry,
+            var entries = [pollfd(fd: signals.rawValue, events: Int16(POLLIN), revents: 0), StandardOutput.hangupEntry,
                            pollfd(fd: stdinOpen ? 0 : -1, events: Int16(POLLIN), revents: 0),
                            pollfd(fd: stream?.fd ?? -1, events: Int16(POLLIN), revents: 0)]
             pollDescriptors(&entries, timeout: deadline.map { $0 - Posix.monotonicSeconds() })

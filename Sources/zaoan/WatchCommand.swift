@@ -38,7 +38,7 @@ struct WatchCommand {
 
     func run() -> Never {
         StandardOutput.ignoreBrokenPipe()
-        let signals: Int32
+        let signals: Descriptor
         do {
             signals = try Signals.descriptor(for: [SIGTERM, SIGINT, SIGHUP])
         } catch {
@@ -84,7 +84,7 @@ struct WatchCommand {
             while true {
                 let left = deadline - Posix.monotonicSeconds()
                 if left <= 0 { return }
-                var entries = [pollfd(fd: signals, events: Int16(POLLIN), revents: 0), StandardOutput.hangupEntry,
+                var entries = [pollfd(fd: signals.rawValue, events: Int16(POLLIN), revents: 0), StandardOutput.hangupEntry,
                                pollfd(fd: inbox?.fd ?? -1, events: Int16(POLLIN), revents: 0)]
                 pollDescriptors(&entries, timeout: left)
                 exitIfAsked(entries, signals: signals)
@@ -111,7 +111,7 @@ struct WatchCommand {
             var changed = false
             while open {
                 var entries = [
-                    pollfd(fd: signals, events: Int16(POLLIN), revents: 0),
+                    pollfd(fd: signals.rawValue, events: Int16(POLLIN), revents: 0),
                     StandardOutput.hangupEntry,
                     pollfd(fd: connection.fd, events: Int16(POLLIN), revents: 0),
                     pollfd(fd: inbox?.fd ?? -1, events: Int16(POLLIN), revents: 0),
@@ -226,7 +226,7 @@ struct WatchCommand {
             ?? StatusLine.error("the service sent something that is not a \(format.rawValue) line", format: format, instance: instance)
     }
 
-    private func exitIfAsked(_ entries: [pollfd], signals: Int32) {
+    private func exitIfAsked(_ entries: [pollfd], signals: borrowing Descriptor) {
         if entries[0].revents != 0, !Signals.read(signals).isEmpty { exit(0) }
         if StandardOutput.readerIsGone(entries[1]) { exit(0) }
     }
