@@ -127,18 +127,24 @@ public struct CalendarZone: CustomStringConvertible {
         wallClock(at: instant).map { $0.secondsAsIfUTC - instant }
     }
 
-    /// The instant this wall clock shows `wall`, as RFC 5545 (3.3.5) reads wall clocks:
-    /// a time that occurs twice (clocks set back) is the first of the two; a time that
-    /// never occurs (clocks set forward) is read with the offset from before the gap, so
-    /// 02:30 on a spring-forward day in Berlin is 03:30 CEST.
+    /// The instant this wall clock shows `wall`, as RFC 5545 (3.3.5) reads wall clocks and
+    /// as zaoan reads them everywhere (`WallClock.Resolution.first`, the one rule): a time
+    /// that occurs twice (clocks set back) is the first of the two; a time that never occurs
+    /// (clocks set forward) is read with the offset from before the gap, so 02:30 on a
+    /// spring-forward day in Berlin is 03:30 CEST. A tz database zone finds its readings
+    /// from its transitions, a file's VTIMEZONE from its offsets a day either side.
     ///
     /// (libical's conversion, used before issue 30, picked the second of a repeated time
     /// and read a skipped one with the later offset, 02:30 → 01:30 CET.)
     public func instant(of wall: LocalDateTime) -> Int64 {
-        let naive = wall.secondsAsIfUTC
-        guard let before = offset(at: naive - 86_400), let after = offset(at: naive + 86_400) else { return naive }
-        let candidates = [naive - before, naive - after].filter { offset(at: $0) == naive - $0 }
-        return candidates.min() ?? naive - before
+        let local = Int(wall.secondsAsIfUTC)  // within the years: far from Int's ends
+        let resolution: WallClock.Resolution
+        if earlier == nil, case .system(let info) = rules {
+            resolution = WallClock.resolve(local, in: info)
+        } else {
+            resolution = WallClock.resolve(local) { instant in offset(at: Int64(instant)).map { Int($0) } }
+        }
+        return Int64(resolution.first)
     }
 
     public var description: String { name }

@@ -51,6 +51,19 @@ public enum WallClock {
         }
     }
 
+    /// The same rule for a zone known only by its offset at each instant, such as a calendar
+    /// file's own VTIMEZONE: the offsets a day before and a day after are the candidates, so
+    /// it finds every reading where the offset changes at most once in those 48 hours (the
+    /// tz database's zones go through `resolve(_:in:)`, which finds every change). Where the
+    /// zone cannot say its offset a day either side, the time is read as UTC.
+    public static func resolve(_ local: Int, offsetAt offset: (Int) -> Int?) -> Resolution {
+        guard let before = offset(local - 86_400), let after = offset(local + 86_400) else { return .unique(local) }
+        let found = Set([local - before, local - after]).filter { offset($0) == local - $0 }.sorted()
+        if found.count > 1 { return .repeated(first: found[0], second: found[found.count - 1]) }
+        if let only = found.first { return .unique(only) }
+        return .skipped(moved: local - before, gap: after - before)
+    }
+
     /// Local seconds for a proleptic-Gregorian date and time of day.
     public static func localSeconds(year: Int, month: Int, day: Int, hour: Int = 0, minute: Int = 0, second: Int = 0) -> Int {
         CivilCalendar.saturatingDays(year: year, month: month, day: day) * 86_400 + hour * 3_600 + minute * 60 + second

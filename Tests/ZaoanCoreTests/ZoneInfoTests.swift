@@ -143,6 +143,25 @@ import Testing
         #expect(count == 0, "\(name): \(problems.prefix(5))")
     }
 
+    /// One rule for wall clocks that occur twice or never: read from a zone's offsets alone
+    /// (a calendar file's VTIMEZONE) it gives what the tz database's transitions give,
+    /// every 10 minutes through 2026 and through 2011, when Samoa skipped a whole day.
+    @Test("a zone known by its offsets alone resolves wall clocks as its transitions do", arguments: ["Europe/Berlin", "Australia/Lord_Howe", "America/St_Johns", "Europe/Dublin", "Pacific/Apia", "America/Santiago"])
+    func offsetResolutionAgrees(_ name: String) throws {
+        let zone = try ZoneInfoStore().zoneInfo(named: name)
+        var problems: [String] = []
+        for year in [(1_293_840_000, 1_325_376_000), (1_767_225_600, 1_798_761_600)] {
+            for local in stride(from: year.0, to: year.1, by: 600) {
+                let byTransitions = WallClock.resolve(local, in: zone)
+                let byOffsets = WallClock.resolve(local) { zone.localTime(at: $0).offset }
+                if byTransitions != byOffsets { problems.append("\(WallClock.describe(local: local)): \(byTransitions) vs \(byOffsets)") }
+            }
+        }
+        let count = problems.count
+        #expect(count == 0, "\(name): \(count) differ, \(problems.prefix(4))")
+        #expect(WallClock.resolve(1_000) { _ in nil } == .unique(1_000), "no offset known: read as UTC")
+    }
+
     @Test func fixedOffsetsAreNamedLikeTheTzDatabase() throws {
         #expect(ZoneInfo.fixed(utcOffset: 28_800).localTime(at: 0) == (28_800, false, "+08"))
         #expect(ZoneInfo.fixed(utcOffset: 19_800).localTime(at: 0).abbreviation == "+0530")
