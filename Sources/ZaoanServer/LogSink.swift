@@ -16,10 +16,13 @@ import Glibc
 /// The end of a line that was only partly taken (a socket, a terminal) is kept — one line at
 /// most — and goes out before anything else, so lines are never torn or interleaved.
 /// - a regular file or anything else: plain writes (they do not block for long).
-struct LogSink {
+struct LogSink: ~Copyable {
     private enum Kind { case socket, pipe, plain }
 
-    private var fd: Int32
+    /// The descriptor written to: the one given (stderr, not ours to close), or `reopened`.
+    private let fd: Int32
+    /// A terminal's own non-blocking description, owned here.
+    private let reopened: Descriptor?
     private let kind: Kind
     /// The end of a line a socket took only part of.
     private var unsent: [UInt8] = []
@@ -30,24 +33,23 @@ struct LogSink {
     /// The longest line written; longer ones are cut (a pipe writes ≤ PIPE_BUF atomically).
     static let maxLine = 4000
 
-    init(fd: Int32) {
-        self.fd = fd
+    init(fd given: Int32) {
         var info = stat()
-        guard fstat(fd, &info) == 0 else {
-            kind = .plain
-            return
+        let type = fstat(given, &info) == 0 ? info.st_mode & S_IFMT : 0
+        // A terminal is written through a non-blocking description of its own (where /proc
+        // cannot give one, through the shared one).
+        var number = given
+        var own: Descriptor? = nil
+        if type == S_IFCHR, let opened = try? Descriptor.open("/proc/self/fd/\(given)", O_WRONLY | O_NONBLOCK | O_NOCTTY, "reopening stderr") {
+            number = opened.rawValue
+            own = consume opened
         }
-        switch info.st_mode & S_IFMT {
-        case S_IFSOCK:
-            kind = .socket
-        case S_IFIFO:
-            kind = .pipe
-        case S_IFCHR:
-            let own = open("/proc/self/fd/\(fd)", O_WRONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY)
-            if own >= 0 { self.fd = own }
-            kind = .pipe  // poll for room, then write: the same rule as a pipe
-        default:
-            kind = .plain
+        fd = number
+        reopened = own
+        switch type {
+        case S_IFSOCK: kind = .socket
+        case S_IFIFO, S_IFCHR: kind = .pipe  // poll for room, then write
+        default: kind = .plain
         }
     }
 
