@@ -141,7 +141,7 @@ private final class Worker: @unchecked Sendable {
 
             for (index, connection) in connections.enumerated() {
                 if let epoll, !epoll.addReadable(connection.fd, token: UInt64(index)) {
-                    failure = SystemError(errno: errno, "epoll_ctl").description
+                    failure = syscallFailure("epoll_ctl").description
                     return
                 }
                 guard connection.sendAll(request) else {
@@ -153,7 +153,7 @@ private final class Worker: @unchecked Sendable {
                 if let epoll {
                     let connections = self.connections
                     guard epoll.wait(timeout: options.spin ? 0 : 1000, { service(connections[Int($0)]) }) else {
-                        if failure == nil { failure = SystemError(errno: errno, "epoll_wait").description }
+                        if failure == nil { failure = syscallFailure("epoll_wait").description }
                         return
                     }
                 } else {

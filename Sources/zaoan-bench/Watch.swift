@@ -48,7 +48,7 @@ func runWatch(_ options: WatchOptions) throws -> WatchResult {
         let connection = try BenchConnection(options.socket)
         connections.append(connection)
         _ = line.withUnsafeBytes { connection.sendAll($0) }
-        guard epoll.addReadable(connection.fd, token: UInt64(index)) else { throw SystemError(errno: errno, "epoll_ctl") }
+        guard epoll.addReadable(connection.fd, token: UInt64(index)) else { throw syscallFailure("epoll_ctl") }
     }
     let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 64 * 1024, alignment: 16)
     defer { buffer.deallocate() }
@@ -74,7 +74,7 @@ func runWatch(_ options: WatchOptions) throws -> WatchResult {
             }
             return true
         }
-        guard ok else { throw SystemError(errno: errno, "epoll_wait") }
+        guard ok else { throw syscallFailure("epoll_wait") }
     }
     result.serverCPU = (processCPUSeconds(pid: options.pid) ?? 0) - cpuBefore
     result.ticks = Double(result.delays.count) / Double(options.connections)
