@@ -99,8 +99,15 @@ public struct CalendarSource: Sendable {
     }
 
     private func loadFolder(_ directory: borrowing Descriptor, trust: FileTrust) -> CalendarSet {
-        var names = Self.icsNames(in: directory)
         var set = CalendarSet(documents: [], problems: [])
+        var names: [String]
+        do throws(SystemError) {
+            names = try Self.icsNames(in: directory)
+        } catch {
+            // No descriptor left for the listing, most often: said, and read again at the next change.
+            set.problems.append(problem("cannot be listed (\(String(cString: strerror(error.errno)))), so none of its calendars is read now"))
+            return set
+        }
         if names.count > CalendarLimits.filesPerFolder {
             set.problems.append(problem("\(names.count) .ics files; the first \(CalendarLimits.filesPerFolder) by name are read"))
             names.removeSubrange(CalendarLimits.filesPerFolder...)
@@ -127,13 +134,11 @@ public struct CalendarSource: Sendable {
     }
 
     /// The names ending in `.ics` and not starting with a dot, sorted (so a cut is stable).
-    private static func icsNames(in directory: borrowing Descriptor) -> [String] {
+    private static func icsNames(in directory: borrowing Descriptor) throws(SystemError) -> [String] {
         // Listing stops a little past the limit: a folder of a million files costs no more.
-        // A folder that cannot be listed (no descriptor left) reads as empty, as before it was read.
-        let names = (try? directory.entryNames(limit: CalendarLimits.filesPerFolder * 2 + 1, where: { name in
+        try directory.entryNames(limit: CalendarLimits.filesPerFolder * 2 + 1, where: { name in
             !name.hasPrefix(".") && name.lowercased().hasSuffix(".ics") && name.count > 4
-        }, "listing the folder")) ?? []
-        return names.sorted()
+        }, "listing the folder").sorted()
     }
 
     private enum FileOutcome {

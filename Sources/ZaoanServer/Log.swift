@@ -119,24 +119,21 @@ public enum Log {
 private struct JournalSocket: ~Copyable {
     /// A fixed path well under the 108-byte limit: building the address cannot fail.
     private static let address = try? UnixAddress(path: "/run/systemd/journal/socket")
-    /// Opened with the first entry; -1 until then.
-    private var fd: Int32 = -1
+    /// Opened with the first entry.
     private var socket: Descriptor?
     private(set) var dropped = 0
 
     /// Returns false when journald cannot be reached (the caller writes to stderr instead);
     /// true when the entry was sent or dropped because journald is behind.
     mutating func send(_ datagram: [UInt8]) -> Bool {
-        if fd < 0 {
+        if socket == nil {
             // No socket (no descriptor left): this entry goes to stderr, the next one tries again.
             guard let opened = try? syscall("opening the journal's socket", {
                 Glibc.socket(AF_UNIX, Int32(SOCK_DGRAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue) | Int32(SOCK_NONBLOCK.rawValue), 0)
             }) else { return false }
-            fd = opened
             socket = Descriptor(taking: opened)
         }
-        guard let address = Self.address else { return false }
-        let fd = self.fd
+        guard let address = Self.address, let fd = socket?.rawValue else { return false }
         let sent = datagram.withUnsafeBytes { bytes in
             address.withSockaddr { sendto(fd, bytes.baseAddress, bytes.count, Int32(MSG_DONTWAIT | MSG_NOSIGNAL), $0, $1) }
         }

@@ -200,31 +200,32 @@ enum ReaderWire {
     /// `maxLineBytes`.
     static func lines(_ bytes: [UInt8]) -> [[String]]? {
         var framer = LineFramer(lineLimit: maxLineBytes)
-        guard var lines = bytes.withUnsafeBytes({ lines(in: $0, framer: &framer) }) else { return nil }
-        var tooLong = false
-        framer.finish { frame in
-            switch frame {
-            case .line(let line): if !line.isEmpty { lines.append(fields(line)) }
-            case .tooLong: tooLong = true
-            }
-            return true
-        }
-        return tooLong ? nil : lines
+        var collected = Collected()
+        bytes.withUnsafeBytes { framer.feed($0) { collected.take($0) } }
+        framer.finish { collected.take($0) }
+        return collected.tooLong ? nil : collected.lines
     }
 
     /// The complete lines `chunk` ends, each as its fields, cut by `framer`, which keeps an
     /// unfinished line for the next chunk; nil once a line is longer than `maxLineBytes`.
     static func lines(in chunk: UnsafeRawBufferPointer, framer: inout LineFramer) -> [[String]]? {
+        var collected = Collected()
+        framer.feed(chunk) { collected.take($0) }
+        return collected.tooLong ? nil : collected.lines
+    }
+
+    /// What the framer delivered: the non-empty lines as fields, and whether one was too long.
+    private struct Collected {
         var lines: [[String]] = []
         var tooLong = false
-        framer.feed(chunk) { frame in
+
+        mutating func take(_ frame: LineFramer.Frame) -> Bool {
             switch frame {
-            case .line(let line): if !line.isEmpty { lines.append(fields(line)) }
+            case .line(let line): if !line.isEmpty { lines.append(ReaderWire.fields(line)) }
             case .tooLong: tooLong = true
             }
             return true
         }
-        return tooLong ? nil : lines
     }
 
     static func fields<Line: Sequence<UInt8>>(_ line: Line) -> [String] {
