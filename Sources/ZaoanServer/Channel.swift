@@ -27,6 +27,8 @@ final class Channel: EventHandler {
         static let highWater = OutputLimits.highWater
     }
 
+    /// What the handler does with lines now: takes them, holds them back (a change awaits its
+    /// commit: the channel stays open), or none (the channel closes once its output is written).
     enum Intake { case taking, holding, closing }
 
     /// Why the service closed a channel, for the log and `stats`.
@@ -39,16 +41,12 @@ final class Channel: EventHandler {
     let shared: ChannelShared
     /// The turn's instant (`shared.clock`, kept here: it is read on every answer).
     let clock: LoopClock
+    /// The session it hands lines to, which alone keeps the protocol's state: the channel asks
+    /// it whether lines are taken now (`intake`) and whether a watch is open (`isWatching`).
     unowned var handler: ChannelHandler!
     private var framer = LineFramer()
     private var output = OutputQueue()
     private var interest = EventLoop.readable
-    /// Set by the handler: whether lines are taken now, held back (a change awaits its
-    /// commit: the channel stays open), or the channel closes once its output is written.
-    var intake = Intake.taking
-    /// Set by the handler: a watch or event stream is open, so no time limit runs while
-    /// output keeps up.
-    var watching = false
     /// False from `close()` on: nothing more is read, written or taken.
     private(set) var isOpen = true
     private(set) var closeReason: CloseReason?
@@ -113,10 +111,10 @@ final class Channel: EventHandler {
     var hasBufferedInput: Bool { framer.hasBufferedInput }
     /// Whether a time limit runs (the sweeper must look at it).
     var needsSweeping: Bool {
-        isOpen && (!watching || hasPendingOutput || newestFrame != nil || partialLineSince != nil || overSoftLimitSince != nil)
+        isOpen && (!handler.isWatching || hasPendingOutput || newestFrame != nil || partialLineSince != nil || overSoftLimitSince != nil)
     }
     /// Whether the next line may be taken now.
-    var takingLines: Bool { isOpen && !pausedForOutput && !pausedForTurn && intake == .taking }
+    var takingLines: Bool { isOpen && !pausedForOutput && !pausedForTurn && handler.intake == .taking }
 
     func handle(events: UInt32) {
         if events & (EventLoop.readable | EventLoop.hangup) != 0 && takingLines { readIfAffordable() }
@@ -354,7 +352,7 @@ final class Channel: EventHandler {
             afterLines()
             return
         }
-        if output.isEmpty && newestFrame == nil && intake == .closing {
+        if output.isEmpty && newestFrame == nil && handler.intake == .closing {
             close()
             return
         }

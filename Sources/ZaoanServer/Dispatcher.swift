@@ -3,9 +3,9 @@ import ZaoanCore
 
 /// What a request does, for a peer: the answer to send and what the session does next
 /// (`Outcome`), routed by the request's row in the request table
-/// (`RequestDescriptor.effect`). It owns the rights on changes and the request count, and
-/// holds what sessions act on (watches, the event stream, the group commit); it knows
-/// nothing of sockets or sessions.
+/// (`RequestDescriptor.effect`). It parses and counts the requests, owns the rights on
+/// changes, hands what is answered later to the part that does it (`handOff`), and holds
+/// what a session subscribes to (watches, the event stream); it knows nothing of sockets.
 final class Dispatcher {
     enum Outcome {
         case reply(Reply)
@@ -16,15 +16,27 @@ final class Dispatcher {
         /// `watch REQUEST`: the session registers the watch and sends its first answer.
         case watch(Request)
         /// `watch events [since=TIME]`: the session follows the event stream; nothing is sent
-        /// now but the moments after TIME it missed.
-        case follow(since: String?)
-        /// A room change the peer may make: answered by the group commit once saved.
-        case enqueueChange(Request)
-        /// `reload` by a peer that may: answered once the config is read and applied.
-        case reloadSettings
-        /// `event add`, `event rm` by a peer that may, checked against the settings: answered
-        /// once the file is written or removed (`CalendarWriter`).
-        case writeCalendar(CalendarWrite)
+        /// now but the moments after `replayingAfter` (a second) it missed.
+        case follow(replayingAfter: Int?)
+        /// Answered later, by the part that does it (`handOff`): the session holds its next
+        /// lines until then, so that they see what it did.
+        case answerLater(Deferred)
+    }
+
+    /// What is answered once done off the loop, and who does it.
+    enum Deferred {
+        /// A room change the peer may make: saved by the group commit (`GroupCommit`), with
+        /// the room changes that follow it on the connection.
+        case change(Request)
+        /// `reload` by a peer that may: the config read and applied (`SettingsReloader`).
+        case reload
+        /// `event add`, `event rm` by a peer that may, checked against the settings: the file
+        /// written or removed (`CalendarWriter`).
+        case write(CalendarWrite)
+
+        /// Whether room changes sent after it join it (a change after a reload or a write
+        /// waits, so it is answered after it).
+        var takesChanges: Bool { if case .change = self { true } else { false } }
     }
 
     let responder: Responder
@@ -38,7 +50,7 @@ final class Dispatcher {
     var adminGroupID: gid_t?
     /// The lines clients send again and again, parsed once (shared by every session: a
     /// prompt's one-shot `greeting` is the same line from every shell).
-    var parsedLines = ParsedLines()
+    private(set) var parsedLines = ParsedLines()
     /// Requests answered since start, errors included.
     private(set) var requests = 0
     /// What `stats` reports, read when it is asked.
@@ -62,7 +74,39 @@ final class Dispatcher {
         self.adminGroupID = adminGroupID
     }
 
-    func countRequest() { requests += 1 }
+    /// The request `line` asks for, counted (a line that does not parse is counted too,
+    /// and its error answered); nil for an empty line, which asks nothing.
+    func parse(_ line: UnsafeRawBufferPointer) throws(ProtocolError) -> ParsedRequest? {
+        let parsed: ParsedRequest?
+        do {
+            parsed = try parsedLines.parsed(for: line)
+        } catch {
+            requests += 1
+            throw error
+        }
+        if parsed != nil { requests += 1 }
+        return parsed
+    }
+
+    /// A line sent while `session`'s room changes wait for their commit: a further room
+    /// change joins them (same peer, same rights: the first was checked), counted; anything
+    /// else is left for its turn, when it is answered (a line that does not parse too).
+    func joinsCommit(_ line: UnsafeRawBufferPointer, from session: Session) -> Bool {
+        guard let request = try? parsedLines.request(for: line), request.isRoomChange else { return false }
+        requests += 1
+        commit.enqueue(request, from: session)
+        return true
+    }
+
+    /// Hands what is answered later to the part that does it, which answers `session`
+    /// (`Session.changeAnswered`) once it is done; call once the session holds its lines.
+    func handOff(_ deferred: Deferred, from session: Session) {
+        switch deferred {
+        case .change(let request): commit.enqueue(request, from: session)
+        case .reload: reload(session)
+        case .write(let write): writeCalendar(write, session)
+        }
+    }
 
     /// Routed by the kind worked out at parse (`ParsedRequest.kind`); the request itself is
     /// only looked into for what it carries (a copy of it is not free: an enum with
@@ -73,22 +117,26 @@ final class Dispatcher {
             switch parsed.kind {
             case .watch: if case .watch(let inner) = parsed.request { return .watch(inner) }
             case .watchEvents:
-                if case .text(_, let since) = parsed.request { return .follow(since: since) }
-                return .follow(since: nil)
+                guard case .text(_, let since?) = parsed.request else { return .follow(replayingAfter: nil) }
+                do {
+                    return .follow(replayingAfter: try responder.replayStart(since: since, now: clock.wall))
+                } catch {
+                    return .reply(.error(error))
+                }
             default: break
             }
             return .reply(responder.answer(parsed, now: clock.wall, counters: statistics()))
         case .controlsConnection:
             return parsed.kind == .quit ? .replyAndClose(answer(parsed.request)) : .enterSession
         case .reloadsSettings:
-            return refusal(of: parsed.request, from: peer).map(Outcome.reply) ?? .reloadSettings
+            return refusal(of: parsed.request, from: peer).map(Outcome.reply) ?? .answerLater(.reload)
         case .changesRooms:
-            return refusal(of: parsed.request, from: peer).map(Outcome.reply) ?? .enqueueChange(parsed.request)
+            return refusal(of: parsed.request, from: peer).map(Outcome.reply) ?? .answerLater(.change(parsed.request))
         case .writesCalendars:
             if let refused = refusal(of: parsed.request, from: peer) { return .reply(refused) }
             var random = SystemRandomNumberGenerator()
             do {
-                return .writeCalendar(try responder.calendarWrite(parsed.request, now: clock.wall, uid: EventUID.make(using: &random)))
+                return .answerLater(.write(try responder.calendarWrite(parsed.request, now: clock.wall, uid: EventUID.make(using: &random))))
             } catch {
                 return .reply(.error(error))
             }

@@ -26,6 +26,14 @@ extension Session {
         return true
     }
 
+    /// `watch events`: a stream of moments; nothing is sent now but what a returning
+    /// subscriber missed, the moments after `replayAfter`.
+    func follow(replayingAfter replayAfter: Int?) {
+        dispatcher.events.add(channel, replayingAfter: replayAfter)
+        become(.followingEvents(mode))
+        dispatcher.statusChanged()
+    }
+
     /// Takes the descriptor passed with the watch request as the bar's output, if it is one.
     private func adoptBarOutput() -> BarOutput? {
         guard let passed = channel.takePassedDescriptor() else { return nil }

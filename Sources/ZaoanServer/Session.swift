@@ -2,9 +2,11 @@ import Glibc
 import ZaoanCore
 
 /// One client's conversation, on its `Channel`: what its lines mean, in one `State`, and
-/// its deadline. Lines become requests (`RequestParser`), the `Dispatcher` says what each
-/// one does, and the session carries it out: answers, watches, a stream of events, or a
-/// room change that waits for the group commit.
+/// its deadline. The session alone keeps the protocol's state; the channel asks it what it
+/// needs (`intake`, `isWatching`). The `Dispatcher` parses each line and says what it does
+/// (`Dispatcher.Outcome`), and the session carries it out: an answer, a watch, the event
+/// stream, or what is answered later (a room change, a reload, a calendar write), its next
+/// lines held until then.
 ///
 /// One-shot by default: once every complete line read so far is answered and nothing more
 /// is buffered, the connection closes after its output is written. `session` keeps it open.
@@ -15,7 +17,8 @@ final class Session: ChannelHandler {
     /// sees the change and its answer comes after the change's.
     enum HeldFrame { case line([UInt8]), tooLong }
 
-    /// Room changes sent to the group commit, or a reload, and not yet all answered.
+    /// What was handed off to be answered later (room changes, a reload, a calendar write),
+    /// not yet all answered.
     struct CommitWait {
         var mode: Mode
         var inFlight: Int
@@ -47,13 +50,7 @@ final class Session: ChannelHandler {
     /// The server's, which outlives every session (unowned: checked, and no retain per use).
     unowned let dispatcher: Dispatcher
     let clock: LoopClock
-    private(set) var state = State.oneShot(answered: false) {
-        // The channel keeps what it needs of the state as data: no call back per check.
-        didSet {
-            channel.intake = intake
-            channel.watching = isWatching
-        }
-    }
+    private(set) var state = State.oneShot(answered: false)
     let acceptedAt: Double
     /// When a complete line was last taken (a partial line is not activity).
     private(set) var lastActivity: Double
@@ -118,11 +115,9 @@ final class Session: ChannelHandler {
         if case .awaitingCommit(var wait) = state {
             // More changes join the commit (same peer, same rights); anything else waits until
             // they are answered, so it sees them. A line that does not parse waits too.
-            if wait.takesChanges, case .line(let bytes) = frame, let request = try? dispatcher.parsedLines.request(for: bytes), request.isRoomChange {  // its error is answered in its turn
-                dispatcher.countRequest()
+            if wait.takesChanges, case .line(let bytes) = frame, dispatcher.joinsCommit(bytes, from: self) {
                 wait.inFlight += 1
                 state = .awaitingCommit(wait)
-                dispatcher.commit.enqueue(request, from: self)
                 return true
             }
             if case .line(let bytes) = frame { wait.held = .line(Array(bytes)) } else { wait.held = .tooLong }
@@ -151,15 +146,13 @@ final class Session: ChannelHandler {
         }
         let parsed: ParsedRequest
         do {
-            guard let found = try dispatcher.parsedLines.parsed(for: bytes) else { return true }
+            guard let found = try dispatcher.parse(bytes) else { return true }
             parsed = found
         } catch {
-            dispatcher.countRequest()
             Log.debug("\(self.who): \(error)")
             channel.send(.error(error))
             return true
         }
-        dispatcher.countRequest()
         Log.debug("\(self.who): \(parsed.request.commandWord)")
         if parsed.kind.effect == .readsOnly, !Self.answeredWhateverIsUnread.contains(parsed.kind), let refusal = channel.unreadBacklogRefusal() {
             channel.send(refusal)  // nothing rendered: the account has not read what it asked before
@@ -175,32 +168,14 @@ final class Session: ChannelHandler {
         case .enterSession:
             become(.session)
             channel.send(.ok)
-        case .follow(let since):
-            // A stream of moments: nothing is sent now but what a returning subscriber missed.
-            let replayAfter: Int?
-            do {
-                replayAfter = try since.map { text throws(ProtocolError) in try dispatcher.responder.replayStart(since: text, now: clock.wall) }
-            } catch {
-                channel.send(.error(error))
-                return true
-            }
-            dispatcher.events.add(channel, replayingAfter: replayAfter)
-            become(.followingEvents(mode))
-            dispatcher.statusChanged()
+        case .follow(let replayAfter):
+            follow(replayingAfter: replayAfter)
         case .watch(let inner):
             return watch(inner)
-        case .enqueueChange(let change):
-            // Answered by the group commit at the end of this loop turn.
-            state = .awaitingCommit(CommitWait(mode: mode, inFlight: 1, held: nil, closeAfter: isClosing))
-            dispatcher.commit.enqueue(change, from: self)
-        case .reloadSettings:
-            // Answered once the config is read off the loop and applied (`SettingsReloader`).
-            state = .awaitingCommit(CommitWait(mode: mode, inFlight: 1, held: nil, takesChanges: false, closeAfter: isClosing))
-            dispatcher.reload(self)
-        case .writeCalendar(let write):
-            // Answered once the file is on disk (`CalendarWriter`); later lines wait, as for reload.
-            state = .awaitingCommit(CommitWait(mode: mode, inFlight: 1, held: nil, takesChanges: false, closeAfter: isClosing))
-            dispatcher.writeCalendar(write, self)
+        case .answerLater(let deferred):
+            // Its lines wait until the part that does it answers (`changeAnswered`).
+            state = .awaitingCommit(CommitWait(mode: mode, inFlight: 1, held: nil, takesChanges: deferred.takesChanges, closeAfter: isClosing))
+            dispatcher.handOff(deferred, from: self)
         }
         return true
     }
