@@ -122,7 +122,7 @@ extension CalendarEvent {
             length = given
         case .at(let endTime):
             if start.isDate {
-                let days = endTime.wall.day.daysSince1970 - start.wall.day.daysSince1970
+                let days = endTime.wall.day.dayNumber - start.wall.day.dayNumber
                 length = .wholeDays(min(max(days, 1), CalendarLimits.maximumEventSeconds / 86_400))
             } else {
                 // RFC 5545 3.8.5.3: every instance lasts exactly DTEND − DTSTART.

@@ -27,10 +27,10 @@ public enum RoomRecurrence {
     }
 
     /// `2026-12-24` as a day of the calendar; nil if there is no such day.
-    static func day(_ text: String) -> ZaoanRecurrence.CivilDay? {
+    static func day(_ text: String) -> CivilDay? {
         guard RoomLimits.isDate(text), let year = Int(text.prefix(4)), let month = Int(text.dropFirst(5).prefix(2)),
               let day = Int(text.suffix(2)) else { return nil }
-        return ZaoanRecurrence.CivilDay(year: year, month: month, day: day)
+        return CivilDay.inCalendar(year: year, month: month, day: day)
     }
 
     /// In the reader process: the occurrences of `room` live or starting within `ahead`

@@ -1,4 +1,5 @@
 import ZaoanText
+import ZaoanTime
 
 /// The hard ceilings on what one calendar may cost. Calendar files come from other people's
 /// servers (through vdirsyncer) and invitations, so every loop over outside input has one.
@@ -51,6 +52,9 @@ public enum CalendarLimits {
     /// Years a date may have. Outside them an event is skipped (and a window refused): far
     /// years cost time zone expansions, and year 99999 is a typo, not a plan.
     public static let years: ClosedRange<Int> = 1800...2400
+    /// The same years as days since 1970-01-01.
+    public static let days: ClosedRange<Int> = CivilCalendar.saturatingDays(year: years.lowerBound, month: 1, day: 1)
+        ... CivilCalendar.saturatingDays(year: years.upperBound, month: 12, day: 31)
     /// Offset changes the RRULEs of one VTIMEZONE may give, over all its observances: two a
     /// year (a STANDARD and a DAYLIGHT) over `years`, what a zone with daylight saving needs
     /// from 1800 to 2400. A rule that gives more (FREQ=HOURLY, a VTIMEZONE of a thousand

@@ -5,8 +5,8 @@ public struct CalendarWindow: Equatable, Sendable, CustomStringConvertible {
 
     /// Instants a window may touch: the whole of `CalendarLimits.years`, in UTC.
     public static let instants: ClosedRange<Int64> = {
-        let first = CivilDay(year: CalendarLimits.years.lowerBound, month: 1, day: 1)!.daysSince1970 * 86_400
-        let last = CivilDay(year: CalendarLimits.years.upperBound, month: 12, day: 31)!.daysSince1970 * 86_400 + 86_399
+        let first = Int64(CalendarLimits.days.lowerBound) * 86_400
+        let last = Int64(CalendarLimits.days.upperBound) * 86_400 + 86_399
         return first...last
     }()
 

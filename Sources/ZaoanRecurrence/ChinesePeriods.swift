@@ -29,7 +29,7 @@ struct ChinesePeriods {
 
     /// Nil when DTSTART is outside `ChineseMonthTable.years`.
     init?(parts: RuleParts, start: LocalDateTime) {
-        guard let (month, day) = ChineseMonthTable.month(holding: start.day.daysSince1970) else { return nil }
+        guard let (month, day) = ChineseMonthTable.month(holding: start.day.dayNumber) else { return nil }
         startYear = month.relatedYear
         startMonth = month.ordinal
         var months = parts.months, leapMonths = parts.leapMonths, monthDays = parts.monthDays
@@ -57,7 +57,7 @@ struct ChinesePeriods {
     /// The period `wall` falls in: its lunar year (YEARLY) or month ordinal (MONTHLY); nil
     /// outside the table's years.
     static func period(of wall: LocalDateTime, frequency: RuleParts.Frequency) -> Int64? {
-        guard let month = ChineseMonthTable.month(holding: wall.day.daysSince1970)?.month else { return nil }
+        guard let month = ChineseMonthTable.month(holding: wall.day.dayNumber)?.month else { return nil }
         return frequency == .yearly ? Int64(month.relatedYear) : month.ordinal
     }
 

@@ -73,7 +73,7 @@ struct ObservanceRule {
             for _ in 0..<12 {
                 let month = firstMonth + periods * step
                 guard month / 12 <= Int64(CalendarLimits.years.upperBound) else { return nil }
-                if let day = CivilDay(year: Int(month / 12), month: Int(month % 12) + 1, day: date.day), let start = wall(day.daysSince1970) {
+                if let day = CivilDay.inCalendar(year: Int(month / 12), month: Int(month % 12) + 1, day: date.day), let start = wall(day.dayNumber) {
                     return (start, periods)
                 }
                 periods += 1
@@ -81,7 +81,7 @@ struct ObservanceRule {
             return nil
         case .weekly, .daily:
             let length = interval * (parts.frequency == .weekly ? 7 : 1)
-            let firstDay = CivilDay(year: Int(firstYear), month: 1, day: 1)!.daysSince1970
+            let firstDay = CivilDay.inCalendar(year: Int(firstYear), month: 1, day: 1)!.dayNumber
             let periods = ceilingDivide(firstDay - days, length)
             return wall(days + periods * length).map { ($0, periods) }
         case .hourly, .minutely, .secondly:

@@ -1,3 +1,5 @@
+import ZaoanTime
+
 /// A series as a user sets one up for a recurring live room: the first start on the wall
 /// clock of a zone, how it repeats, days to skip, extra starts and how long each lasts.
 ///

@@ -147,11 +147,11 @@ public struct RuleIterator {
         case .secondly: return wall
         case .minutely: return wall - Int64(start.second)
         case .hourly: return wall - Int64(start.secondOfDay % 3600)
-        case .daily: return start.day.daysSince1970 * 86_400
+        case .daily: return start.day.dayNumber * 86_400
         case .weekly:
-            let days = start.day.daysSince1970
+            let days = start.day.dayNumber
             return (days - Int64(DayFilter.daysIntoWeek(days, weekStart: parts.weekStart))) * 86_400
-        case .monthly, .yearly: return start.day.daysSince1970 * 86_400
+        case .monthly, .yearly: return start.day.dayNumber * 86_400
         }
     }
 
@@ -238,7 +238,7 @@ public struct RuleIterator {
         case .weekly, .daily:
             let (daysOn, far) = step.multipliedReportingOverflow(by: unit / 86_400)
             let first = firstPeriodStart / 86_400 + daysOn
-            guard !far, CivilDay(daysSince1970: first) != nil else { return finish() }
+            guard !far, CivilDay.inCalendar(daysSince1970: first) != nil else { return finish() }
             let length: Int64 = parts.frequency == .weekly ? 7 : 1
             var days: [Int64] = []
             for offset in 0..<length where filter.passes(first + offset) { days.append(first + offset) }
@@ -252,7 +252,7 @@ public struct RuleIterator {
             guard !far else { return finish() }
             let moment = firstPeriodStart + offset
             guard let wall = LocalDateTime(secondsAsIfUTC: moment) else { return finish() }
-            let day = wall.day.daysSince1970
+            let day = wall.day.dayNumber
             guard filter.passes(day) else {
                 // The whole day fails: on to the first period of a day that may pass.
                 jumpToPeriod(startingAtOrAfter: (filter.nextPossibleDay(after: day) ?? day + 1) * 86_400)

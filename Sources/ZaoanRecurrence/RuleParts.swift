@@ -292,7 +292,7 @@ public struct RuleParts: Hashable, Sendable {
             return bytes[range].reduce(0) { $0 * 10 + Int($1 - 0x30) }
         }
         guard let year = digits(0..<4), let month = digits(4..<6), let dayOfMonth = digits(6..<8),
-              let day = CivilDay(year: year, month: month, day: dayOfMonth) else { return nil }
+              let day = CivilDay.inCalendar(year: year, month: month, day: dayOfMonth) else { return nil }
         if bytes.count == 8 { return .day(day) }
         guard bytes.count == 15 || (bytes.count == 16 && (bytes[15] | 0x20) == UInt8(ascii: "z")), (bytes[8] | 0x20) == UInt8(ascii: "t"),
               let hour = digits(9..<11), let minute = digits(11..<13), let second = digits(13..<15),

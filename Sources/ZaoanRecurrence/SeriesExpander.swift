@@ -1,3 +1,4 @@
+import ZaoanTime
 import CICal
 
 /// How a wall-clock time becomes an instant: in a zone, or as UTC (a `...Z` time).
@@ -156,12 +157,12 @@ package enum SeriesExpander {
         case .exact(let seconds):
             return start.addingClamped(seconds)
         case .nominal(let days, let seconds):
-            guard let wall = wall ?? base.wallClock(at: start), let day = wall.day.adding(days: days) else {
+            guard let wall = wall ?? base.wallClock(at: start), let day = wall.day.adding(calendarDays: days) else {
                 return start.addingClamped(days.multipliedClamped(by: 86_400)).addingClamped(seconds)
             }
-            return base.instant(of: LocalDateTime(secondsAsIfUTC: day.daysSince1970 * 86_400 + Int64(wall.secondOfDay))!).addingClamped(seconds)
+            return base.instant(of: LocalDateTime(secondsAsIfUTC: day.dayNumber * 86_400 + Int64(wall.secondOfDay))!).addingClamped(seconds)
         case .wholeDays(let days):
-            guard let wall = wall ?? base.wallClock(at: start), let day = wall.day.adding(days: days) else {
+            guard let wall = wall ?? base.wallClock(at: start), let day = wall.day.adding(calendarDays: days) else {
                 return start.addingClamped(days.multipliedClamped(by: 86_400))
             }
             return base.instant(of: LocalDateTime(day))
@@ -173,7 +174,7 @@ package enum SeriesExpander {
         switch rule.until {
         case .utc(let wall): wall.secondsAsIfUTC
         case .wall(let wall): plan.base.instant(of: wall)
-        case .day(let day): plan.isDate ? nil : plan.base.instant(of: LocalDateTime(day.adding(days: 1) ?? day)) - 1
+        case .day(let day): plan.isDate ? nil : plan.base.instant(of: LocalDateTime(day.adding(calendarDays: 1) ?? day)) - 1
         case nil: nil
         }
     }

@@ -1,17 +1,31 @@
-/// A day of the proleptic Gregorian calendar, held as the number of days since 1970-01-01:
-/// the almanac's days, and the day strftime and the zone rules count in.
+/// A day of the proleptic Gregorian calendar, in no zone: zaoan's one civil-day type. The
+/// almanac's days, the day strftime and the zone rules count in, and (checked within the
+/// calendar's years, ZaoanRecurrence's `CivilDay.inCalendar`) a calendar file's or a
+/// recurring room's days. It holds both the count of days since 1970-01-01 and the year,
+/// month and day, so neither is worked out again where it is read (the rule engine reads
+/// the date of every day it steps through, the almanac counts days).
 ///
-/// The almanac works in days, not in dates with a zone: the caller decides which zone a day
-/// is reckoned in (the user's for "today", Beijing's for the day a solar term falls on).
-/// Every initializer is total: days are held within `CivilCalendar.instantSafeDays`, so a
-/// day's start in seconds is always exact and nothing here can trap.
+/// The caller decides which zone a day is reckoned in (the user's for "today", Beijing's for
+/// the day a solar term falls on). Every initializer is total: days are held within
+/// `CivilCalendar.instantSafeDays`, so a day's start in seconds is always exact and nothing
+/// here can trap.
 public struct CivilDay: Hashable, Comparable, Sendable, CustomStringConvertible {
     public let daysSince1970: Int
+    public let year: Int
+    /// 1–12.
+    public let month: Int
+    /// 1–31.
+    public let day: Int
 
     /// Days outside `CivilCalendar.instantSafeDays` are held at its ends.
     public init(daysSince1970: Int) {
         let limit = CivilCalendar.instantSafeDays
-        self.daysSince1970 = min(max(daysSince1970, limit.lowerBound), limit.upperBound)
+        let days = min(max(daysSince1970, limit.lowerBound), limit.upperBound)
+        let civil = CivilCalendar.civil(daysSince1970: days)
+        self.daysSince1970 = days
+        year = civil.year
+        month = civil.month
+        day = civil.day
     }
 
     /// The day on which `unixSeconds` falls, in a zone `offsetSeconds` east of UTC (NaN is
@@ -24,14 +38,11 @@ public struct CivilDay: Hashable, Comparable, Sendable, CustomStringConvertible 
     ///   - month: 1–12; months beyond run on into the next years (13 is January).
     ///   - day: 1–31; a day past the month's end runs on into the next month.
     public init(year: Int, month: Int, day: Int) {
-        daysSince1970 = CivilCalendar.saturatingDays(year: year, month: month, day: day)
+        self.init(daysSince1970: CivilCalendar.saturatingDays(year: year, month: month, day: day))
     }
 
     /// The Gregorian year, month (1–12) and day of the month (1–31).
-    public var date: (year: Int, month: Int, day: Int) {
-        let civil = CivilCalendar.civil(daysSince1970: daysSince1970)
-        return (civil.year, civil.month, civil.day)
-    }
+    public var date: (year: Int, month: Int, day: Int) { (year, month, day) }
 
     /// The instant the day starts, in a zone `offsetSeconds` east of UTC.
     public func startUnixSeconds(offsetSeconds: Int) -> Double {
@@ -50,12 +61,11 @@ public struct CivilDay: Hashable, Comparable, Sendable, CustomStringConvertible 
         lhs.daysSince1970 < rhs.daysSince1970
     }
 
-    /// `2026-12-22`.
-    public var description: String {
-        let (year, month, day) = date
-        func two(_ number: Int) -> String { number < 10 ? "0\(number)" : "\(number)" }
-        return "\(year)-\(two(month))-\(two(day))"
-    }
+    /// `2026-12-22` (the year in at least four digits).
+    public var description: String { "\(padded(year, 4))-\(padded(month, 2))-\(padded(day, 2))" }
+
+    /// RFC 5545's DATE: `20261222` (an UNTIL, a DTSTART's day).
+    public var basicText: String { padded(year, 4) + padded(month, 2) + padded(day, 2) }
 
     /// A whole-valued Double as an Int without trapping: NaN is 0, and values are clamped to
     /// ±2^52 (far past any day or lunation the almanac is asked about).
@@ -63,4 +73,10 @@ public struct CivilDay: Hashable, Comparable, Sendable, CustomStringConvertible 
         guard !value.isNaN else { return 0 }
         return Int(min(max(value, -4_503_599_627_370_496), 4_503_599_627_370_496))
     }
+}
+
+/// `value` in at least `width` digits, a minus sign before them.
+package func padded(_ value: Int, _ width: Int) -> String {
+    let digits = String(value.magnitude)
+    return (value < 0 ? "-" : "") + String(repeating: "0", count: max(0, width - digits.count)) + digits
 }

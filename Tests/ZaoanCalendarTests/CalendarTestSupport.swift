@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import ZaoanTime
 @testable import ZaoanCalendar
 
 /// Every calendar test runs inside this suite, one at a time: libical keeps global state
@@ -41,7 +42,7 @@ func wall(_ year: Int, _ month: Int, _ day: Int, _ hour: Int = 0, _ minute: Int 
 }
 
 func day(_ year: Int, _ month: Int, _ day: Int) -> CivilDay {
-    CivilDay(year: year, month: month, day: day)!
+    CivilDay.inCalendar(year: year, month: month, day: day)!
 }
 
 func window(_ from: Int64, _ to: Int64) throws -> CalendarWindow {

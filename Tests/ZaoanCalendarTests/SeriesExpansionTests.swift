@@ -1,5 +1,6 @@
 import Glibc
 import Testing
+import ZaoanTime
 @testable import ZaoanCalendar
 
 extension CalendarTests {
