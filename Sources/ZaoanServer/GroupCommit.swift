@@ -19,7 +19,8 @@ final class GroupCommit {
         var decided: Reply? = nil
     }
 
-    /// The changes being saved now, their answers so far (nil: applied, answered after the
+    /// The changes being saved now (one save at a time: the next batch starts when this
+    /// one's outcome is in), their answers so far (nil: applied, answered after the
     /// save), and the rooms they make.
     private struct Batch {
         let changes: [Change]
@@ -76,7 +77,7 @@ final class GroupCommit {
             resumeQueue.removeAll(keepingCapacity: true)
             for session in ready { session.resumeAfterCommit() }
         }
-        if !saver.busy { start() }
+        start()
         return !resumeQueue.isEmpty
     }
 
@@ -89,7 +90,7 @@ final class GroupCommit {
     /// that the reader refused in an earlier round, are answered with the others, each in
     /// its place, once the save is done.
     private func start() {
-        guard !waiting.isEmpty || alarmsSentThrough != nil else { return }
+        guard saving == nil, !waiting.isEmpty || alarmsSentThrough != nil else { return }
         let changes = waiting
         waiting.removeAll(keepingCapacity: true)
         var next = responder.schedule

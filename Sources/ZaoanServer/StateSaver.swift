@@ -22,13 +22,13 @@ final class StateSaver {
         var saved: Result<StateStore.SaveOutcome, SystemError>?
     }
 
-    private var worker: BackgroundWorker<Job, Outcome>!
-    private let stopping = ReaderProcess.StopFlag()
-    /// A save has been started and its outcome not yet handed over.
-    private(set) var busy = false
+    private let worker: BackgroundWorker<Job, Outcome>
+    private let stopping: ReaderProcess.StopFlag
 
     init(store: StateStore, loop: EventLoop, finished: @escaping (Outcome) -> Void) throws(SystemError) {
-        worker = try BackgroundWorker(loop: loop, purpose: "saving the live rooms", perform: { [stopping] job in
+        let stopping = ReaderProcess.StopFlag()
+        self.stopping = stopping
+        worker = try BackgroundWorker(loop: loop, purpose: "saving the live rooms", perform: { job in
             var outcome = Outcome()
             if let expanding = job.expanding {
                 let expansion = ReaderProcess.run(expanding, stop: stopping)
@@ -37,17 +37,13 @@ final class StateSaver {
             }
             outcome.saved = Result { () throws(SystemError) in try store.save(job.schedule) }
             return outcome
-        }) { [unowned self] outcome in
-            self.busy = false
-            finished(outcome)
-        }
+        }, finished: finished)
     }
 
-    /// Starts saving `schedule`, after expanding the rooms of `expanding`. Call only when
-    /// not `busy`.
+    /// Starts saving `schedule`, after expanding the rooms of `expanding`. One save at a time:
+    /// the group commit, which owns the save in flight (`GroupCommit.saving`), starts the
+    /// next once this one's outcome is handed over.
     func save(_ schedule: LiveSchedule, expanding: ReaderJob? = nil) {
-        precondition(!busy, "one save at a time")
-        busy = true
         worker.submit(Job(schedule: schedule, expanding: expanding))
     }
 

@@ -145,6 +145,38 @@ struct LiveStateTests {
         try service.stop()
     }
 
+    @Test("concurrent adds, many arriving while a save is in flight, are each answered once saved and all kept")
+    func addsDuringSaves() throws {
+        let world = try LiveWorld(config: #"{"max_rooms": 10000}"#)
+        let service = try world.start()
+        let path = world.socketPath
+        let clients = 4, addsEach = 25
+        let answers = LiveLocked<[String: String]>([:])
+        let finished = DispatchGroup()
+        for client in 0..<clients {
+            finished.enter()
+            Thread.detachNewThread {
+                defer { finished.leave() }
+                for serial in 0..<addsEach {
+                    // One after another on each client: the next is sent once the last is
+                    // answered, so the clients' adds keep landing while another's save runs.
+                    let id = "c\(client)-\(serial)"
+                    let answer = (try? ask(path, "live add \(id) +\(serial + 1)m room \(id)", timeout: 10)) ?? "no answer in 10 s"
+                    answers.withLock { $0[id] = answer }
+                }
+            }
+        }
+        finished.wait()
+        let got = answers.withLock { $0 }
+        let notOK = got.filter { $0.value != "ok\n" }
+        #expect(got.count == clients * addsEach && notOK.isEmpty, "adds not answered ok: \(notOK.sorted { $0.key < $1.key }.prefix(10)); stderr: \(service.stderrText)")
+        let listed = Set(try Live.list(path).map { $0[0] })
+        let stored = Set(((try world.stateFile()["rooms"] as? [[String: Any]]) ?? []).compactMap { $0["id"] as? String })
+        #expect(listed == Set(got.keys), "listed: \(listed.count) of \(got.count)")
+        #expect(stored == Set(got.keys), "in state.json: \(stored.count) of \(got.count)")
+        try service.stop()
+    }
+
     struct Corrupt: CustomStringConvertible, Sendable {
         let name: String
         let bytes: [UInt8]
