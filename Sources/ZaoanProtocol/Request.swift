@@ -220,7 +220,7 @@ extension Request {
 
     /// `schedule` without HOURS, and the most it takes (a calendar window is at most 31 days).
     public static let defaultScheduleHours = 24
-    public static let maxScheduleHours = 744
+    public static let maxScheduleHours = ScheduleDefaults.maxHours
     /// `countdown format=NAME`'s word, and the names a set of `countdown_formats` may have:
     /// 1 to `maxCountdownFormatName` of A-Z a-z 0-9 _ -.
     public static let countdownFormatPrefix = "format="

@@ -48,7 +48,7 @@ public enum CalendarLimits {
     /// The longest window one expansion may cover: the longest window the service shows (31
     /// days, `calendar_window_hours` 744) and the hour its reader reads ahead of it (a
     /// reading begins at the hour, so files read earlier in the hour stay valid).
-    public static let maximumWindowSeconds: Int64 = 31 * 86_400 + 3600
+    public static let maximumWindowSeconds = Int64(ScheduleDefaults.maxHours) * 3600 + 3600
     /// Years a date may have. Outside them an event is skipped (and a window refused): far
     /// years cost time zone expansions, and year 99999 is a typo, not a plan.
     public static let years: ClosedRange<Int> = 1800...2400

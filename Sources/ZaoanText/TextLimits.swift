@@ -13,10 +13,12 @@ public enum TextLimits {
     public static let uidBytes = 512
 }
 
-/// How far ahead calendar events are expanded when the config does not say: the default of
-/// `calendar_window_hours` (ZaoanProtocol's `ConfigKey`), which the recurrence engine
-/// (`CalendarLimits`) and the settings start from too. Here because both sides must agree
-/// and neither imports the other.
+/// How far ahead calendar events are expanded: the default of `calendar_window_hours`
+/// (ZaoanProtocol's `ConfigKey`), which the recurrence engine (`CalendarLimits`) and the
+/// settings start from too, and the most any window or `schedule HOURS` may cover. Here
+/// because both sides must agree and neither imports the other.
 public enum ScheduleDefaults {
     public static let calendarWindowHours = 48
+    /// The longest `schedule HOURS` and `calendar_window_hours`: 31 days.
+    public static let maxHours = 744
 }
