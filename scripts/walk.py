@@ -2,11 +2,12 @@
 # service (a debug build), from its bytes in to its bytes out. Every function of the named
 # source files gets a breakpoint (`rbreak FILE:.`, closures included); the request is sent
 # on a connection of its own; each function entered is logged, in order, with its file and
-# thread, until the request's first answer byte is in the client's socket.
+# thread and its caller, until the request's first answer byte is in the client's socket.
 #
 # Environment: WALK_SOCKET (the service's socket), WALK_REQUEST (one line), WALK_FILES
 # (source file names, separated by spaces), WALK_LOG (where the entries go: one line each,
-# "thread<TAB>file:line<TAB>function").
+# "thread<TAB>file:line<TAB>function", then each caller's "<TAB>file:line<TAB>function", nearest
+# first, up to four; "-" for none).
 import os
 import socket
 
@@ -15,15 +16,31 @@ import gdb
 SOURCES = "/Sources/"
 
 
-def entered():
-    frame = gdb.selected_frame()
+def place(frame):
     sal = frame.find_sal()
     if sal is None or sal.symtab is None:
         return None
     name = sal.symtab.fullname()
     if SOURCES not in name:
         return None
-    return f"{gdb.selected_thread().num}\t{name.split(SOURCES, 1)[1]}:{sal.line}\t{frame.name()}"
+    return f"{name.split(SOURCES, 1)[1]}:{sal.line}"
+
+
+def entered():
+    """The function entered, where, and its callers in the project's sources, nearest first
+    (up to four: the nearest may be a thunk the compiler wrote, which the summary skips)."""
+    frame = gdb.selected_frame()
+    here = place(frame)
+    if here is None:
+        return None
+    callers = []
+    caller = frame.older()
+    while caller is not None and len(callers) < 4:
+        where = place(caller)
+        if where is not None:
+            callers.append(f"{where}\t{caller.name()}")
+        caller = caller.older()
+    return "\t".join([str(gdb.selected_thread().num), here, frame.name() or "?"] + (callers or ["-"]))
 
 
 def answered(client):
