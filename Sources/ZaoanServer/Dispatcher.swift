@@ -92,6 +92,7 @@ final class Dispatcher {
     /// change joins them (same peer, same rights: the first was checked), counted; anything
     /// else is left for its turn, when it is answered (a line that does not parse too).
     func joinsCommit(_ line: UnsafeRawBufferPointer, from session: Session) -> Bool {
+        // A line that does not parse is not dropped: it is held, and its error answered in its turn.
         guard let request = try? parsedLines.request(for: line), request.isRoomChange else { return false }
         requests += 1
         commit.enqueue(request, from: session)
