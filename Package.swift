@@ -67,7 +67,7 @@ let package = Package(
         // content lines, components, events, overrides, TZIDs, each file's problems.
         .target(name: "ZaoanCalendar", dependencies: ["CICal", "ZaoanText", "ZaoanSystem", "ZaoanTime", "ZaoanRecurrence"]),
         .target(name: "ZaoanCore", dependencies: ["ZaoanText", "ZaoanSystem", "ZaoanProtocol", "ZaoanTime", "ZaoanAlmanac", "ZaoanRecurrence"]),
-        .target(name: "ZaoanServer", dependencies: ["ZaoanCore", "ZaoanCalendar", "ZaoanSystem", "CSystemd", "CLinux"]),
+        .target(name: "ZaoanServer", dependencies: ["ZaoanCore", "ZaoanCalendar", "ZaoanRecurrence", "ZaoanText", "ZaoanSystem", "CSystemd", "CLinux"]),
         // `zaoan`: the client. Nothing here may depend on ZaoanCore or ZaoanServer (the
         // service's code and data); ClientFootprintTests checks the binary.
         // Linked fully static (glibc too): no dynamic loader, no libstdc++ to map and
@@ -75,14 +75,19 @@ let package = Package(
         // docs/benchmarks.md). The one NSS call, getpwuid_r when HOME is unset, loads
         // the system's libnss at run time and falls back to `/` if it cannot.
         // Release only: the test bundle links this target's code, and must not be static.
-        .executableTarget(name: "zaoan", dependencies: ["ZaoanClient", "ZaoanCommandLine", "ZaoanProtocol", "ZaoanText", "ZaoanSystem"],
+        .executableTarget(name: "zaoan", dependencies: ["ZaoanClient", "ZaoanCommandLine", "ZaoanProtocol", "ZaoanText", "ZaoanSystem", "CLinux"],
                           linkerSettings: [.unsafeFlags(["-static-executable"], .when(configuration: .release))],
                           plugins: ["GitCommit"]),
         // `zaoan-server`: serve and check-config, run by `zaoan serve` / `zaoan check-config`.
         // Linked with full RELRO (`-z now`, as Debian's hardening=+bindnow): its few hundred
         // library symbols are bound at start, and the table holding them is then read-only.
+        // The static Swift runtime asks for `-lstdc++`; packaging/link holds a linker script
+        // of that name that takes the static archive instead, so a start neither maps nor
+        // relocates libstdc++.so: 1.1 ms off a cold start and 1.2 MB of resident memory
+        // (docs/benchmarks.md). The calendar reader process still maps it, with libical.
         .executableTarget(name: "zaoan-server", dependencies: ["ZaoanCore", "ZaoanServer", "ZaoanCommandLine", "CLinux"],
-                          linkerSettings: [.unsafeFlags(["-Xlinker", "-z", "-Xlinker", "now"], .when(configuration: .release))],
+                          linkerSettings: [.unsafeFlags(["-Xlinker", "-z", "-Xlinker", "now", "-L", Context.packageDirectory + "/packaging/link"],
+                                                        .when(configuration: .release))],
                           plugins: ["GitCommit"]),
         .plugin(name: "GitCommit", capability: .buildTool()),
         .executableTarget(name: "zaoan-bench", dependencies: ["ZaoanCalendar", "ZaoanClient", "ZaoanSystem"]),

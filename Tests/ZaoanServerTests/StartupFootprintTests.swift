@@ -38,6 +38,26 @@ struct StartupFootprintTests {
                 "a Chinese date was answered without the almanac's libraries")
     }
 
+    /// Issue 34: the static Swift runtime needs libstdc++; the release zaoan-server takes it
+    /// from the static archive (packaging/link/libstdc++.so, a linker script), so a start
+    /// does not map and relocate libstdc++.so (about 1 ms and 1 MB of a first greeting,
+    /// docs/benchmarks.md). A calendar still loads libical with ICU and libstdc++.so in the
+    /// reader process beside it: CalendarFeedTests' big calendar reads one with this build.
+    @Test("the release service maps no libstdc++.so: it is linked in")
+    func releaseMapsNoSharedLibstdcxx() throws {
+        guard let release = Locations.releaseZaoan else {
+            try Test.cancel("no release build at .build/release/zaoan; scripts/test builds it (swift build -c release --product zaoan-server --static-swift-stdlib)")
+        }
+        var configuration = TestService.Configuration()
+        configuration.binary = release
+        let service = try TestService.start(configuration)
+        defer { try? service.stop() }
+        #expect(try service.ask("greeting").hasSuffix("\n"))
+        #expect(try service.ask("time yyyy-MM-dd EEEE").count > 1)
+        #expect(!Self.mappings(service.pid, of: ["/libc.so"]).isEmpty, "the maps were read")
+        #expect(Self.mappings(service.pid, of: ["/libstdc++"]) == [], "\(release): zaoan-server mapped libstdc++.so")
+    }
+
     /// The lines of /proc/PID/maps for the service's own executable: address range,
     /// permissions and offset.
     private static func executableMappings(_ pid: pid_t) -> [String] {
