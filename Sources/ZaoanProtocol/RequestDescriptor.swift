@@ -49,9 +49,11 @@ public final class RequestDescriptor: Sendable {
     /// What answering does besides reading the clock, the rooms and the settings.
     public enum Effect: Sendable {
         case readsOnly
-        /// `session`, `quit`: the connection answers them about itself; a one-shot client such
-        /// as `zaoan ask` has no use for them (the completions leave them out).
-        case controlsConnection
+        /// `session`: the connection answers it about itself, and stays open for more lines;
+        /// a one-shot client such as `zaoan ask` has no use for it (the completions leave it out).
+        case entersSession
+        /// `quit`: answered, then the connection is closed (left out of the completions too).
+        case endsConnection
         /// `reload`: the server re-reads the config; the caller needs the right to change zaoan.
         case reloadsSettings
         /// `live add`, `live rm`: saved to disk before they are answered, several read in one
@@ -61,6 +63,9 @@ public final class RequestDescriptor: Sendable {
         /// the config names, off the loop, answered once it is on disk; the caller needs the
         /// right to change zaoan, as for `live add`.
         case writesCalendars
+
+        /// `session` and `quit`: about the connection, not the service.
+        public var controlsConnection: Bool { self == .entersSession || self == .endsConnection }
     }
 
     /// How long one rendering of the answer stays right, for answers that depend only on the

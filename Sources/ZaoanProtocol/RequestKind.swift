@@ -52,10 +52,10 @@ public enum RequestKind: UInt8, CaseIterable, Hashable, Sendable {
         case .help:
             RequestDescriptor(self, "help", watchable: true, changes: .withSettings, help: .line("this list"))
         case .session:
-            RequestDescriptor(self, "session", effect: .controlsConnection, watchable: false, changes: .everyRequest,
+            RequestDescriptor(self, "session", effect: .entersSession, watchable: false, changes: .everyRequest,
                               help: .line("keep this connection open until quit"))
         case .quit:
-            RequestDescriptor(self, "quit", effect: .controlsConnection, watchable: false, changes: .everyRequest,
+            RequestDescriptor(self, "quit", effect: .endsConnection, watchable: false, changes: .everyRequest,
                               help: .line("close this connection"))
         case .reload:
             RequestDescriptor(self, "reload", effect: .reloadsSettings, watchable: false, changes: .everyRequest,

@@ -127,8 +127,10 @@ final class Dispatcher {
             default: break
             }
             return .reply(responder.answer(parsed, now: clock.wall, counters: statistics()))
-        case .controlsConnection:
-            return parsed.kind == .quit ? .replyAndClose(answer(parsed.request)) : .enterSession
+        case .entersSession:
+            return .enterSession
+        case .endsConnection:
+            return .replyAndClose(answer(parsed.request))
         case .reloadsSettings:
             return refusal(of: parsed.request, from: peer).map(Outcome.reply) ?? .answerLater(.reload)
         case .changesRooms:

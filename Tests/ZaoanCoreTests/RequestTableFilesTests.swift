@@ -21,7 +21,7 @@ import Testing
     /// use for. `zaoan watch` (and `ask watch`) offers only what can be watched.
     static func offered(inWatch: Bool) -> [RequestDescriptor] {
         RequestKind.table.filter { row in
-            row.shape != .option && row.effect != .controlsConnection && (!inWatch || row.isWatchable)
+            row.shape != .option && !row.effect.controlsConnection && (!inWatch || row.isWatchable)
         }
     }
 

@@ -21,7 +21,7 @@ struct CompletionTests {
     /// Request words for `zaoan ask`: the first words of the request table's rows, less the
     /// connection controls `session` and `quit` (meaningless for a one-shot CLI) and the
     /// option `--format` (an option of `ask` here).
-    static let askWords: Set<String> = Set(RequestKind.table.filter { $0.effect != .controlsConnection && $0.shape != .option }
+    static let askWords: Set<String> = Set(RequestKind.table.filter { !$0.effect.controlsConnection && $0.shape != .option }
         .map { String($0.firstWord) })
     /// What `watch` can stream (the rows' `isWatchable`): not `watch` itself, nor `reload`.
     static let watchWords: Set<String> = Set(RequestKind.table.filter { $0.isWatchable && $0.shape != .option }.map { String($0.firstWord) })
