@@ -12,7 +12,7 @@
 #   --system      binaries in /usr/local/bin, units in /etc/systemd/system, the optional
 #                 user units in /etc/systemd/user for every user (run as root)
 #   --prefix DIR  install under DIR instead (DIR/bin, DIR/share/man, ...); the units'
-#                 ExecStart= is adjusted to DIR/bin/zaoan
+#                 ExecStart= is adjusted to DIR/bin/zaoan-server, ExecReload= to DIR/bin/zaoan
 #   --uninstall   remove what an install with the same options put in place (and, without
 #                 --destdir, disable and stop the units first)
 #   --destdir DIR stage everything under DIR (like make's DESTDIR; also read from $DESTDIR):
@@ -204,7 +204,7 @@ install_unit() {
     echo "installed $destdir$directory/$name"
 }
 for unit in zaoan.socket zaoan.service; do
-    install_unit "$here/systemd/$mode/$unit" "$unit_dir" -e "s|^ExecStart=[^ ]*/zaoan |ExecStart=$(sed_text "$exec_path") |" \
+    install_unit "$here/systemd/$mode/$unit" "$unit_dir" -e "s|^ExecStart=[^ ]*/zaoan-server |ExecStart=$(sed_text "$exec_path")-server |" \
         -e "s|^ExecReload=[^ ]*/zaoan |ExecReload=$(sed_text "$exec_path") |"
 done
 

@@ -5,14 +5,14 @@
 # warning), so its silence is the test.
 #
 # User units (systemd/user, and the notifier's in integrations/notify): copied into a
-# temporary directory, with a temporary HOME holding stand-ins ~/.local/bin/zaoan and
-# zaoan-notify, because verify checks that ExecStart= (%h/.local/bin/...) exists and is
+# temporary directory, with a temporary HOME holding stand-ins ~/.local/bin/zaoan,
+# zaoan-server and zaoan-notify, because verify checks that ExecStart= (%h/.local/bin/...) exists and is
 # executable, and a temporary XDG_RUNTIME_DIR, which `--user` needs to resolve %t.
 #
 # System units (systemd/system): verified with --root= on a temporary root that holds the
 # units in /etc/systemd/system, a copy of the host's /usr/lib/systemd/system (verify needs
 # sockets.target, sysinit.target, ... to load the units' dependencies), and a stand-in for
-# every absolute Exec*= command (/usr/local/bin/zaoan, /bin/kill), so the host needs no
+# every absolute Exec*= command (/usr/local/bin/zaoan-server, /usr/local/bin/zaoan), so the host needs no
 # installed zaoan and the check does not depend on what is installed where.
 #
 # The vdirsyncer units (integrations/vdirsyncer) are user units too, checked the same way.
@@ -47,7 +47,7 @@ report() {  # report LABEL STATUS OUTPUT
 # --- user units
 mkdir -p "$scratch/home/.local/bin" "$scratch/runtime" "$scratch/units"
 chmod 0700 "$scratch/runtime"
-for stand_in in zaoan zaoan-notify; do
+for stand_in in zaoan zaoan-server zaoan-notify; do
     printf '#!/bin/sh\nexit 0\n' >"$scratch/home/.local/bin/$stand_in"
     chmod 0755 "$scratch/home/.local/bin/$stand_in"
 done

@@ -29,9 +29,11 @@ extension SystemdManagerTests {
             let socket = try UnitFile(path: SystemdSecurityTests.userDirectory + "/zaoan.socket")
             var service = try UnitFile(path: SystemdSecurityTests.userDirectory + "/zaoan.service")
             let shippedStart = try #require(service.value("ExecStart", in: "Service"), "no ExecStart= in the shipped unit")
-            // The shipped command line (`zaoan serve --exit-idle-time 5min`), run by the binary under test.
+            // The shipped command line (`zaoan-server serve --exit-idle-time 5min`), its program
+            // the one built beside the client under test.
             let arguments = shippedStart.split(separator: " ", maxSplits: 1).dropFirst().first.map(String.init) ?? ""
-            service.set("ExecStart", "\(Locations.zaoan) \(arguments)", in: "Service")
+            #expect(shippedStart.hasPrefix("%h/.local/bin/zaoan-server "), "\(shippedStart)")
+            service.set("ExecStart", "\(Locations.zaoanServer) \(arguments)", in: "Service")
             service.set("SystemCallErrorNumber", "kill", in: "Service")
             service.set("StandardOutput", "append:\(logPath)", in: "Service")
             service.set("StandardError", "append:\(logPath)", in: "Service")

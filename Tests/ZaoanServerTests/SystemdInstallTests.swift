@@ -37,6 +37,11 @@ struct SystemdInstallTests {
         try UnitFile(path: path).value("ExecStart", in: "Service")
     }
 
+    /// ExecReload='s program: the client `zaoan`, beside the zaoan-server ExecStart= runs.
+    static func reloadProgram(_ path: String) throws -> String? {
+        try UnitFile(path: path).value("ExecReload", in: "Service")?.split(separator: " ").first.map(String.init)
+    }
+
     @Test("--user into a fresh HOME: binary, units, the notifier and vdirsyncer units, man pages, completions; the enable command last; --uninstall removes them")
     func userInstall() throws {
         let sandbox = try Sandbox()
@@ -55,7 +60,8 @@ struct SystemdInstallTests {
         for path in expected { #expect(sandbox.exists(path), "\(path) not installed") }
         #expect(FileManager.default.isExecutableFile(atPath: "\(home)/.local/bin/zaoan"))
         // The shipped unit as it is: it finds the binary through %h.
-        #expect(try Self.execStart("\(home)/.config/systemd/user/zaoan.service") == "%h/.local/bin/zaoan serve --exit-idle-time 5min")
+        #expect(try Self.execStart("\(home)/.config/systemd/user/zaoan.service") == "%h/.local/bin/zaoan-server serve --exit-idle-time 5min")
+        #expect(try Self.reloadProgram("\(home)/.config/systemd/user/zaoan.service") == "%h/.local/bin/zaoan")
         // The notifier beside it, told which zaoan to run: the user manager's PATH has no ~/.local/bin.
         let notifier = try UnitFile(path: "\(home)/.config/systemd/user/zaoan-notify.service")
         #expect(notifier.value("ExecStart", in: "Service") == "%h/.local/bin/zaoan-notify")
@@ -87,7 +93,7 @@ struct SystemdInstallTests {
         for path in expected { #expect(!sandbox.exists(path), "\(path) left behind by --uninstall") }
     }
 
-    @Test("--user --prefix DIR: ExecStart= names DIR/bin/zaoan")
+    @Test("--user --prefix DIR: ExecStart= names DIR/bin/zaoan-server, ExecReload= DIR/bin/zaoan")
     func userPrefix() throws {
         let sandbox = try Sandbox()
         defer { sandbox.directory.remove() }
@@ -95,7 +101,8 @@ struct SystemdInstallTests {
         let installed = try sandbox.install(["--user", "--prefix", prefix, "--binary", Locations.zaoan])
         try #require(installed.status == 0, "\(installed)")
         #expect(sandbox.exists(prefix + "/bin/zaoan"))
-        #expect(try Self.execStart(sandbox.home + "/.config/systemd/user/zaoan.service") == "\(prefix)/bin/zaoan serve --exit-idle-time 5min")
+        #expect(try Self.execStart(sandbox.home + "/.config/systemd/user/zaoan.service") == "\(prefix)/bin/zaoan-server serve --exit-idle-time 5min")
+        #expect(try Self.reloadProgram(sandbox.home + "/.config/systemd/user/zaoan.service") == "\(prefix)/bin/zaoan")
         let notifier = try UnitFile(path: sandbox.home + "/.config/systemd/user/zaoan-notify.service")
         #expect(notifier.value("ExecStart", in: "Service") == "\(prefix)/bin/zaoan-notify")
         #expect(notifier.values("Environment", in: "Service") == ["ZAOAN=\(prefix)/bin/zaoan"])
@@ -121,7 +128,8 @@ struct SystemdInstallTests {
         ] + (Self.scdocPresent ? ["\(base)/share/man/man1/zaoan.1", "\(base)/share/man/man5/zaoan.conf.5"] : [])
         for path in expected { #expect(sandbox.exists(root + path), "\(root + path) not installed") }
         // Paths inside the units are those of the real system, without the staging root.
-        #expect(try Self.execStart(root + "/etc/systemd/system/zaoan.service") == "\(base)/bin/zaoan serve --exit-idle-time 5min")
+        #expect(try Self.execStart(root + "/etc/systemd/system/zaoan.service") == "\(base)/bin/zaoan-server serve --exit-idle-time 5min")
+        #expect(try Self.reloadProgram(root + "/etc/systemd/system/zaoan.service") == "\(base)/bin/zaoan")
         let socket = try UnitFile(path: root + "/etc/systemd/system/zaoan.socket")
         #expect(socket.value("ListenStream", in: "Socket") == "/run/zaoan/zaoan.sock")
         // Every user's notifier runs this zaoan against the system socket.

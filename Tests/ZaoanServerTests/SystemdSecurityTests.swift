@@ -68,7 +68,8 @@ struct SystemdSecurityTests {
         ]
         for (key, value) in expected { #expect(service.value(key, in: "Service") == value, "\(key)=") }
         let execStart = try #require(service.value("ExecStart", in: "Service"))
-        #expect(execStart.hasPrefix("/usr/local/bin/zaoan serve --exit-idle-time "), "\(execStart)")
+        #expect(execStart.hasPrefix("/usr/local/bin/zaoan-server serve --exit-idle-time "), "\(execStart)")
+        #expect(service.value("SyslogIdentifier", in: "Service") == "zaoan", "its journal lines say zaoan")
         #expect(service.value("RuntimeDirectory", in: "Service") == nil,
                 "the socket lives in /run/zaoan; a RuntimeDirectory= would be removed whenever the service stops")
         #expect(["no", "false", "0", nil].contains(service.value("PrivateUsers", in: "Service")?.lowercased()),
@@ -118,7 +119,8 @@ struct SystemdSecurityTests {
     func userUnitSettings() throws {
         let service = try UnitFile(path: Self.userDirectory + "/zaoan.service")
         #expect(service.value("WatchdogSec", in: "Service") == "30s")
-        #expect(service.value("ExecStart", in: "Service")?.hasPrefix("%h/.local/bin/zaoan serve --exit-idle-time ") == true)
+        #expect(service.value("ExecStart", in: "Service")?.hasPrefix("%h/.local/bin/zaoan-server serve --exit-idle-time ") == true)
+        #expect(service.value("SyslogIdentifier", in: "Service") == "zaoan", "its journal lines say zaoan")
         for (key, value) in Self.userHardening {
             #expect(service.value(key, in: "Service") == value, "want \(key)=\(value)")
         }

@@ -31,9 +31,10 @@ struct SystemdUnitTests {
         // (CI runs as root with no XDG_RUNTIME_DIR, and verify --user needs one).
         let environment = try TestService.isolatedEnvironment(in: directory)
 
-        // verify checks that ExecStart= is executable. A unit that runs %h/... (the user's
-        // own install) gets a stand-in there; an absolute path must exist for real.
-        for (key, value) in try settings(Self.serviceUnit) where key == "ExecStart" {
+        // verify checks that ExecStart= and ExecReload= are executable. A unit that runs
+        // %h/... (the user's own install) gets a stand-in there; an absolute path must exist
+        // for real.
+        for (key, value) in try settings(Self.serviceUnit) where key == "ExecStart" || key == "ExecReload" {
             var command = String(value.split(separator: " ").first ?? "")
             while let first = command.first, "-@:+!".contains(first) { command.removeFirst() }
             if command.hasPrefix("%h/") {
@@ -69,15 +70,17 @@ struct SystemdUnitTests {
         }
     }
 
-    @Test("ExecReload= of both units waits for the service's answer: the ExecStart= binary asks `reload` on the socket unit's ListenStream=",
+    @Test("ExecReload= of both units waits for the service's answer: the zaoan beside ExecStart='s zaoan-server asks `reload` on the socket unit's ListenStream=",
           arguments: ["user", "system"])
     func reloadWaitsForTheAnswer(instance: String) throws {
         let directory = Locations.packageRoot + "/packaging/systemd/" + instance
         let socket = try UnitFile(path: directory + "/zaoan.socket")
         let service = try UnitFile(path: directory + "/zaoan.service")
         let listen = try #require(socket.value("ListenStream", in: "Socket"))
-        let binary = try #require(service.value("ExecStart", in: "Service")?.split(separator: " ").first.map(String.init))
+        let server = try #require(service.value("ExecStart", in: "Service")?.split(separator: " ").first.map(String.init))
+        #expect(server.hasSuffix("/zaoan-server"), "ExecStart= runs the service itself: \(server)")
+        let client = server.dropLast("-server".count)
         // No kill -HUP: it returns at once and always succeeds, whatever the service makes of the file.
-        #expect(service.values("ExecReload", in: "Service") == ["\(binary) ask --socket \(listen) --timeout 10s reload"])
+        #expect(service.values("ExecReload", in: "Service") == ["\(client) ask --socket \(listen) --timeout 10s reload"])
     }
 }
