@@ -2,8 +2,8 @@ import Glibc
 import ZaoanCore
 
 /// What a request does, for a peer: the answer to send and what the session does next
-/// (`Outcome`), routed by the request's row in the request table
-/// (`RequestDescriptor.effect`). It parses and counts the requests, owns the rights on
+/// (`Outcome`), routed by the effect of the request's row in the request table
+/// (`RequestKind.effect`, read from the rows once). It parses and counts the requests, owns the rights on
 /// changes, hands what is answered later to the part that does it (`handOff`), and holds
 /// what a session subscribes to (watches, the event stream); it knows nothing of sockets.
 final class Dispatcher {

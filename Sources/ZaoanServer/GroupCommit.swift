@@ -35,7 +35,7 @@ final class GroupCommit {
     /// with the next batch (or alone), so a restart fires none of them again.
     private var alarmsSentThrough: Int?
     private var saving: Batch?
-    /// Sessions whose changes were answered, to take their next lines on the next turn.
+    /// Sessions whose changes were answered, to take their next lines at the end of the turn.
     private var resumeQueue: [Session] = []
     private let responder: Responder
     private let rooms: RoomExpander
@@ -64,13 +64,14 @@ final class GroupCommit {
         alarmsSentThrough = max(alarmsSentThrough ?? second, second)
     }
 
-    func resumeNextTurn(_ session: Session) {
+    func resumeAtEndOfTurn(_ session: Session) {
         resumeQueue.append(session)
     }
 
-    /// The end of a loop turn: sessions answered last turn take their next lines, then the
+    /// The end of a loop turn: sessions answered in the turn take their next lines, then the
     /// changes read so far are saved (unless a save is in flight: they wait for the next).
-    /// Returns whether sessions wait to be resumed on the next turn.
+    /// Returns whether sessions wait to be resumed (answered by this end of turn itself: a
+    /// refusal), which the next turn does.
     func finishTurn() -> Bool {
         if !resumeQueue.isEmpty {
             let ready = resumeQueue

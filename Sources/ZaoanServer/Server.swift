@@ -217,7 +217,7 @@ public final class Server {
         return try Listener.bind(path: resolved.path)
     }
 
-    /// The end of a loop turn: sessions answered last turn take their next lines, the
+    /// The end of a loop turn: sessions answered in the turn take their next lines, the
     /// changes read so far are committed (unless a save is still in flight: they wait for the
     /// next one), a batch of watch updates is written, and the channels closed in the turn
     /// are closed. Returns whether work is left for the next turn (the loop then polls

@@ -26,8 +26,9 @@ final class Session: ChannelHandler {
         /// Room changes that follow join the commit (false while a reload is read: a change
         /// after it waits, so it is answered after the reload).
         var takesChanges = true
-        /// All answered: the next lines are taken on the next loop turn, so one client gets
-        /// at most one commit per turn.
+        /// All answered: the next lines are taken at the end of the loop turn (after every
+        /// handler of the turn, where the next commit starts), so one client gets at most one
+        /// commit per turn.
         var answered = false
         /// The service began to stop meanwhile: close once the changes are answered.
         var closeAfter = false
@@ -198,7 +199,7 @@ final class Session: ChannelHandler {
     }
 
     /// The group commit answered one of this session's changes (or the reloader its reload). When the last is answered,
-    /// the session asks to be resumed on the next loop turn.
+    /// the session asks to be resumed at the end of the turn.
     func changeAnswered(_ reply: Reply) {
         guard channel.isOpen, case .awaitingCommit(var wait) = state else { return }
         wait.inFlight -= 1
@@ -207,7 +208,7 @@ final class Session: ChannelHandler {
         if wait.inFlight == 0 && channel.isOpen {
             wait.answered = true
             state = .awaitingCommit(wait)
-            dispatcher.commit.resumeNextTurn(self)
+            dispatcher.commit.resumeAtEndOfTurn(self)
         }
         channel.flush()
     }
