@@ -51,7 +51,7 @@ struct StartupFootprintTests {
         var configuration = TestService.Configuration()
         configuration.binary = release
         let service = try TestService.start(configuration)
-        defer { try? service.stop() }
+        defer { try? service.stop() }  // a failed stop is reported by the next test's start
         #expect(try service.ask("greeting").hasSuffix("\n"))
         #expect(try service.ask("time yyyy-MM-dd EEEE").count > 1)
         #expect(!Self.mappings(service.pid, of: ["/libc.so"]).isEmpty, "the maps were read")
