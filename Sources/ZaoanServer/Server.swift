@@ -107,8 +107,11 @@ public final class Server {
         // never nil when they are called (the fallbacks after `??` only satisfy the types).
         weak var built: Server?
         let responder = self.responder
-        self.watches = try WatchHub(loop: loop, budget: shared.turn, render: { request in
-            responder.answer(request, now: clock.wall, counters: built?.statistics ?? ServiceFigures(startedAt: clock.wall))
+        self.watches = try WatchHub(loop: loop, budget: shared.turn, render: { request, line in
+            let now = clock.wall
+            return line?.render(at: now) ?? responder.answer(request, now: now, counters: built?.statistics ?? ServiceFigures(startedAt: now))
+        }, compile: { request in
+            responder.watchedLine(request)
         }, period: { request in
             responder.changePeriod(request, now: clock.wall)
         })

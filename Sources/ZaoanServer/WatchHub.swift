@@ -15,6 +15,9 @@ import ZaoanCore
 final class WatchHub {
     private struct Group {
         var last: Reply?
+        /// The request compiled for its ticks (a bar line of clocks), or nil: rendered the
+        /// ordinary way. Compiled again on `refresh`.
+        var line: WatchedLine?
         /// In a plain array, so that a tick hands the whole list to `deliveries` without a
         /// per-watcher step (the array is shared, not copied, until a watcher comes or goes).
         var watchers: [Channel] = []
@@ -79,17 +82,23 @@ final class WatchHub {
     /// How often the wall clock was set under a watch.
     private(set) var clockChanges = 0
     private let timer: WallClockTimer
-    private let render: (Request) -> Reply
+    private let render: (Request, WatchedLine?) -> Reply
+    private let compile: (Request) -> WatchedLine?
     private let period: (Request) -> Int
     /// Groups whose answer can change every second: while there is one, the timer ticks
     /// every second; else every minute while a minute clock or greeting is watched.
     private var secondGroups = 0
     private var minuteGroups = 0
 
-    /// - Parameter period: how often a request's answer can change (1 or 60 seconds, 0 never).
-    init(loop: EventLoop, budget: TurnBudget, render: @escaping (Request) -> Reply, period: @escaping (Request) -> Int) throws(SystemError) {
+    /// - Parameters:
+    ///   - render: the request's answer now, from its compiled line where it has one.
+    ///   - compile: the request compiled for its ticks (`Responder.watchedLine`), or nil.
+    ///   - period: how often a request's answer can change (1 or 60 seconds, 0 never).
+    init(loop: EventLoop, budget: TurnBudget, render: @escaping (Request, WatchedLine?) -> Reply,
+         compile: @escaping (Request) -> WatchedLine?, period: @escaping (Request) -> Int) throws(SystemError) {
         self.budget = budget
         self.render = render
+        self.compile = compile
         self.period = period
         var tick: ((Bool) -> Void)?
         timer = try WallClockTimer(loop: loop) { clockWasSet in tick?(clockWasSet) }
@@ -105,12 +114,13 @@ final class WatchHub {
         if watchedBy[account]?[request] == nil, watchedBy[account, default: [:]].count >= Self.distinctPerAccount { return nil }
         watchedBy[account, default: [:]][request, default: 0] += 1
         if groups[request] == nil {
-            let group = Group(last: render(request), period: Self.normalized(period(request)))
+            let line = compile(request)
+            let group = Group(last: render(request, line), line: line, period: Self.normalized(period(request)))
             count(group.period, by: 1)
             groups[request] = group
         }
         if groups[request]?.insert(connection) == true { count += 1 }
-        let reply = groups[request]?.last ?? render(request)
+        let reply = groups[request]?.last ?? render(request, nil)
         armTimer()
         return (Ticket(request: request, account: account), reply)
     }
@@ -166,9 +176,11 @@ final class WatchHub {
         }
     }
 
-    /// Re-renders now, e.g. after live rooms changed. After new settings a request's period
-    /// may have changed too (`time_format` gained seconds): `periodsChanged` checks them again.
+    /// Compiles and re-renders now, e.g. after live rooms changed. After new settings a
+    /// request's period may have changed too (`time_format` gained seconds): `periodsChanged`
+    /// checks them again.
     func refresh(periodsChanged: Bool = false) {
+        for request in groups.keys { groups[request]?.line = compile(request) }
         if periodsChanged {
             secondGroups = 0
             minuteGroups = 0
@@ -239,7 +251,7 @@ final class WatchHub {
         defer { budget.end() }
         while let request = unrendered.popLast() {
             guard let group = groups[request] else { continue }  // nobody watches it any more
-            let reply = render(request)
+            let reply = render(request, group.line)
             if reply != group.last {  // nothing is sent while the text is unchanged
                 groups[request]?.last = reply
                 deliveries.append((request, reply, group.watchers))

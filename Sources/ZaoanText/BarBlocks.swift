@@ -27,14 +27,36 @@ public struct I3barBlock: Equatable, Sendable {
     /// `{"name","instance","full_text","short_text","color","urgent","markup"}` in this
     /// order; `short_text` and `color` only when there are.
     public var encoded: String {
-        // The keys are constant JSON and written as they are; only the values are escaped.
-        var out = #"{"name":"#
+        var out = ""
         out.reserveCapacity(96 + fullText.utf8.count)
+        appendHead(to: &out)
+        appendTail(to: &out)
+        return out
+    }
+
+    /// `encoded` cut where `full_text`'s value ends, before its closing quote: a text that
+    /// JSON writes as it is (printable ASCII but `"` and `\`), put between the two, gives
+    /// `encoded` of the block with that text appended to `fullText` (`WatchedLine`).
+    public var encodedAroundFullTextEnd: (head: String, tail: String) {
+        var head = "", tail = ""
+        appendHead(to: &head)
+        appendTail(to: &tail)
+        return (head, tail)
+    }
+
+    // The keys are constant JSON and written as they are; only the values are escaped.
+    private func appendHead(to out: inout String) {
+        out += #"{"name":"#
         JSONWriter.appendString(name, layout: .line, to: &out)
         out += #","instance":"#
         JSONWriter.appendString(instance, layout: .line, to: &out)
         out += #","full_text":"#
         JSONWriter.appendString(fullText, layout: .line, to: &out)
+        out.unicodeScalars.removeLast()  // the closing quote (a scalar: a prepended mark may join it), written by `appendTail`
+    }
+
+    private func appendTail(to out: inout String) {
+        out += "\""
         if let shortText {
             out += #","short_text":"#
             JSONWriter.appendString(shortText, layout: .line, to: &out)
@@ -46,7 +68,6 @@ public struct I3barBlock: Equatable, Sendable {
         out += urgent ? #","urgent":true,"markup":"# : #","urgent":false,"markup":"#
         JSONWriter.appendString(markup, layout: .line, to: &out)
         out += "}"
-        return out
     }
 
     /// A block as another program sent it, reduced to the fields zaoan knows, with its text

@@ -13,24 +13,75 @@ package enum LDMLRenderer {
     ///   the localized GMT format, as ICU's for a `GMT+08:00` zone.
     package static func render(_ pattern: LDMLPattern, instant: Int, nanoseconds: Int = 0, zone: ZoneInfo,
                                zoneIdentifier: String? = nil, language: LDMLLanguage) -> String {
-        let names = pattern.namesZones
-        return render(pattern, instant: instant, nanoseconds: nanoseconds, zone: zone, zoneIdentifier: zoneIdentifier,
-                      words: LDMLWords.words(for: language), zoneWords: names ? LDMLZoneWords.words(for: language) : .unused,
-                      zoneData: names ? .cldr : .unused)
+        var bytes: [UInt8] = []
+        render(pattern, instant: instant, nanoseconds: nanoseconds, zone: zone, zoneIdentifier: zoneIdentifier,
+               language: language, into: &bytes)
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    /// The same, appended to `out` as UTF-8. Numbers are written as digits straight into
+    /// `out`; the language's words (and the zone's names, if the pattern has any) are looked
+    /// up only when a field needs them, so that a clock of numbers (`HH:mm:ss`) touches
+    /// nothing but its fields.
+    package static func render(_ pattern: LDMLPattern, instant: Int, nanoseconds: Int = 0, zone: ZoneInfo,
+                               zoneIdentifier: String? = nil, language: LDMLLanguage, into out: inout [UInt8]) {
+        let time = localFields(instant: instant, nanoseconds: nanoseconds, zone: zone)
+        render(pattern, time: time, into: &out) {
+            let names = pattern.namesZones
+            return Context(pattern, time: time, zone: zone, zoneIdentifier: zoneIdentifier, words: LDMLWords.words(for: language),
+                           zoneWords: names ? LDMLZoneWords.words(for: language) : .unused, zoneData: names ? .cldr : .unused)
+        }
     }
 
     static func render(_ pattern: LDMLPattern, instant: Int, nanoseconds: Int, zone: ZoneInfo, zoneIdentifier: String?,
                        words: LDMLWords, zoneWords: LDMLZoneWords, zoneData: LDMLZoneData) -> String {
-        let context = Context(pattern, time: localFields(instant: instant, nanoseconds: nanoseconds, zone: zone), zone: zone,
-                              zoneIdentifier: zoneIdentifier, words: words, zoneWords: zoneWords, zoneData: zoneData)
-        var text = ""
+        let time = localFields(instant: instant, nanoseconds: nanoseconds, zone: zone)
+        var bytes: [UInt8] = []
+        render(pattern, time: time, into: &bytes) {
+            Context(pattern, time: time, zone: zone, zoneIdentifier: zoneIdentifier, words: words, zoneWords: zoneWords, zoneData: zoneData)
+        }
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    /// The pattern's pieces for `time`; `context` is made once, at the first field that is
+    /// not a plain number.
+    private static func render(_ pattern: LDMLPattern, time: LocalFields, into out: inout [UInt8], context: () -> Context) {
+        var made: Context?
         for piece in pattern.pieces {
             switch piece {
-            case .literal(let literal): text += literal
-            case .field(let field, let width): text += render(field, width: width, context)
+            case .literal(let literal): out += literal.utf8
+            case .field(let field, let width):
+                if let number = number(field, width: width, time) {
+                    appendPadded(number.value, number.width, to: &out)
+                    continue
+                }
+                let context = made ?? context()
+                made = context
+                out += render(field, width: width, context).utf8
             }
         }
-        return text
+    }
+
+    /// A field that is a number and nothing else, with the width it is padded to; nil for
+    /// the rest (names, zones, weeks, fractions, day periods).
+    static func number(_ field: LDMLPattern.Field, width: Int, _ time: LocalFields) -> (value: Int, width: Int)? {
+        switch field {
+        case .year, .cyclicYear:  // ICU writes `U` as `y` where a calendar has no cyclic names
+            let year = time.year > 0 ? time.year : 1 - time.year
+            return width == 2 ? (year % 100, 2) : (year, width)
+        case .quarter, .standaloneQuarter: return width <= 2 ? ((time.month - 1) / 3 + 1, width) : nil
+        case .month, .standaloneMonth: return width <= 2 ? (time.month, width) : nil
+        case .day: return (time.day, width)
+        case .dayOfYear: return (time.dayOfYear, width)
+        case .hour12: return (time.hour % 12 == 0 ? 12 : time.hour % 12, width)
+        case .hour23: return (time.hour, width)
+        case .hour11: return (time.hour % 12, width)
+        case .hour24: return (time.hour == 0 ? 24 : time.hour, width)
+        case .minute: return (time.minute, width)
+        case .second: return (time.second, width)
+        case .relatedYear: return (time.year, width)  // the proleptic year: 0 is 1 BC
+        default: return nil
+        }
     }
 
     /// The wall-clock fields of `instant` plus `nanoseconds` in `zone`, the instant taken to
@@ -88,20 +139,13 @@ package enum LDMLRenderer {
 
     static func render(_ field: LDMLPattern.Field, width: Int, _ context: Context) -> String {
         let (time, words) = (context.time, context.words)
+        if let number = number(field, width: width, time) { return padded(number.value, number.width) }
         switch field {
         case .era: return name(words.eras, time.year > 0 ? 1 : 0, width: width)
-        case .year, .cyclicYear:  // ICU writes `U` as `y` where a calendar has no cyclic names
-            let year = time.year > 0 ? time.year : 1 - time.year
-            return width == 2 ? padded(year % 100, 2) : padded(year, width)
         case .quarter, .standaloneQuarter:
-            let quarter = (time.month - 1) / 3 + 1
-            return width <= 2 ? padded(quarter, width)
-                : name(field == .quarter ? words.quarters : words.standaloneQuarters, quarter - 1, width: width)
+            return name(field == .quarter ? words.quarters : words.standaloneQuarters, (time.month - 1) / 3, width: width)
         case .month, .standaloneMonth:
-            return width <= 2 ? padded(time.month, width)
-                : name(field == .month ? words.months : words.standaloneMonths, time.month - 1, width: width)
-        case .day: return padded(time.day, width)
-        case .dayOfYear: return padded(time.dayOfYear, width)
+            return name(field == .month ? words.months : words.standaloneMonths, time.month - 1, width: width)
         case .weekday: return name(words.weekdays, time.weekday, width: max(width, 3))
         case .localWeekday, .standaloneLocalWeekday:
             let local = (time.weekday - words.firstWeekday + 7) % 7 + 1
@@ -109,12 +153,8 @@ package enum LDMLRenderer {
             if field == .standaloneLocalWeekday, width <= 2 { return padded(local, 1) }
             return name(field == .localWeekday ? words.weekdays : words.standaloneWeekdays, time.weekday, width: width)
         case .dayPeriod: return name(words.dayPeriods, time.hour < 12 ? 0 : 1, width: width)
-        case .hour12: return padded(time.hour % 12 == 0 ? 12 : time.hour % 12, width)
-        case .hour23: return padded(time.hour, width)
-        case .hour11: return padded(time.hour % 12, width)
-        case .hour24: return padded(time.hour == 0 ? 24 : time.hour, width)
-        case .minute: return padded(time.minute, width)
-        case .second: return padded(time.second, width)
+        case .year, .cyclicYear, .day, .dayOfYear, .hour12, .hour23, .hour11, .hour24, .minute, .second, .relatedYear:
+            return ""  // numbers, written by `number` above
         case .fraction:
             let value = width == 1 ? time.milliseconds / 100 : width == 2 ? time.milliseconds / 10 : time.milliseconds
             return padded(value, min(width, 3)) + String(repeating: "0", count: max(0, width - 3))
@@ -134,7 +174,6 @@ package enum LDMLRenderer {
         case .zoneID: return width == 2 ? context.zone.identifierText : width == 3 ? context.zone.exemplarCity : context.zone.genericLocationOrGMT
         case .weekYear, .weekOfYear, .weekOfMonth: return week(field, width: width, time, words)
         case .noonPeriod, .flexibleDayPeriod: return dayPeriod(field, width: width, context)
-        case .relatedYear: return padded(time.year, width)  // the proleptic year: 0 is 1 BC
         }
     }
 
@@ -151,9 +190,27 @@ package enum LDMLRenderer {
 
     /// `value` in ASCII digits, zero-padded to `width`; a negative value keeps its sign first.
     static func padded(_ value: Int, _ width: Int) -> String {
-        let digits = String(value.magnitude)
-        let zeros = String(repeating: "0", count: max(0, width - digits.count))
-        return (value < 0 ? "-" : "") + zeros + digits
+        var bytes: [UInt8] = []
+        appendPadded(value, width, to: &bytes)
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    /// The same, appended to `out`.
+    static func appendPadded(_ value: Int, _ width: Int, to out: inout [UInt8]) {
+        if value < 0 { out.append(UInt8(ascii: "-")) }
+        let magnitude = value.magnitude
+        // The largest power of ten not above the value (10^18 at most: no overflow).
+        var divisor: UInt = 1
+        var digits = 1
+        while magnitude / divisor >= 10 {
+            divisor *= 10
+            digits += 1
+        }
+        if width > digits { out.append(contentsOf: repeatElement(UInt8(ascii: "0"), count: width - digits)) }
+        while divisor > 0 {
+            out.append(UInt8(ascii: "0") + UInt8(magnitude / divisor % 10))
+            divisor /= 10
+        }
     }
 }
 

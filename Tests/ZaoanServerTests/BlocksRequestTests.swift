@@ -52,4 +52,27 @@ struct BlocksRequestTests {
         #expect(first.count == 2 && second.count == 2)
         #expect(first[1]["full_text"] as? String != second[1]["full_text"] as? String, "the clock block ticks")
     }
+
+    /// A bar line of clocks is rendered at each tick from a form compiled when the watch
+    /// began (`WatchedLine`); new settings compile it again.
+    @Test("a watched line of clocks follows a reload that changes time_format and language")
+    func watchedClocksFollowReload() throws {
+        let service = try TestService.start(config: #"{"language": "en", "timezone": "UTC", "time_format": "HH:mm:ss"}"#)
+        defer { try? service.stop() }
+        let client = try RawClient(path: service.socketPath, timeout: 10)
+        try client.send("watch --format=i3bar blocks time ; time HH:mm @Asia/Tokyo\n")
+        let first = try array(try client.readLine())
+        #expect((first[0]["full_text"] as? String)?.wholeMatch(of: /\d\d:\d\d:\d\d/) != nil, "\(first)")
+        #expect((first[1]["full_text"] as? String)?.wholeMatch(of: /Tokyo \d\d:\d\d/) != nil, "\(first)")
+
+        try #"{"language": "zh", "timezone": "UTC", "time_format": "'at' HH:mm:ss"}"#.write(toFile: service.configPath, atomically: true, encoding: .utf8)
+        #expect(try service.ask("reload") == "ok\n")
+        var seen: [[String: Any]] = []
+        for _ in 0..<10 {
+            seen = try array(try client.readLine())
+            if (seen[0]["full_text"] as? String)?.hasPrefix("at ") == true { break }
+        }
+        #expect((seen[0]["full_text"] as? String)?.wholeMatch(of: /at \d\d:\d\d:\d\d/) != nil, "\(seen)")
+        #expect((seen[1]["full_text"] as? String)?.wholeMatch(of: /东京 \d\d:\d\d/) != nil, "\(seen)")
+    }
 }
