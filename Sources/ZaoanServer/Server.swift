@@ -37,6 +37,9 @@ public final class Server {
 
     let loop: EventLoop
     let options: Options
+    /// The gazetteer file, if the config source reads one: its first failure is logged at
+    /// the end of a turn (looked at once here, not cast at every turn).
+    private let gazetteerFile: GazetteerFile?
     let responder: Responder
     /// The loop turn's instant, for requests, watches and time limits alike.
     let clock: LoopClock
@@ -87,6 +90,7 @@ public final class Server {
     /// - Throws: when the loop cannot be made, or the state directory is unsafe.
     public init(options: Options, settings: Settings, clock source: TimeSource = SystemTimeSource()) throws(SystemError) {
         self.options = options
+        self.gazetteerFile = options.config.gazetteer as? GazetteerFile
         self.loop = try EventLoop()
         let clock = LoopClock(source: source)
         self.clock = clock
@@ -231,7 +235,7 @@ public final class Server {
         let moreRenders = watches.renderDue()
         let moreUpdates = watches.deliver()
         table.finishClosing()
-        if let gazetteer = options.config.gazetteer as? GazetteerFile, let why = gazetteer.takeUnlogged() {
+        if let why = gazetteerFile?.takeUnlogged() {
             Log.warning("\(why); cities neither built in nor in \"cities\" are unknown")
         }
         shared.giveBackMemoryIfDue()

@@ -13,7 +13,11 @@ import ZaoanCore
 /// (`deliver`), so a thousand watchers updated on the second do not hold up, for the whole
 /// burst, a ping that arrives in the middle of it.
 final class WatchHub {
-    private struct Group {
+    /// The watchers of one request. A reference, so that a tick holds its groups without
+    /// looking each up again by its request (hashing a request is most of what a lookup
+    /// costs, and a bar's tick is otherwise a few thousand instructions).
+    private final class Group {
+        let request: Request
         var last: Reply?
         /// The request compiled for its ticks (a bar line of clocks), or nil: rendered the
         /// ordinary way. Compiled again on `refresh`.
@@ -24,10 +28,19 @@ final class WatchHub {
         /// Each watcher's place in `watchers`, for removal by swapping in the last one.
         var places: [ObjectIdentifier: Int] = [:]
         /// How often the answer can change with the clock, in seconds: 1, 60, or 0 for never.
-        var period = 1
+        var period: Int
+        /// False once its last watcher left and it was dropped: a rendering of the tick still
+        /// pending for it is skipped.
+        var watched = true
+
+        init(request: Request, line: WatchedLine?, period: Int) {
+            self.request = request
+            self.line = line
+            self.period = period
+        }
 
         /// Whether it was added (false: it already watched this request).
-        mutating func insert(_ channel: Channel) -> Bool {
+        func insert(_ channel: Channel) -> Bool {
             let key = ObjectIdentifier(channel)
             guard places[key] == nil else { return false }
             places[key] = watchers.count
@@ -36,7 +49,7 @@ final class WatchHub {
         }
 
         /// Whether it was there.
-        mutating func remove(_ channel: Channel) -> Bool {
+        func remove(_ channel: Channel) -> Bool {
             guard let place = places.removeValue(forKey: ObjectIdentifier(channel)) else { return false }
             let last = watchers.removeLast()
             if place < watchers.count {
@@ -65,15 +78,15 @@ final class WatchHub {
 
     /// For each account, the requests it watches and how many of its watches each has.
     private var watchedBy: [Int64: [Request: Int]] = [:]
-    /// Requests of the last tick still to be rendered (`renderDue`), within the turn's budget.
-    private var unrendered: [Request] = []
+    /// Groups of the last tick still to be rendered (`renderDue`), within the turn's budget.
+    private var unrendered: [Group] = []
     private let budget: TurnBudget
 
     private var groups: [Request: Group] = [:]
     /// Updates rendered and not yet written, oldest first: each answer with the request it
     /// answers and the watchers it goes to, as they were at the tick. A watcher that leaves
     /// the watch is taken out of them (`remove`); one that closed is skipped by its channel.
-    private var deliveries: [(request: Request, reply: Reply, watchers: [Channel])] = []
+    private var deliveries: [(group: Group, reply: Reply, watchers: [Channel])] = []
     /// How far `deliveries` has been written: the batch, and the watcher within it.
     private var deliveredBatches = 0
     private var deliveredInBatch = 0
@@ -107,20 +120,20 @@ final class WatchHub {
 
     /// Registers a watch and returns the first answer to send; nil when `account` watches
     /// `distinctPerAccount` other requests already.
-    /// The group is changed where it is kept (`groups[request]?...`), never copied out and
-    /// back: a copy of a group would copy its watchers, and each of 1,000 watchers coming or
-    /// going would cost a copy of all the others.
     func add(_ connection: Channel, request: Request, account: Int64) -> (Ticket, Reply)? {
         if watchedBy[account]?[request] == nil, watchedBy[account, default: [:]].count >= Self.distinctPerAccount { return nil }
         watchedBy[account, default: [:]][request, default: 0] += 1
-        if groups[request] == nil {
-            let line = compile(request)
-            let group = Group(last: render(request, line), line: line, period: Self.normalized(period(request)))
+        let group: Group
+        if let found = groups[request] {
+            group = found
+        } else {
+            group = Group(request: request, line: compile(request), period: Self.normalized(period(request)))
+            group.last = render(request, group.line)
             count(group.period, by: 1)
             groups[request] = group
         }
-        if groups[request]?.insert(connection) == true { count += 1 }
-        let reply = groups[request]?.last ?? render(request, nil)
+        if group.insert(connection) { count += 1 }
+        let reply = group.last ?? render(request, group.line)
         armTimer()
         return (Ticket(request: request, account: account), reply)
     }
@@ -145,17 +158,18 @@ final class WatchHub {
     }
 
     func remove(_ connection: Channel, ticket: Ticket) {
-        guard groups[ticket.request]?.remove(connection) == true else { return }
+        guard let group = groups[ticket.request], group.remove(connection) else { return }
         if let left = watchedBy[ticket.account]?[ticket.request], left > 1 {
             watchedBy[ticket.account]?[ticket.request] = left - 1
         } else {
             watchedBy[ticket.account]?[ticket.request] = nil
             if watchedBy[ticket.account]?.isEmpty == true { watchedBy[ticket.account] = nil }
         }
-        forgetPending(connection, of: ticket.request)
+        forgetPending(connection, of: group)
         count -= 1
-        if let group = groups[ticket.request], group.watchers.isEmpty {
+        if group.watchers.isEmpty {
             groups[ticket.request] = nil
+            group.watched = false
             count(group.period, by: -1)
         }
         armTimer()
@@ -165,9 +179,9 @@ final class WatchHub {
     /// line that ended the watch is answered now, and an update of the old watch must not
     /// follow that answer. Updates wait only in the turns right after a tick, so this is
     /// rarely more than an empty check.
-    private func forgetPending(_ connection: Channel, of request: Request) {
+    private func forgetPending(_ connection: Channel, of group: Group) {
         guard deliveredBatches < deliveries.count else { return }
-        for batch in deliveredBatches..<deliveries.count where deliveries[batch].request == request {
+        for batch in deliveredBatches..<deliveries.count where deliveries[batch].group === group {
             let from = batch == deliveredBatches ? deliveredInBatch : 0
             let watchers = deliveries[batch].watchers
             if let place = watchers[from...].firstIndex(where: { $0 === connection }) {
@@ -180,14 +194,13 @@ final class WatchHub {
     /// request's period may have changed too (`time_format` gained seconds): `periodsChanged`
     /// checks them again.
     func refresh(periodsChanged: Bool = false) {
-        for request in groups.keys { groups[request]?.line = compile(request) }
+        for group in groups.values { group.line = compile(group.request) }
         if periodsChanged {
             secondGroups = 0
             minuteGroups = 0
-            for request in groups.keys {
-                let updated = Self.normalized(period(request))
-                groups[request]?.period = updated
-                count(updated, by: 1)
+            for group in groups.values {
+                group.period = Self.normalized(period(group.request))
+                count(group.period, by: 1)
             }
             armTimer()
         }
@@ -196,6 +209,7 @@ final class WatchHub {
 
     /// Ends every watch (shutdown). Connections close themselves as their output drains.
     func removeAll() {
+        for group in groups.values { group.watched = false }
         groups.removeAll()
         watchedBy.removeAll()
         unrendered.removeAll()
@@ -237,7 +251,8 @@ final class WatchHub {
         // Updates of the last tick still waiting go out first, in order.
         while deliver() {}
         // What the last tick left unrendered is rendered now, with everything else.
-        unrendered = Array(groups.keys)
+        unrendered.removeAll(keepingCapacity: true)
+        unrendered.append(contentsOf: groups.values)
         _ = renderDue()  // what the budget leaves is rendered at the end of the turn
     }
 
@@ -249,12 +264,12 @@ final class WatchHub {
         guard !unrendered.isEmpty else { return false }
         budget.begin(TurnBudget.watches)
         defer { budget.end() }
-        while let request = unrendered.popLast() {
-            guard let group = groups[request] else { continue }  // nobody watches it any more
-            let reply = render(request, group.line)
+        while let group = unrendered.popLast() {
+            guard group.watched else { continue }  // nobody watches it any more
+            let reply = render(group.request, group.line)
             if reply != group.last {  // nothing is sent while the text is unchanged
-                groups[request]?.last = reply
-                deliveries.append((request, reply, group.watchers))
+                group.last = reply
+                deliveries.append((group, reply, group.watchers))
             }
             if budget.isSpent(TurnBudget.watches) { break }
         }

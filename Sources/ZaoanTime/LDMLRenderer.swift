@@ -19,45 +19,49 @@ package enum LDMLRenderer {
         return String(decoding: bytes, as: UTF8.self)
     }
 
-    /// The same, appended to `out` as UTF-8. Numbers are written as digits straight into
-    /// `out`; the language's words (and the zone's names, if the pattern has any) are looked
-    /// up only when a field needs them, so that a clock of numbers (`HH:mm:ss`) touches
-    /// nothing but its fields.
+    /// The same, appended to `out` as UTF-8. A pattern of numbers and literals (a clock,
+    /// `HH:mm:ss`) is written as digits straight into `out`, without looking up the
+    /// language's words or the zone's names.
     package static func render(_ pattern: LDMLPattern, instant: Int, nanoseconds: Int = 0, zone: ZoneInfo,
                                zoneIdentifier: String? = nil, language: LDMLLanguage, into out: inout [UInt8]) {
         let time = localFields(instant: instant, nanoseconds: nanoseconds, zone: zone)
-        render(pattern, time: time, into: &out) {
-            let names = pattern.namesZones
-            return Context(pattern, time: time, zone: zone, zoneIdentifier: zoneIdentifier, words: LDMLWords.words(for: language),
-                           zoneWords: names ? LDMLZoneWords.words(for: language) : .unused, zoneData: names ? .cldr : .unused)
-        }
+        if appendNumbers(pattern, time, to: &out) { return }
+        let names = pattern.namesZones
+        append(pattern, Context(pattern, time: time, zone: zone, zoneIdentifier: zoneIdentifier, words: LDMLWords.words(for: language),
+                                zoneWords: names ? LDMLZoneWords.words(for: language) : .unused, zoneData: names ? .cldr : .unused), to: &out)
     }
 
     static func render(_ pattern: LDMLPattern, instant: Int, nanoseconds: Int, zone: ZoneInfo, zoneIdentifier: String?,
                        words: LDMLWords, zoneWords: LDMLZoneWords, zoneData: LDMLZoneData) -> String {
         let time = localFields(instant: instant, nanoseconds: nanoseconds, zone: zone)
         var bytes: [UInt8] = []
-        render(pattern, time: time, into: &bytes) {
-            Context(pattern, time: time, zone: zone, zoneIdentifier: zoneIdentifier, words: words, zoneWords: zoneWords, zoneData: zoneData)
-        }
+        append(pattern, Context(pattern, time: time, zone: zone, zoneIdentifier: zoneIdentifier, words: words,
+                                zoneWords: zoneWords, zoneData: zoneData), to: &bytes)
         return String(decoding: bytes, as: UTF8.self)
     }
 
-    /// The pattern's pieces for `time`; `context` is made once, at the first field that is
-    /// not a plain number.
-    private static func render(_ pattern: LDMLPattern, time: LocalFields, into out: inout [UInt8], context: () -> Context) {
-        var made: Context?
+    /// The pattern, if it holds only literals and numbers: true; else false, `out` as it was.
+    private static func appendNumbers(_ pattern: LDMLPattern, _ time: LocalFields, to out: inout [UInt8]) -> Bool {
+        let start = out.count
         for piece in pattern.pieces {
             switch piece {
             case .literal(let literal): out += literal.utf8
             case .field(let field, let width):
-                if let number = number(field, width: width, time) {
-                    appendPadded(number.value, number.width, to: &out)
-                    continue
+                guard let number = number(field, width: width, time) else {
+                    out.removeSubrange(start...)
+                    return false
                 }
-                let context = made ?? context()
-                made = context
-                out += render(field, width: width, context).utf8
+                appendPadded(number.value, number.width, to: &out)
+            }
+        }
+        return true
+    }
+
+    private static func append(_ pattern: LDMLPattern, _ context: Context, to out: inout [UInt8]) {
+        for piece in pattern.pieces {
+            switch piece {
+            case .literal(let literal): out += literal.utf8
+            case .field(let field, let width): out += render(field, width: width, context).utf8
             }
         }
     }
