@@ -10,21 +10,28 @@
 /// ordinary way, which escapes it or says what is wrong. The watch hub compiles its lines
 /// again whenever settings or rooms change (`WatchHub.refresh`).
 public final class WatchedLine {
-    /// One clock: a read LDML pattern in a zone, in the configured language.
-    struct Clock {
+    /// One clock: a read LDML pattern in a zone, in the configured language, and the bytes
+    /// that follow it. A class: a tick reads it in place, where a struct of this size would
+    /// be copied out of the array first.
+    final class Clock {
         let pattern: LDMLPattern
         let zone: ZoneInfo
         let zoneIdentifier: String?
         let language: LDMLLanguage
+        fileprivate(set) var after: [UInt8] = []  // set once, as the line is compiled
+
+        init(pattern: LDMLPattern, zone: ZoneInfo, zoneIdentifier: String?, language: LDMLLanguage) {
+            (self.pattern, self.zone, self.zoneIdentifier, self.language) = (pattern, zone, zoneIdentifier, language)
+        }
     }
 
     /// The bytes before the first clock, then each clock with the bytes after it (the last
     /// ends with the line's `]` and LF).
     let head: [UInt8]
-    let clocks: [(clock: Clock, after: [UInt8])]
+    let clocks: [Clock]
     private let size: Int
 
-    init(head: [UInt8], clocks: [(clock: Clock, after: [UInt8])]) {
+    init(head: [UInt8], clocks: [Clock]) {
         self.head = head
         self.clocks = clocks
         size = clocks.reduce(head.count) { $0 + $1.after.count + 32 }
@@ -34,12 +41,12 @@ public final class WatchedLine {
     public func render(at now: Instant) -> Reply? {
         var bytes = head
         bytes.reserveCapacity(size)
-        for (clock, after) in clocks {
+        for clock in clocks {
             let start = bytes.count
             LDMLRenderer.render(clock.pattern, instant: now.unixSeconds, nanoseconds: now.nanosecondsPastUnixSeconds,
                                 zone: clock.zone, zoneIdentifier: clock.zoneIdentifier, language: clock.language, into: &bytes)
             guard bytes.count > start, Self.isPlain(bytes[start...]) else { return nil }
-            bytes += after
+            bytes += clock.after
         }
         return Reply(bytes: bytes, isError: false)
     }
@@ -82,9 +89,9 @@ extension Responder {
         fixed[fixed.count - 1] += "]"
         // As `Reply.line` makes the whole line visible-safe; each piece is bounded by ASCII.
         let pieces = fixed.map { Array(SafeText.visible($0).utf8) }
-        var after = Array(pieces.dropFirst())
-        after[after.count - 1].append(0x0A)
-        return WatchedLine(head: pieces[0], clocks: Array(zip(clocks, after)))
+        for (clock, after) in zip(clocks, pieces.dropFirst()) { clock.after = after }
+        clocks[clocks.count - 1].after.append(0x0A)
+        return WatchedLine(head: pieces[0], clocks: clocks)
     }
 
     private typealias Clock = WatchedLine.Clock

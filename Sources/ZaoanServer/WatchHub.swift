@@ -86,7 +86,14 @@ final class WatchHub {
     /// Updates rendered and not yet written, oldest first: each answer with the request it
     /// answers and the watchers it goes to, as they were at the tick. A watcher that leaves
     /// the watch is taken out of them (`remove`); one that closed is skipped by its channel.
-    private var deliveries: [(group: Group, reply: Reply, watchers: [Channel])] = []
+    private var deliveries: [Delivery] = []
+    /// A struct, not a tuple: an array of tuples is copied through the runtime's generic
+    /// tuple witness.
+    private struct Delivery {
+        let group: Group
+        let reply: Reply
+        var watchers: [Channel]
+    }
     /// How far `deliveries` has been written: the batch, and the watcher within it.
     private var deliveredBatches = 0
     private var deliveredInBatch = 0
@@ -226,7 +233,7 @@ final class WatchHub {
     func deliver() -> Bool {
         var budget = Self.deliveriesPerTurn
         while budget > 0, deliveredBatches < deliveries.count {
-            let (_, reply, watchers) = deliveries[deliveredBatches]
+            let reply = deliveries[deliveredBatches].reply, watchers = deliveries[deliveredBatches].watchers
             let end = min(watchers.count, deliveredInBatch + budget)
             for index in deliveredInBatch..<end {
                 watchers[index].sendFrame(reply)  // nothing for a connection closed meanwhile
@@ -269,7 +276,7 @@ final class WatchHub {
             let reply = render(group.request, group.line)
             if reply != group.last {  // nothing is sent while the text is unchanged
                 group.last = reply
-                deliveries.append((group, reply, group.watchers))
+                deliveries.append(Delivery(group: group, reply: reply, watchers: group.watchers))
             }
             if budget.isSpent(TurnBudget.watches) { break }
         }
