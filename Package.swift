@@ -6,6 +6,13 @@ import PackageDescription
 /// 2.34+) at run time. Release only: it needs the optimizer, which the debug build lacks.
 let fortified: [CSetting] = [.define("_FORTIFY_SOURCE", to: "3", .when(configuration: .release))]
 
+/// Each function in a section of its own (release only), so that zaoan-server's link can
+/// lay out the functions a bar's tick runs side by side (packaging/link/tick-order.txt, made
+/// by bench/tick-order.sh; TickLayoutTests says when it is stale). A bar wakes the service
+/// once a second and finds its code cold: on 12 pages instead of 63, a bar clock's CPU fell
+/// from 1.61–1.76× to 1.22× the C tick's (docs/benchmarks.md, "A bar clock").
+let sectioned: [SwiftSetting] = [.unsafeFlags(["-Xfrontend", "-function-sections"], .when(configuration: .release))]
+
 let package = Package(
     name: "zaoan",
     products: [
@@ -36,38 +43,38 @@ let package = Package(
         // Glibc only (no Foundation, no libsystemd): what the service and the clients share
         // of the system — errors, the syscall helper, owned descriptors, sockets, the socket
         // path, signals, the line framer. The service's request path runs through its framer.
-        .target(name: "ZaoanSystem", dependencies: ["CLinux"]),
+        .target(name: "ZaoanSystem", dependencies: ["CLinux"], swiftSettings: sectioned),
         // Pure text, no Foundation: safe text for every target and the bar block encoder,
         // shared by the service's formats and the clients.
-        .target(name: "ZaoanText"),
+        .target(name: "ZaoanText", swiftSettings: sectioned),
         // The clients' side, Glibc only: connections with deadlines and size limits, safe
         // request lines, and what they print.
         .target(name: "ZaoanClient", dependencies: ["ZaoanSystem", "ZaoanText", "CLinux"]),
         // No Foundation: the option conventions both executables share (`--name VALUE`,
         // `--name=VALUE`, durations, usage errors, `zaoan: ` messages on stderr).
-        .target(name: "ZaoanCommandLine", dependencies: ["ZaoanText", "ZaoanSystem"]),
+        .target(name: "ZaoanCommandLine", dependencies: ["ZaoanText", "ZaoanSystem"], swiftSettings: sectioned),
         // The one time engine, pure Swift, no Foundation: civil-day arithmetic, zone names,
         // the tz database reader (TZif, POSIX TZ rules), wall-clock resolution (DST gaps and
         // repeats), strftime as GNU date does it, the accepted times. Core, the calendar
         // module and the almanac share it.
-        .target(name: "ZaoanTime", dependencies: ["ZaoanSystem"]),
+        .target(name: "ZaoanTime", dependencies: ["ZaoanSystem"], swiftSettings: sectioned),
         // Pure astronomy and calendar arithmetic, no Foundation: solar terms, new moons, the
         // Chinese calendar's months, with the years computed once and kept.
-        .target(name: "ZaoanAlmanac", dependencies: ["CAstronomy", "ZaoanTime"]),
+        .target(name: "ZaoanAlmanac", dependencies: ["CAstronomy", "ZaoanTime"], swiftSettings: sectioned),
         // Requests as the protocol has them, their parser and errors, and the rule for the
         // config's bar keys: no Foundation, so the small client checks `bar_blocks` the way
         // the service does.
-        .target(name: "ZaoanProtocol", dependencies: ["ZaoanText"]),
+        .target(name: "ZaoanProtocol", dependencies: ["ZaoanText"], swiftSettings: sectioned),
         // Recurring series expanded to occurrences, DST-correctly, by zaoan's own engine: the
         // one recurrence engine of calendar files, their VTIMEZONEs and recurring rooms, with
         // its zones, windows and limits; no Foundation. Used from one thread at a time (libical
         // keeps global state: LibICalLock).
-        .target(name: "ZaoanRecurrence", dependencies: ["CICal", "ZaoanText", "ZaoanSystem", "ZaoanTime", "ZaoanAlmanac"]),
+        .target(name: "ZaoanRecurrence", dependencies: ["CICal", "ZaoanText", "ZaoanSystem", "ZaoanTime", "ZaoanAlmanac"], swiftSettings: sectioned),
         // iCalendar files and vdir folders read through libical (the reader process's side):
         // content lines, components, events, overrides, TZIDs, each file's problems.
-        .target(name: "ZaoanCalendar", dependencies: ["CICal", "ZaoanText", "ZaoanSystem", "ZaoanTime", "ZaoanRecurrence"]),
-        .target(name: "ZaoanCore", dependencies: ["ZaoanText", "ZaoanSystem", "ZaoanProtocol", "ZaoanTime", "ZaoanAlmanac", "ZaoanRecurrence"]),
-        .target(name: "ZaoanServer", dependencies: ["ZaoanCore", "ZaoanCalendar", "ZaoanRecurrence", "ZaoanText", "ZaoanSystem", "CSystemd", "CLinux"]),
+        .target(name: "ZaoanCalendar", dependencies: ["CICal", "ZaoanText", "ZaoanSystem", "ZaoanTime", "ZaoanRecurrence"], swiftSettings: sectioned),
+        .target(name: "ZaoanCore", dependencies: ["ZaoanText", "ZaoanSystem", "ZaoanProtocol", "ZaoanTime", "ZaoanAlmanac", "ZaoanRecurrence"], swiftSettings: sectioned),
+        .target(name: "ZaoanServer", dependencies: ["ZaoanCore", "ZaoanCalendar", "ZaoanRecurrence", "ZaoanText", "ZaoanSystem", "CSystemd", "CLinux"], swiftSettings: sectioned),
         // `zaoan`: the client. Nothing here may depend on ZaoanCore or ZaoanServer (the
         // service's code and data); ClientFootprintTests checks the binary.
         // Linked fully static (glibc too): no dynamic loader, no libstdc++ to map and
@@ -85,8 +92,11 @@ let package = Package(
         // of that name that takes the static archive instead, so a start neither maps nor
         // relocates libstdc++.so: 1.1 ms off a cold start and 1.2 MB of resident memory
         // (docs/benchmarks.md). The calendar reader process still maps it, with libical.
+        // gold's --section-ordering-file puts the tick's functions together (`sectioned`).
         .executableTarget(name: "zaoan-server", dependencies: ["ZaoanCore", "ZaoanServer", "ZaoanCommandLine", "CLinux"],
-                          linkerSettings: [.unsafeFlags(["-Xlinker", "-z", "-Xlinker", "now", "-L", Context.packageDirectory + "/packaging/link"],
+                          swiftSettings: sectioned,
+                          linkerSettings: [.unsafeFlags(["-Xlinker", "-z", "-Xlinker", "now", "-L", Context.packageDirectory + "/packaging/link",
+                                                         "-Xlinker", "--section-ordering-file=" + Context.packageDirectory + "/packaging/link/tick-order.txt"],
                                                         .when(configuration: .release))],
                           plugins: ["GitCommit"]),
         .plugin(name: "GitCommit", capability: .buildTool()),
