@@ -19,24 +19,7 @@ SECONDS_RUN=${1:-20}
 scripts/ensure-packages valgrind binutils
 swift build -c release --product zaoan --static-swift-stdlib >&2
 swift build -c release --product zaoan-server --static-swift-stdlib >&2
-BIN=.build/release
-T=$(mktemp -d /tmp/zaoan-order.XXXXXX)
-PIDS=()
-cleanup() {
-    local pid
-    for pid in "${PIDS[@]}"; do kill "$pid" 2>/dev/null || true; done
-    wait 2>/dev/null || true
-    rm -rf "$T"
-}
-trap cleanup EXIT
-mkdir -p "$T/home" "$T/config/zaoan" "$T/run" "$T/state" "$T/cache"
-chmod 700 "$T/run"
-echo '{"bar_blocks": ["time yyyy-MM-dd HH:mm:ss"]}' >"$T/config/zaoan/config.json"
-export HOME=$T/home XDG_CONFIG_HOME=$T/config XDG_RUNTIME_DIR=$T/run XDG_STATE_HOME=$T/state \
-    XDG_CACHE_HOME=$T/cache TZ=UTC LANG=C.UTF-8
-# Valgrind 3.19 gives up on the DWARF 5 of the C targets (as in bench/callgrind.sh); the
-# symbols stay.
-objcopy --strip-debug "$BIN/zaoan-server" "$T/zaoan-server"
+source bench/bar-home.sh
 valgrind --tool=callgrind --demangle=no --callgrind-out-file="$T/cg.out" \
     "$T/zaoan-server" serve --socket "$T/z.sock" --timezone UTC >"$T/serve.log" 2>&1 &
 SERVICE=$!

@@ -13,23 +13,8 @@ cd "$(dirname "$0")/.."
 SECONDS_RUN=${1:-60}
 BIN=.build/release
 [ -x "$BIN/zaoan" ] && [ -x "$BIN/zaoan-server" ] || { echo "tick-profile.sh: build first (bench/bars.sh does)" >&2; exit 1; }
-T=$(mktemp -d /tmp/zaoan-tick.XXXXXX)
-PIDS=()
-cleanup() {
-    local pid
-    for pid in "${PIDS[@]}"; do kill "$pid" 2>/dev/null || true; done
-    wait 2>/dev/null || true
-    rm -rf "$T"
-}
-trap cleanup EXIT
-mkdir -p "$T/home" "$T/config/zaoan" "$T/run" "$T/state" "$T/cache"
-chmod 700 "$T/run"
-echo '{"bar_blocks": ["time yyyy-MM-dd HH:mm:ss"]}' >"$T/config/zaoan/config.json"
-export HOME=$T/home XDG_CONFIG_HOME=$T/config XDG_RUNTIME_DIR=$T/run XDG_STATE_HOME=$T/state \
-    XDG_CACHE_HOME=$T/cache TZ=UTC LANG=C.UTF-8
+source bench/bar-home.sh
 gcc -O2 -o "$T/c_tick" bench/c_tick.c
-# Valgrind 3.19 gives up on the DWARF 5 of the C targets (as in bench/callgrind.sh).
-objcopy --strip-debug "$BIN/zaoan-server" "$T/zaoan-server"
 
 wait_for_socket() { local i; for i in $(seq 600); do [ -S "$1" ] && return 0; sleep 0.1; done; echo "no $1" >&2; exit 1; }
 
