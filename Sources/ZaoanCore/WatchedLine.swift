@@ -103,6 +103,7 @@ extension Responder {
         switch part {
         case .text(.time, let text): (zone, pattern) = (settings.zone, text)
         case .zoned(let spec, .text(.time, let text)):
+            // An unknown place: not compiled, and the ordinary answer says what is wrong.
             guard let place = try? place(spec) else { return nil }
             (zone, pattern) = (place.zone, text)
         default: return nil

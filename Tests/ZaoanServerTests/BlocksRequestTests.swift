@@ -58,7 +58,7 @@ struct BlocksRequestTests {
     @Test("a watched line of clocks follows a reload that changes time_format and language")
     func watchedClocksFollowReload() throws {
         let service = try TestService.start(config: #"{"language": "en", "timezone": "UTC", "time_format": "HH:mm:ss"}"#)
-        defer { try? service.stop() }
+        defer { try? service.stop() }  // a failed stop is reported by the next test's start
         let client = try RawClient(path: service.socketPath, timeout: 10)
         try client.send("watch --format=i3bar blocks time ; time HH:mm @Asia/Tokyo\n")
         let first = try array(try client.readLine())
