@@ -14,8 +14,8 @@ import ZaoanCore
 /// burst, a ping that arrives in the middle of it.
 final class WatchHub {
     /// The watchers of one request. A reference, so that a tick holds its groups without
-    /// looking each up again by its request (hashing a request is most of what a lookup
-    /// costs, and a bar's tick is otherwise a few thousand instructions).
+    /// looking each up again by its request: hashing a request was a large part of a bar's
+    /// tick (docs/benchmarks.md, "A watched line compiled").
     private final class Group {
         let request: Request
         var last: Reply?
@@ -83,7 +83,7 @@ final class WatchHub {
     private let budget: TurnBudget
 
     private var groups: [Request: Group] = [:]
-    /// Updates rendered and not yet written, oldest first: each answer with the request it
+    /// Updates rendered and not yet written, oldest first: each answer with the group it
     /// answers and the watchers it goes to, as they were at the tick. A watcher that leaves
     /// the watch is taken out of them (`remove`); one that closed is skipped by its channel.
     private var deliveries: [Delivery] = []
