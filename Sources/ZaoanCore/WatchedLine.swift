@@ -5,8 +5,8 @@
 /// fields and little else (docs/benchmarks.md, "A bar clock").
 ///
 /// The line is byte for byte the one `Responder.answer` gives for the request
-/// (WatchedLineTests holds the two together). Where a clock's text is not plain ASCII (a
-/// month's name, a zone's), or is empty, `render` says nil and the caller answers the
+/// (WatchedLineTests holds the two together). Where a clock's text needs escaping (`'`, `&`)
+/// or `SafeText`'s attention, or is empty, `render` says nil and the caller answers the
 /// ordinary way, which escapes it or says what is wrong. The watch hub compiles its lines
 /// again whenever settings or rooms change (`WatchHub.refresh`).
 public final class WatchedLine {
@@ -18,11 +18,20 @@ public final class WatchedLine {
         let zone: ZoneInfo
         let zoneIdentifier: String?
         let language: LDMLLanguage
-        fileprivate(set) var after: [UInt8] = []  // set once, as the line is compiled
+        let after: [UInt8]
 
-        init(pattern: LDMLPattern, zone: ZoneInfo, zoneIdentifier: String?, language: LDMLLanguage) {
-            (self.pattern, self.zone, self.zoneIdentifier, self.language) = (pattern, zone, zoneIdentifier, language)
+        init(_ field: Field, after: [UInt8]) {
+            (pattern, zone, zoneIdentifier, language) = (field.pattern, field.zone, field.zoneIdentifier, field.language)
+            self.after = after
         }
+    }
+
+    /// What a clock formats, as read from its block.
+    struct Field {
+        let pattern: LDMLPattern
+        let zone: ZoneInfo
+        let zoneIdentifier: String?
+        let language: LDMLLanguage
     }
 
     /// The bytes before the first clock, then each clock with the bytes after it (the last
@@ -34,6 +43,7 @@ public final class WatchedLine {
     init(head: [UInt8], clocks: [Clock]) {
         self.head = head
         self.clocks = clocks
+        // Room for the fixed bytes and a date and time in each clock.
         size = clocks.reduce(head.count) { $0 + $1.after.count + 32 }
     }
 
@@ -51,18 +61,25 @@ public final class WatchedLine {
         return Reply(bytes: bytes, isError: false)
     }
 
-    /// Printable ASCII that neither JSON, Pango nor `SafeText` changes: what a clock of
-    /// digits and punctuation writes.
+    /// Text that neither JSON, Pango nor `SafeText` changes: no control character, none of
+    /// JSON's and Pango's escaped characters, and nothing `SafeText.visible` replaces or
+    /// removes (judged by `visible` itself where there is more than ASCII: 十二月, 星期一, the
+    /// narrow no-break space of en's `h:mm a`). Between the fixed pieces' ASCII ends, such a
+    /// text is written as it is, as the ordinary answer writes it.
     static func isPlain(_ bytes: ArraySlice<UInt8>) -> Bool {
+        var ascii = true
         for byte in bytes {
             switch byte {
-            case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "&"), UInt8(ascii: "<"), UInt8(ascii: ">"), UInt8(ascii: "'"):
+            case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "&"), UInt8(ascii: "<"), UInt8(ascii: ">"), UInt8(ascii: "'"),
+                 0..<0x20, 0x7F:
                 return false
-            case 0x20...0x7E: continue
-            default: return false
+            case 0x80...: ascii = false
+            default: continue
             }
         }
-        return true
+        if ascii { return true }
+        let text = String(decoding: bytes, as: UTF8.self)
+        return SafeText.visible(text) == text
     }
 }
 
@@ -76,40 +93,36 @@ extension Responder {
         // The line as `blocks` writes it, each clock's text left out: the text between two
         // clocks (the end of one block, a comma, the start of the next) is one fixed piece.
         var fixed = ["["]
-        var clocks: [Clock] = []
+        var fields: [WatchedLine.Field] = []
         for (index, part) in parts.enumerated() {
-            guard let clock = watchedClock(part) else { return nil }
+            guard let field = watchedField(part) else { return nil }
             let block = OutputFormat.i3barBlock(Answer("", state: "time"), instance: "\(index)-\(part.commandWord)",
                                                 label: zoneLabel(part), pangoMarkup: settings.i3barPango)
             let (head, tail) = block.encodedAroundFullTextEnd
             fixed[fixed.count - 1] += (index > 0 ? "," : "") + head
             fixed.append(tail)
-            clocks.append(clock)
+            fields.append(field)
         }
         fixed[fixed.count - 1] += "]"
         // As `Reply.line` makes the whole line visible-safe; each piece is bounded by ASCII.
-        let pieces = fixed.map { Array(SafeText.visible($0).utf8) }
-        for (clock, after) in zip(clocks, pieces.dropFirst()) { clock.after = after }
-        clocks[clocks.count - 1].after.append(0x0A)
-        return WatchedLine(head: pieces[0], clocks: clocks)
+        var pieces = fixed.map { Array(SafeText.visible($0).utf8) }
+        pieces[pieces.count - 1].append(0x0A)
+        return WatchedLine(head: pieces[0], clocks: zip(fields, pieces.dropFirst()).map { WatchedLine.Clock($0, after: $1) })
     }
-
-    private typealias Clock = WatchedLine.Clock
 
     /// A `time PATTERN` block (in the configured zone, or `@ZONE`'s) with an LDML pattern that
     /// reads; nil for anything else, which the ordinary answer renders or refuses.
-    private func watchedClock(_ part: Request) -> Clock? {
+    private func watchedField(_ part: Request) -> WatchedLine.Field? {
         let zone: Zone, pattern: String?
         switch part {
         case .text(.time, let text): (zone, pattern) = (settings.zone, text)
         case .zoned(let spec, .text(.time, let text)):
-            // An unknown place: not compiled, and the ordinary answer says what is wrong.
-            guard let place = try? place(spec) else { return nil }
+            guard let place = try? place(spec) else { return nil }  // not compiled: the ordinary answer says what is wrong
             (zone, pattern) = (place.zone, text)
         default: return nil
         }
         let ldml = pattern ?? settings.timeFormat
         guard !ldml.utf8.contains(UInt8(ascii: "%")), case .success(let read) = formatters.pattern(ldml) else { return nil }
-        return Clock(pattern: read, zone: zone.info(), zoneIdentifier: zone.tzName, language: settings.language.ldml)
+        return WatchedLine.Field(pattern: read, zone: zone.info(), zoneIdentifier: zone.tzName, language: settings.language.ldml)
     }
 }
