@@ -43,7 +43,9 @@ final class Channel: EventHandler {
     let clock: LoopClock
     /// The session it hands lines to, which alone keeps the protocol's state: the channel asks
     /// it whether lines are taken now (`intake`) and whether a watch is open (`isWatching`).
-    unowned var handler: ChannelHandler!
+    /// The session made this channel and keeps it (unowned: checked). A constant, so reading it
+    /// needs no run-time exclusivity check (an `unowned var` is checked on every read).
+    unowned let handler: ChannelHandler
     private var framer = LineFramer()
     private var output = OutputQueue()
     private var interest = EventLoop.readable
@@ -81,13 +83,16 @@ final class Channel: EventHandler {
     /// most one buffer's worth (16 KiB) is gathered, and more goes to `output` as before.
     private var gathering = false
     private var gathered = 0
-    /// The account's unread answers over all its connections (set once the peer is known),
+    /// The account (uid) this connection's loop time and unread answers are counted to,
     /// and how much of `output` is counted there.
-    private(set) var account: AccountOutput?
+    let account: Account
     private var accounted = 0
 
-    init(socket: consuming Descriptor, shared: ChannelShared, takesDescriptor: Bool) {
+    /// - Parameter uid: the peer's account (`ConnectionTable.uidKey`).
+    init(socket: consuming Descriptor, shared: ChannelShared, uid: Int64, takesDescriptor: Bool, handler: ChannelHandler) {
         fd = socket.rawValue
+        self.handler = handler
+        account = shared.accounts.join(uid)
         self.socket = Optional(socket)
         self.shared = shared
         self.takesDescriptor = takesDescriptor
@@ -104,7 +109,7 @@ final class Channel: EventHandler {
     /// half the bound plus one answer, so the bound itself is met by one answer larger than
     /// half of it only (the connection is then closed, as before).
     func unreadBacklogRefusal() -> Reply? {
-        guard let account, account.unread >= shared.outputLimits.perAccount / 2 else { return nil }
+        guard account.unread >= shared.outputLimits.perAccount / 2 else { return nil }
         shared.refusedForBacklog += 1
         return .error(ProtocolError(.busy, "this account (uid \(account.uid)) has \(account.unread) bytes of answers unread on its connections, half of output_hard_limit (\(shared.outputLimits.perAccount)); read them or close those connections, then ask again"))
     }
@@ -120,24 +125,24 @@ final class Channel: EventHandler {
         if events & (EventLoop.readable | EventLoop.hangup) != 0 && takingLines { readIfAffordable() }
         if isOpen && events & (EventLoop.writable | EventLoop.hangup) != 0 {
             // Writing may take the lines that waited for the client to read: the account's time.
-            shared.turn.begin(accountID)
+            shared.turn.begin(account)
             flush()
-            shared.turn.end()
+            shared.turn.end(account)
         }
     }
 
     /// Reads now, or, once the turn's loop time is spent (`TurnBudget`), in a later turn:
     /// what is read is answered at once, so reading is where a turn's cost is decided.
     func readIfAffordable() {
-        if shared.turn.isSpent(accountID) {
+        if shared.turn.isSpent(account) {
             pausedForTurn = true
             shared.turn.wait(self)
             flush()  // no readable interest while it waits
             return
         }
-        shared.turn.begin(accountID)
+        shared.turn.begin(account)
         readInput()
-        shared.turn.end()
+        shared.turn.end(account)
     }
 
     /// Reads once, at most `Limits.readChunk` bytes (level-triggered: the loop calls again
@@ -154,7 +159,10 @@ final class Channel: EventHandler {
             if passed >= 0 {
                 let descriptor = Descriptor(taking: passed)
                 // One at a time, and only before a bar is attached: anything else is closed at once.
-                if passedDescriptor == nil && bar == nil { passedDescriptor = Optional(descriptor) }
+                if passedDescriptor == nil && bar == nil {
+                    var kept = Optional(descriptor)
+                    swap(&passedDescriptor, &kept)  // the nil it replaces ends after the access
+                }
             }
             if case .value(let count)? = received, count > 0 { takesDescriptor = false }
         } else {
@@ -270,15 +278,28 @@ final class Channel: EventHandler {
         queue { $0.append(bytes) }
     }
 
+    /// Changes `output` out of place: taken out of the property, changed, put back. A change
+    /// calls into the runtime (an array grows) or the kernel (`send`); had the property been
+    /// held across such a call, Swift would check every access to it at run time, here and in
+    /// every read (several a request). Out of place, no two accesses can overlap, and the
+    /// compiler checks them all at build time. Nothing the change calls reads `output`.
+    private func changeOutput<Result>(_ change: (inout OutputQueue) -> Result) -> Result {
+        var taken = output
+        output = OutputQueue()
+        let result = change(&taken)
+        output = taken
+        return result
+    }
+
     private func queue(_ append: (inout OutputQueue) -> Void) {
         guard isOpen else { return }
         spillGathered()
         if output.isEmpty { lastOutputProgress = clock.monotonic }
-        append(&output)
+        changeOutput(append)
         settleAccount()
         if output.count > shared.outputLimits.hard {
             close(for: .outputHardLimit)
-        } else if let account, account.unread > shared.outputLimits.perAccount {
+        } else if account.unread > shared.outputLimits.perAccount {
             close(for: .outputAccountLimit)
         } else if output.count > shared.outputLimits.soft {
             if overSoftLimitSince == nil { overSoftLimitSince = clock.monotonic }
@@ -295,7 +316,7 @@ final class Channel: EventHandler {
     /// After an answer: once the turn's loop time is spent, the next lines wait for the next
     /// turn (`TurnBudget`). Returns whether the lines stop here.
     func pauseForTurn() -> Bool {
-        guard shared.turn.isSpent(accountID) else { return false }
+        guard shared.turn.isSpent(account) else { return false }
         pausedForTurn = true
         shared.turn.wait(self)
         return true
@@ -320,9 +341,10 @@ final class Channel: EventHandler {
         passedDescriptor.take()
     }
 
-    /// A passed descriptor is for one line only.
+    /// A passed descriptor is for one line only. Taken out before it is closed: closing it
+    /// while the property is held would make Swift check every access to it at run time.
     func dropPassedDescriptor() {
-        passedDescriptor = nil
+        _ = passedDescriptor.take()
     }
 
     /// Writes what is pending, at most `Limits.writeBudget` bytes; asks for writability only
@@ -335,7 +357,7 @@ final class Channel: EventHandler {
             send(frame)
         }
         if !output.isEmpty && socketTakesMore {
-            switch try? nonBlockingSyscall("send", { output.send(to: fd, budget: Limits.writeBudget) }) {  // nil: EPIPE/ECONNRESET
+            switch try? nonBlockingSyscall("send", { changeOutput { $0.send(to: fd, budget: Limits.writeBudget) } }) {  // nil: EPIPE/ECONNRESET
             case .value(let sent) where sent > 0: lastOutputProgress = clock.monotonic
             case .value, .wouldBlock: break
             case nil:
@@ -391,24 +413,13 @@ final class Channel: EventHandler {
         shared.closing.append(self)
     }
 
-    /// Counts this connection's answers in its account's (`peer`'s uid; -1 when the kernel
-    /// did not say).
-    func join(account uid: Int64) {
-        account = shared.accounts.join(uid)
-    }
-
     /// Brings the account's count up to date with `output`: what it keeps alive, a large
     /// answer being written counted whole.
     private func settleAccount() {
-        guard let account else { return }
         let retained = output.retained
         account.unread += retained - accounted
         accounted = retained
     }
-
-    /// The account (uid) this connection's time and unread answers are counted to; -1 when
-    /// the kernel did not say.
-    var accountID: Int64 { account?.uid ?? -1 }
 
     /// Waiting for a later loop turn (`TurnBudget`): its line has arrived or may have; it is
     /// the service that is behind, so no time limit on the client runs.
@@ -416,10 +427,7 @@ final class Channel: EventHandler {
 
     /// The end of the turn: releases the descriptor, the bar's pipe and a passed descriptor.
     func release() {
-        if let account {
-            shared.accounts.leave(account)
-            self.account = nil
-        }
+        shared.accounts.leave(account)
         detachBar()
         dropPassedDescriptor()
         shared.loop.unregister(fd)

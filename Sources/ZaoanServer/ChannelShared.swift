@@ -47,7 +47,7 @@ final class ChannelShared {
     /// The loop time a turn spends answering, and the channels waiting for the next turn.
     let turn: TurnBudget
     /// The unread answers of each account, over its connections.
-    var accounts = AccountOutputs()
+    var accounts = Accounts()
     /// Requests refused unrendered for their account's unread answers (`stats`:
     /// `refused_unread_backlog`).
     var refusedForBacklog = 0

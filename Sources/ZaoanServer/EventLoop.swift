@@ -26,7 +26,10 @@ final class EventLoop {
     /// By descriptor number, so dispatching an event is an array load, not a hash lookup.
     private var registrations: [Registration?] = []
     private var nextID: UInt32 = 1
-    private var events: [epoll_event]
+    /// Where epoll_wait writes: allocated once, so the wait writes into memory that is no
+    /// Swift property (a property written by a C call is checked for exclusive access at
+    /// run time, on every wait and every event read from it).
+    private let events: UnsafeMutableBufferPointer<epoll_event>
     private(set) var running = false
 
     static let readable = EPOLLIN.rawValue
@@ -37,8 +40,11 @@ final class EventLoop {
 
     init(maxEventsPerWait: Int = 256) throws(SystemError) {
         epoll = Descriptor(taking: try syscall("creating the event loop (epoll_create1)") { epoll_create1(Int32(EPOLL_CLOEXEC)) })
-        events = Array(repeating: epoll_event(), count: maxEventsPerWait)
+        events = .allocate(capacity: max(1, maxEventsPerWait))
+        events.initialize(repeating: epoll_event())
     }
+
+    deinit { events.deallocate() }
 
     func register(_ fd: Int32, events mask: UInt32, handler: EventHandler) throws(SystemError) {
         precondition(fd >= 0, "registering a closed descriptor")
@@ -114,9 +120,7 @@ final class EventLoop {
     private func waitForEvents(timeout: Int32) -> Int32? {
         let epoll = self.epoll.rawValue
         do throws(SystemError) {
-            return try syscall("epoll_wait") {
-                events.withUnsafeMutableBufferPointer { epoll_wait(epoll, $0.baseAddress, Int32($0.count), timeout) }
-            }
+            return try syscall("epoll_wait") { epoll_wait(epoll, events.baseAddress, Int32(events.count), timeout) }
         } catch {
             Log.error("waiting for events failed: \(error); exiting")
             return nil

@@ -1,5 +1,6 @@
 import CSystemd
 import Glibc
+import Synchronization
 
 /// Logging. Quiet by default: one line at start, one at stop, one per error; per-request
 /// lines only with --verbose (debug).
@@ -29,7 +30,14 @@ public enum Log {
         case idleExit = "f1e2d3c4b5a64f7e8d9c0b1a2f3e4d88"
     }
 
-    nonisolated(unsafe) public static var verbose = false
+    /// Whether debug lines are written (`--verbose`): set at start, read on every request.
+    /// An atomic constant, where a global `var` would be checked for exclusive access at
+    /// run time on every read.
+    public static var verbose: Bool {
+        get { debugging.load(ordering: .relaxed) }
+        set { debugging.store(newValue, ordering: .relaxed) }
+    }
+    private static let debugging = Atomic(false)
     private static let prefixed = isatty(2) == 0
     private static let toJournal = stderrIsJournal()
     /// Written from the loop's thread only (the service is one thread).

@@ -32,8 +32,8 @@ extension Server {
                 refuse(socket, peer: peer, refusal)
                 continue
             }
-            let channel = Channel(socket: socket, shared: shared, takesDescriptor: peer?.mayHandOver == true)
-            let session = Session(channel: channel, peer: peer, dispatcher: dispatcher)
+            let session = Session(socket: socket, shared: shared, peer: peer, dispatcher: dispatcher)
+            let channel: Channel = session.channel
             do {
                 try loop.register(fd, events: EventLoop.readable, handler: channel)
             } catch {

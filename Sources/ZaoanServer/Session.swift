@@ -45,7 +45,9 @@ final class Session: ChannelHandler {
         case closing
     }
 
-    let channel: Channel
+    /// Its client's socket, made with the session (set once, in `init`, which hands the
+    /// channel the session it calls).
+    private(set) var channel: Channel!
     /// The peer process (SO_PEERCRED), for rights on changes and per-user limits.
     let peer: PeerCredentials?
     /// The server's, which outlives every session (unowned: checked, and no retain per use).
@@ -56,15 +58,14 @@ final class Session: ChannelHandler {
     /// When a complete line was last taken (a partial line is not activity).
     private(set) var lastActivity: Double
 
-    init(channel: Channel, peer: PeerCredentials?, dispatcher: Dispatcher) {
-        self.channel = channel
+    init(socket: consuming Descriptor, shared: ChannelShared, peer: PeerCredentials?, dispatcher: Dispatcher) {
         self.peer = peer
         self.dispatcher = dispatcher
         clock = dispatcher.clock
         acceptedAt = clock.monotonic
         lastActivity = acceptedAt
-        channel.handler = self
-        channel.join(account: ConnectionTable.uidKey(peer))
+        channel = Channel(socket: socket, shared: shared, uid: ConnectionTable.uidKey(peer),
+                          takesDescriptor: peer?.mayHandOver == true, handler: self)
     }
 
     var mode: Mode {

@@ -20,20 +20,19 @@ import ZaoanCore
 final class TurnBudget {
     /// Loop time an account may take in each part of a turn.
     static let seconds = 0.002
-    /// The account a tick's watch renderings are counted as.
-    static let watches: Int64 = -2
 
     private let clock: LoopClock
     /// When the part being counted began (monotonic seconds): a new turn's clock starts the
     /// next part.
     private var partStart: Double
-    /// Loop time each account has spent in this part, and the account being counted now.
-    private var spent: [Int64: Double] = [:]
-    private var current: (account: Int64, since: Double)?
-    /// Connections waiting for a later part, by account, each queue oldest first.
-    private var waiting: [Int64: [Channel]] = [:]
+    /// The part being counted: an account's `spent` counts only in the part it was counted in.
+    private var part = 0
+    /// The account being counted now (its uid), and since when.
+    private var current: (uid: Int64, since: Double)?
     /// Accounts with connections waiting, in the order they are served.
-    private var order: [Int64] = []
+    private var order: [Account] = []
+    /// The account a tick's watch renderings are counted as.
+    let watches = Account(uid: -2)
     /// Times lines or renderings were held for the next turn (`stats`: `held_for_next_turn`).
     private(set) var held = 0
 
@@ -46,34 +45,38 @@ final class TurnBudget {
     private func startPartIfNewTurn() {
         if clock.monotonic > partStart {
             partStart = clock.monotonic
-            spent.removeAll(keepingCapacity: true)
+            part += 1
         }
     }
 
     /// `account`'s reading and answering begins; `end` ends it.
-    func begin(_ account: Int64) {
+    func begin(_ account: Account) {
         startPartIfNewTurn()
-        current = (account, Posix.monotonicSeconds())
+        current = (account.uid, Posix.monotonicSeconds())
     }
 
-    func end() {
-        guard let (account, since) = current else { return }
-        spent[account, default: 0] += Posix.monotonicSeconds() - since
+    func end(_ account: Account) {
+        guard let (_, since) = current else { return }
+        if account.part != part {
+            account.part = part
+            account.spent = 0
+        }
+        account.spent += Posix.monotonicSeconds() - since
         current = nil
     }
 
     /// Whether `account` has spent its time in this part (reads the monotonic clock).
-    func isSpent(_ account: Int64) -> Bool {
+    func isSpent(_ account: Account) -> Bool {
         startPartIfNewTurn()
-        var total = spent[account] ?? 0
-        if let (running, since) = current, running == account { total += Posix.monotonicSeconds() - since }
+        var total = account.part == part ? account.spent : 0
+        if let (running, since) = current, running == account.uid { total += Posix.monotonicSeconds() - since }
         return total >= Self.seconds
     }
 
     func wait(_ channel: Channel) {
-        let account = channel.accountID
-        if waiting[account] == nil, !order.contains(account) { order.append(account) }
-        waiting[account, default: []].append(channel)
+        let account = channel.account
+        if account.waiting.isEmpty, !order.contains(where: { $0 === account }) { order.append(account) }
+        account.waiting.append(channel)
         held += 1
     }
 
@@ -91,28 +94,30 @@ final class TurnBudget {
         // (`time %s.%N` twice gave the same nanoseconds).
         clock.read()
         partStart = clock.monotonic
-        spent.removeAll(keepingCapacity: true)
+        part += 1
         let accounts = order
         order.removeAll(keepingCapacity: true)
-        var stillWaiting: [Int64] = []
+        var stillWaiting: [Account] = []
         for account in accounts {
-            guard var queue = waiting.removeValue(forKey: account) else { continue }
+            var queue = account.waiting
+            account.waiting = []
+            guard !queue.isEmpty else { continue }
             var first = true
             while !queue.isEmpty, first || !isSpent(account) {
                 first = false
                 let channel = queue.removeFirst()
                 begin(account)
                 channel.resumeAfterTurn()  // may wait again: behind the account's others
-                end()
+                end(account)
             }
-            if let again = waiting.removeValue(forKey: account) { queue += again }
-            if !queue.isEmpty {
-                waiting[account] = queue
-                stillWaiting.append(account)
-            }
+            queue += account.waiting
+            account.waiting = queue
+            if !queue.isEmpty { stillWaiting.append(account) }
         }
         // Accounts served this turn keep their place; any that came to wait meanwhile follow.
-        order = stillWaiting + order.filter { !stillWaiting.contains($0) && waiting[$0] != nil }
+        order = stillWaiting + order.filter { account in
+            !stillWaiting.contains { $0 === account } && !account.waiting.isEmpty
+        }
         return !order.isEmpty
     }
 }

@@ -269,8 +269,8 @@ final class WatchHub {
     /// budget bounds what all of them together hold up the loop in one turn.
     func renderDue() -> Bool {
         guard !unrendered.isEmpty else { return false }
-        budget.begin(TurnBudget.watches)
-        defer { budget.end() }
+        budget.begin(budget.watches)
+        defer { budget.end(budget.watches) }
         while let group = unrendered.popLast() {
             guard group.watched else { continue }  // nobody watches it any more
             let reply = render(group.request, group.line)
@@ -278,7 +278,7 @@ final class WatchHub {
                 group.last = reply
                 deliveries.append(Delivery(group: group, reply: reply, watchers: group.watchers))
             }
-            if budget.isSpent(TurnBudget.watches) { break }
+            if budget.isSpent(budget.watches) { break }
         }
         if unrendered.isEmpty { return false }
         budget.renderingsHeld()
