@@ -108,7 +108,13 @@ final class Session: ChannelHandler {
 
     /// Small answers of fixed cost that say what is wrong, answered even to an account that
     /// left half its bound of answers unread (`Channel.unreadBacklogRefusal`).
-    static let answeredWhateverIsUnread: Set<RequestKind> = [.ping, .version, .stats]
+    /// (A switch: a set's lookup hashed the kind on every request.)
+    static func isAnsweredWhateverIsUnread(_ kind: RequestKind) -> Bool {
+        switch kind {
+        case .ping, .version, .stats: true
+        default: false
+        }
+    }
 
     func take(_ frame: LineFramer.Frame, from channel: Channel) -> Bool {
         // An answer past the hard output limit closes the connection in the middle of a read:
@@ -156,7 +162,7 @@ final class Session: ChannelHandler {
             return true
         }
         Log.debug("\(self.who): \(parsed.request.commandWord)")
-        if parsed.kind.effect == .readsOnly, !Self.answeredWhateverIsUnread.contains(parsed.kind), let refusal = channel.unreadBacklogRefusal() {
+        if parsed.kind.effect == .readsOnly, !Self.isAnsweredWhateverIsUnread(parsed.kind), let refusal = channel.unreadBacklogRefusal() {
             channel.send(refusal)  // nothing rendered: the account has not read what it asked before
             return true
         }
