@@ -12,7 +12,11 @@ import Glibc
 /// time and never kept, so at most `slots × longestLine` bytes of lines are held, and a
 /// client sending a new line each time only makes every look-up a miss. Lines that fail to
 /// parse (or are blank) are not kept: their error is worked out again.
-public struct ParsedLines {
+///
+/// A class, which the dispatcher keeps as a constant: a look-up then holds no property while
+/// it parses, and Swift need not check the dispatcher's property for exclusive access at
+/// run time on every request.
+public final class ParsedLines {
     public static let slots = 64
     public static let longestLine = 160
 
@@ -23,30 +27,40 @@ public struct ParsedLines {
     }
 
     private var entries: [Entry?] = Array(repeating: nil, count: slots)
-    public private(set) var hits = 0
-    public private(set) var misses = 0
+    /// Look-ups answered from the table, and lines parsed. Kept private behind getters:
+    /// a stored property other modules may read is checked for exclusive access at run time.
+    public var hits: Int { hitCount }
+    public var misses: Int { missCount }
+    private var hitCount = 0
+    private var missCount = 0
 
     public init() {}
 
     /// The request `line` says, as `RequestParser.parse` reads it.
-    public mutating func request(for line: UnsafeRawBufferPointer) throws(ProtocolError) -> Request? {
+    public func request(for line: UnsafeRawBufferPointer) throws(ProtocolError) -> Request? {
         try parsed(for: line)?.request
     }
 
     /// The same, in the box it is kept in: handing the box on is one retain, where an
     /// optional `Request` went through the enum's generic copy and destroy witnesses.
-    public mutating func parsed(for line: UnsafeRawBufferPointer) throws(ProtocolError) -> ParsedRequest? {
+    public func parsed(for line: UnsafeRawBufferPointer) throws(ProtocolError) -> ParsedRequest? {
         guard line.count <= Self.longestLine else { return try RequestParser.parse(line).map(ParsedRequest.init) }
         let hash = Self.hash(line)
         let slot = Int(truncatingIfNeeded: hash % UInt64(Self.slots))
         if let entry = entries[slot], entry.hash == hash, Self.same(entry.line, line) {
-            hits &+= 1
+            hitCount &+= 1
             return entry.parsed
         }
-        misses &+= 1
+        missCount &+= 1
         guard let request = try RequestParser.parse(line) else { return nil }
         let parsed = ParsedRequest(request)
-        entries[slot] = Entry(hash: hash, line: Array(line), parsed: parsed)
+        // Stored out of place (taken out, changed, put back), as the server's
+        // `changeOutOfPlace` does: held across the array's own calls into the runtime,
+        // `entries` would be checked for exclusive access on every look-up.
+        var kept = entries
+        entries = []
+        kept[slot] = Entry(hash: hash, line: Array(line), parsed: parsed)
+        entries = kept
         return parsed
     }
 

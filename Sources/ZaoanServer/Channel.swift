@@ -171,7 +171,8 @@ final class Channel: EventHandler {
         switch received {
         case .value(let count) where count > 0:
             gathering = output.isEmpty && newestFrame == nil && bar == nil
-            framer.feed(UnsafeRawBufferPointer(rebasing: buffer[0..<count])) { handler.take($0, from: self) }
+            let chunk = UnsafeRawBufferPointer(rebasing: buffer[0..<count])
+            handLines { $0.feed(chunk) { handler.take($0, from: self) } }
         case .value:
             inputEnded = true
         case .wouldBlock:
@@ -187,12 +188,17 @@ final class Channel: EventHandler {
 
     /// Takes the lines kept in the framer (after a pause or a commit).
     func resumeLines() {
-        if takingLines { framer.resume { handler.take($0, from: self) } }
+        if takingLines { handLines { $0.resume { handler.take($0, from: self) } } }
     }
 
     /// At end of input an unterminated last line is still a line.
     func finishInput() {
-        framer.finish { handler.take($0, from: self) }
+        handLines { $0.finish { handler.take($0, from: self) } }
+    }
+
+    /// The framer hands its lines to the session taken out of place (`changeOutOfPlace`).
+    private func handLines(_ framing: (inout LineFramer) -> Void) {
+        changeOutOfPlace(self, \.framer, placeholder: LineFramer(), framing)
     }
 
     /// After lines were taken: note an unfinished line, let the handler decide, write.
@@ -278,24 +284,11 @@ final class Channel: EventHandler {
         queue { $0.append(bytes) }
     }
 
-    /// Changes `output` out of place: taken out of the property, changed, put back. A change
-    /// calls into the runtime (an array grows) or the kernel (`send`); had the property been
-    /// held across such a call, Swift would check every access to it at run time, here and in
-    /// every read (several a request). Out of place, no two accesses can overlap, and the
-    /// compiler checks them all at build time. Nothing the change calls reads `output`.
-    private func changeOutput<Result>(_ change: (inout OutputQueue) -> Result) -> Result {
-        var taken = output
-        output = OutputQueue()
-        let result = change(&taken)
-        output = taken
-        return result
-    }
-
     private func queue(_ append: (inout OutputQueue) -> Void) {
         guard isOpen else { return }
         spillGathered()
         if output.isEmpty { lastOutputProgress = clock.monotonic }
-        changeOutput(append)
+        changeOutOfPlace(self, \.output, placeholder: OutputQueue(), append)
         settleAccount()
         if output.count > shared.outputLimits.hard {
             close(for: .outputHardLimit)
@@ -357,7 +350,7 @@ final class Channel: EventHandler {
             send(frame)
         }
         if !output.isEmpty && socketTakesMore {
-            switch try? nonBlockingSyscall("send", { changeOutput { $0.send(to: fd, budget: Limits.writeBudget) } }) {  // nil: EPIPE/ECONNRESET
+            switch try? nonBlockingSyscall("send", { changeOutOfPlace(self, \.output, placeholder: OutputQueue()) { $0.send(to: fd, budget: Limits.writeBudget) } }) {  // nil: EPIPE/ECONNRESET
             case .value(let sent) where sent > 0: lastOutputProgress = clock.monotonic
             case .value, .wouldBlock: break
             case nil:
@@ -410,7 +403,7 @@ final class Channel: EventHandler {
         gathering = false
         gathered = 0
         newestFrame = nil
-        shared.closing.append(self)
+        changeOutOfPlace(shared, \.closing) { $0.append(self) }
     }
 
     /// Brings the account's count up to date with `output`: what it keeps alive, a large

@@ -81,7 +81,7 @@ final class ConnectionTable {
     /// descriptor closed, its session told and taken out of the table.
     func finishClosing() {
         // Last first: a close carried out here may mark another channel, taken next.
-        while let channel = shared.closing.popLast() {
+        while !shared.closing.isEmpty, let channel = changeOutOfPlace(shared, \.closing, { $0.popLast() }) {
             channel.release()
             guard let session = sessions.removeValue(forKey: channel.fd) else { continue }
             let uid = Self.uidKey(session.peer)

@@ -50,7 +50,7 @@ final class Dispatcher {
     var adminGroupID: gid_t?
     /// The lines clients send again and again, parsed once (shared by every session: a
     /// prompt's one-shot `greeting` is the same line from every shell).
-    private(set) var parsedLines = ParsedLines()
+    let parsedLines = ParsedLines()
     /// Requests answered since start, errors included.
     private(set) var requests = 0
     /// What `stats` reports, read when it is asked.

@@ -52,10 +52,12 @@ final class EventLoop {
         nextID = nextID == UInt32.max ? 1 : nextID + 1
         try control(EPOLL_CTL_ADD, fd, mask, id: id)
         let index = Int(fd)
-        if index >= registrations.count {
-            registrations.append(contentsOf: repeatElement(nil, count: index + 1 - registrations.count))
+        changeOutOfPlace(self, \.registrations) { registrations in
+            if index >= registrations.count {
+                registrations.append(contentsOf: repeatElement(nil, count: index + 1 - registrations.count))
+            }
+            registrations[index] = Registration(id: id, interest: mask, handler: handler)
         }
-        registrations[index] = Registration(id: id, interest: mask, handler: handler)
     }
 
     func modify(_ fd: Int32, events mask: UInt32) throws(SystemError) {
@@ -64,7 +66,7 @@ final class EventLoop {
             throw SystemError(errno: ENOENT, "changing the events of descriptor \(fd), which is not registered")
         }
         try control(EPOLL_CTL_MOD, fd, mask, id: registration.id)
-        registrations[index]?.interest = mask
+        changeOutOfPlace(self, \.registrations) { $0[index]?.interest = mask }
     }
 
     /// Removes the descriptor from the loop (the caller closes it). Events already fetched
@@ -72,7 +74,7 @@ final class EventLoop {
     func unregister(_ fd: Int32) {
         let index = Int(fd)
         guard index >= 0, index < registrations.count, registrations[index] != nil else { return }
-        registrations[index] = nil
+        changeOutOfPlace(self, \.registrations) { $0[index] = nil }
         var event = epoll_event()
         if epoll_ctl(epoll.rawValue, EPOLL_CTL_DEL, fd, &event) != 0 {
             // Only a bug can cause this (the descriptor was closed first): say so, go on.

@@ -57,7 +57,7 @@ final class GroupCommit {
 
     /// A room change to save with the others of this loop turn.
     func enqueue(_ request: Request, from session: Session) {
-        waiting.append(Change(request: request, session: session))
+        changeOutOfPlace(self, \.waiting) { $0.append(Change(request: request, session: session)) }
     }
 
     func alarmsSent(through second: Int) {
@@ -65,7 +65,7 @@ final class GroupCommit {
     }
 
     func resumeAtEndOfTurn(_ session: Session) {
-        resumeQueue.append(session)
+        changeOutOfPlace(self, \.resumeQueue) { $0.append(session) }
     }
 
     /// The end of a loop turn: sessions answered in the turn take their next lines, then the
@@ -75,7 +75,7 @@ final class GroupCommit {
     func finishTurn() -> Bool {
         if !resumeQueue.isEmpty {
             let ready = resumeQueue
-            resumeQueue.removeAll(keepingCapacity: true)
+            resumeQueue = []
             for session in ready { session.resumeAfterCommit() }
         }
         start()
@@ -93,7 +93,7 @@ final class GroupCommit {
     private func start() {
         guard saving == nil, !waiting.isEmpty || alarmsSentThrough != nil else { return }
         let changes = waiting
-        waiting.removeAll(keepingCapacity: true)
+        waiting = []
         var next = responder.schedule
         if let sent = alarmsSentThrough {
             next.noteAlarmsSent(through: sent)
@@ -172,7 +172,7 @@ final class GroupCommit {
             Log.warning("recurring rooms that cannot be expanded show their first start only: \(refused.map { "\($0.key): \($0.value)" }.sorted().joined(separator: "; "))")
             responder.keepFirstStarts(of: Set(refused.keys))
         }
-        waiting.insert(contentsOf: again, at: 0)
+        changeOutOfPlace(self, \.waiting) { $0.insert(contentsOf: again, at: 0) }
         start()
     }
 

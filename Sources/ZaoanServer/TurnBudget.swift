@@ -75,7 +75,7 @@ final class TurnBudget {
 
     func wait(_ channel: Channel) {
         let account = channel.account
-        if account.waiting.isEmpty, !order.contains(where: { $0 === account }) { order.append(account) }
+        if account.waiting.isEmpty, !order.contains(where: { $0 === account }) { changeOutOfPlace(self, \.order) { $0.append(account) } }
         account.waiting.append(channel)
         held += 1
     }
@@ -96,7 +96,7 @@ final class TurnBudget {
         partStart = clock.monotonic
         part += 1
         let accounts = order
-        order.removeAll(keepingCapacity: true)
+        order = []
         var stillWaiting: [Account] = []
         for account in accounts {
             var queue = account.waiting

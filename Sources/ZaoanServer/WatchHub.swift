@@ -192,7 +192,7 @@ final class WatchHub {
             let from = batch == deliveredBatches ? deliveredInBatch : 0
             let watchers = deliveries[batch].watchers
             if let place = watchers[from...].firstIndex(where: { $0 === connection }) {
-                deliveries[batch].watchers.remove(at: place)
+                changeOutOfPlace(self, \.deliveries) { _ = $0[batch].watchers.remove(at: place) }
             }
         }
     }
@@ -219,10 +219,10 @@ final class WatchHub {
         for group in groups.values { group.watched = false }
         groups.removeAll()
         watchedBy.removeAll()
-        unrendered.removeAll()
+        unrendered = []
         secondGroups = 0
         minuteGroups = 0
-        deliveries.removeAll()
+        deliveries = []
         deliveredBatches = 0
         deliveredInBatch = 0
         count = 0
@@ -246,7 +246,7 @@ final class WatchHub {
             }
         }
         if deliveredBatches == deliveries.count {
-            deliveries.removeAll(keepingCapacity: true)  // one entry per distinct request
+            changeOutOfPlace(self, \.deliveries) { $0.removeAll(keepingCapacity: true) }  // one entry per distinct request
             deliveredBatches = 0
             return false
         }
@@ -258,8 +258,10 @@ final class WatchHub {
         // Updates of the last tick still waiting go out first, in order.
         while deliver() {}
         // What the last tick left unrendered is rendered now, with everything else.
-        unrendered.removeAll(keepingCapacity: true)
-        unrendered.append(contentsOf: groups.values)
+        changeOutOfPlace(self, \.unrendered) {
+            $0.removeAll(keepingCapacity: true)
+            $0.append(contentsOf: groups.values)
+        }
         _ = renderDue()  // what the budget leaves is rendered at the end of the turn
     }
 
@@ -271,12 +273,12 @@ final class WatchHub {
         guard !unrendered.isEmpty else { return false }
         budget.begin(budget.watches)
         defer { budget.end(budget.watches) }
-        while let group = unrendered.popLast() {
+        while let group = changeOutOfPlace(self, \.unrendered, { $0.popLast() }) {
             guard group.watched else { continue }  // nobody watches it any more
             let reply = render(group.request, group.line)
             if reply != group.last {  // nothing is sent while the text is unchanged
                 group.last = reply
-                deliveries.append(Delivery(group: group, reply: reply, watchers: group.watchers))
+                changeOutOfPlace(self, \.deliveries) { $0.append(Delivery(group: group, reply: reply, watchers: group.watchers)) }
             }
             if budget.isSpent(budget.watches) { break }
         }
