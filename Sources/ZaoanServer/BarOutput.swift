@@ -112,10 +112,10 @@ final class BarOutput: EventHandler {
 
     private func drain() -> Bool {
         while !unwritten.isEmpty {
-            let fd = self.fd
-            guard let result = unwritten.withUnsafeBytes({ try? Posix.write(fd, $0, "writing to the bar's pipe") }) else { return false }  // EPIPE: the bar is gone
+            let fd = self.fd, pending = unwritten  // written from a copy, not the property (`changeOutOfPlace`)
+            guard let result = pending.withUnsafeBytes({ try? Posix.write(fd, $0, "writing to the bar's pipe") }) else { return false }  // EPIPE: the bar is gone
             guard case .value(let written) = result else { return true }  // full: wait for the next writable event
-            unwritten.removeFirst(written)
+            changeOutOfPlace(self, \.unwritten) { $0.removeFirst(written) }
             connection.outputProgressed()
         }
         if let next = waiting {

@@ -88,7 +88,7 @@ final class Listener {
     /// Closes the socket and removes the file zaoan created — only if it is still the one
     /// zaoan created, so a newer server's socket is never removed.
     func close() {
-        socket = nil
+        _ = socket.take()  // closed once out of the property (`changeOutOfPlace` says why)
         guard let ownedPath else { return }
         var info = stat()
         if lstat(ownedPath, &info) == 0, info.st_ino == ownedInode {

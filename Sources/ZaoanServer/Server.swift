@@ -173,12 +173,7 @@ public final class Server {
                     + (configProblems.isEmpty ? "" : "; \(configProblems.count) config problem\(configProblems.count == 1 ? "" : "s") (see above)"),
                  event: .started)
         notify(.ready, .status(statusLine))
-        // unowned: the loop runs inside this method, so `self` outlives both closures.
-        loop.run(afterWake: { [unowned self] in
-            self.clock.read()
-        }, afterBatch: { [unowned self] in
-            self.finishTurn()
-        })
+        serveUntilStopped()
         listener.close()
         commit.stop()
         rooms.stop()
@@ -222,6 +217,19 @@ public final class Server {
             try SocketPath.preparePrivateDirectory(directory)
         }
         return try Listener.bind(path: resolved.path)
+    }
+
+    /// The loop: a turn for each wake-up, until it is stopped. A function of its own, apart
+    /// from the start above (which reads the settings): RequestPathAccessTests reads it as
+    /// one of the functions every request runs through.
+    @inline(never)
+    private func serveUntilStopped() {
+        // unowned: the loop runs inside this method, so `self` outlives both closures.
+        loop.run(afterWake: { [unowned self] in
+            self.clock.read()
+        }, afterBatch: { [unowned self] in
+            self.finishTurn()
+        })
     }
 
     /// The end of a loop turn: sessions answered in the turn take their next lines, the

@@ -76,7 +76,7 @@ final class TurnBudget {
     func wait(_ channel: Channel) {
         let account = channel.account
         if account.waiting.isEmpty, !order.contains(where: { $0 === account }) { changeOutOfPlace(self, \.order) { $0.append(account) } }
-        account.waiting.append(channel)
+        changeOutOfPlace(account, \.waiting) { $0.append(channel) }
         held += 1
     }
 

@@ -43,19 +43,23 @@ final class WatchHub {
         func insert(_ channel: Channel) -> Bool {
             let key = ObjectIdentifier(channel)
             guard places[key] == nil else { return false }
-            places[key] = watchers.count
-            watchers.append(channel)
+            let place = watchers.count
+            changeOutOfPlace(self, \.places, placeholder: [:]) { $0[key] = place }
+            changeOutOfPlace(self, \.watchers) { $0.append(channel) }
             return true
         }
 
         /// Whether it was there.
         func remove(_ channel: Channel) -> Bool {
-            guard let place = places.removeValue(forKey: ObjectIdentifier(channel)) else { return false }
-            let last = watchers.removeLast()
-            if place < watchers.count {
+            guard let place = changeOutOfPlace(self, \.places, placeholder: [:], { $0.removeValue(forKey: ObjectIdentifier(channel)) }) else { return false }
+            // The last watcher takes the place of the one that leaves.
+            let moved: Channel? = changeOutOfPlace(self, \.watchers) { watchers in
+                let last = watchers.removeLast()
+                guard place < watchers.count else { return nil }
                 watchers[place] = last
-                places[ObjectIdentifier(last)] = place
+                return last
             }
+            if let moved { changeOutOfPlace(self, \.places, placeholder: [:]) { $0[ObjectIdentifier(moved)] = place } }
             return true
         }
     }

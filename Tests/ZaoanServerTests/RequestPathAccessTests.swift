@@ -1,0 +1,77 @@
+import Foundation
+import Testing
+
+/// Issue 34, point 5: a request's path makes no exclusivity check at run time
+/// (docs/benchmarks.md, "Exclusivity checks, proved at build time"). Swift checks an access
+/// to a class's property at run time (`swift_beginAccess`) unless the compiler proves that
+/// no two accesses to it can overlap, and one change of the property made in place across a
+/// call into the runtime (an array that grows) is enough to lose that proof for every
+/// access to it, anywhere. A check is about a tenth of what a request's own code costs,
+/// and nothing in the code shows where one comes back: this reads the release binary users
+/// get, function by function, for calls to `swift_beginAccess`.
+@Suite struct RequestPathAccessTests {
+    /// The functions of the service's own code that every `ping`, `greeting`, `time`,
+    /// `status` and `countdown` on a session runs through (callgrind, `bench/callgrind.sh`),
+    /// as `swift demangle --simplified --compact` names them. The checks left elsewhere are on
+    /// paths a request does not take (a connection opened or closed, a room changed, a
+    /// calendar read).
+    static let requestPath = [
+        "EventLoop.waitForEvents(timeout:)", "Server.serveUntilStopped()", "Server.finishTurn()",
+        "Channel.handle(events:)", "Channel.readInput()", "Channel.takingLines.getter", "Channel.afterLines()",
+        "Channel.send(_:)", "Channel.sendGathered()", "Channel.sendAtOnce(_:)", "Channel.flush()",
+        "Channel.needsSweeping.getter", "LineFramer.feed(_:_:)",
+        "Session.take(_:from:)", "Session.answer(_:)", "Session.linesTaken(by:)",
+        "ParsedLines.parsed(for:)", "Dispatcher.dispatch(_:from:)", "Responder.answer(_:now:counters:)",
+        "TurnBudget.begin(_:)", "TurnBudget.end(_:)", "TurnBudget.isSpent(_:)", "TurnBudget.resumeWaiting()",
+        "GroupCommit.finishTurn()", "WatchHub.renderDue()", "WatchHub.deliver()",
+    ]
+
+    @Test("no function a request runs through checks exclusive access at run time")
+    func requestPathHasNoRuntimeChecks() throws {
+        guard let release = Locations.releaseZaoan else {
+            try Test.cancel("no release build at .build/release/zaoan; scripts/test builds it (swift build -c release --product zaoan-server --static-swift-stdlib)")
+        }
+        guard let demangler = Locations.tool("swift-demangle") ?? ["/opt/swift/usr/bin/swift-demangle"].first(where: { FileManager.default.isExecutableFile(atPath: $0) }) else {
+            try Test.cancel("no swift-demangle (it comes with the Swift toolchain) on PATH")
+        }
+        let server = (release as NSString).deletingLastPathComponent + "/zaoan-server"
+        let scratch = try TemporaryDirectory()
+        defer { scratch.remove() }
+        let environment = Tool.baseEnvironment(home: scratch.path)
+
+        // Every function symbol with its address and size, and its readable name.
+        let nm = try Tool.run("/usr/bin/nm", ["-S", "--defined-only", server], environment: environment, timeout: 60, scratch: scratch)
+        try #require(nm.status == 0, "nm \(server): \(nm)")
+        var symbols: [(mangled: String, start: UInt64, size: UInt64)] = []
+        for line in nm.output.split(separator: "\n") {
+            let fields = line.split(separator: " ")
+            guard fields.count == 4, fields[2] == "t" || fields[2] == "T", fields[3].hasPrefix("$s"),
+                  let start = UInt64(fields[0], radix: 16), let size = UInt64(fields[1], radix: 16) else { continue }
+            symbols.append((String(fields[3]), start, size))
+        }
+        let names = symbols.map(\.mangled).joined(separator: "\n") + "\n"
+        let demangled = try Tool.run(demangler, ["--simplified", "--compact"], stdin: Data(names.utf8), environment: environment, timeout: 60, scratch: scratch)
+        try #require(demangled.status == 0, "swift-demangle: \(demangled)")
+        let readable = demangled.output.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        try #require(readable.count >= symbols.count, "swift-demangle gave \(readable.count) names for \(symbols.count) symbols")
+
+        var checked: [String] = []
+        var checking: [String] = []
+        for (index, symbol) in symbols.enumerated() where Self.requestPath.contains(readable[index]) {
+            let objdump = try Tool.run("/usr/bin/objdump", [
+                "-d", "--no-show-raw-insn",
+                "--start-address=0x" + String(symbol.start, radix: 16),
+                "--stop-address=0x" + String(symbol.start + symbol.size, radix: 16), server,
+            ], environment: environment, timeout: 60, scratch: scratch)
+            try #require(objdump.status == 0, "objdump \(readable[index]): \(objdump)")
+            checked.append(readable[index])
+            let calls = objdump.output.split(separator: "\n").filter { $0.contains("call") && $0.contains("<swift_beginAccess>") }
+            if !calls.isEmpty { checking.append("\(readable[index]) (\(calls.count))") }
+        }
+        // A function the compiler inlined everywhere has no symbol of its own: its code is in
+        // its callers, which are listed too. Most must be there, or the list is stale.
+        #expect(Set(checked).count >= Self.requestPath.count * 2 / 3,
+                "only \(Set(checked).sorted()) of the request path's functions are in \(server): the names changed? (bench/callgrind.sh with KEEP= lists what a request runs)")
+        #expect(checking.isEmpty, "these functions on a request's path check exclusive access at run time (swift_beginAccess): \(checking). A property changed in place across a call into the runtime loses the compiler's proof for every access to it; change it out of place (ZaoanServer/OutOfPlace.swift)")
+    }
+}
