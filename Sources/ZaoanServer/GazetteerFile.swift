@@ -1,5 +1,6 @@
 import Glibc
 import ZaoanCore
+import Synchronization
 import ZaoanSystem
 
 /// The service's gazetteer: `share/zaoan/cities15000.tsv` beside the folder of its own
@@ -30,6 +31,9 @@ public final class GazetteerFile: CityGazetteer, @unchecked Sendable {
     private let lock = Lock()
     private var state = State.unopened
     private var unlogged: String?
+    /// Whether `unlogged` holds a failure: the loop asks after every turn, and the answer is
+    /// almost always no, which this says without taking the lock.
+    private let hasUnlogged = Atomic(false)
     private let folder: () -> String?
 
     /// - Parameter folder: the folder holding the file, asked for on the first lookup; by
@@ -70,6 +74,7 @@ public final class GazetteerFile: CityGazetteer, @unchecked Sendable {
                 let why = "the gazetteer \(Self.fileName) is damaged: \(error)"
                 state = .failed(why)
                 unlogged = why
+                hasUnlogged.store(true, ordering: .releasing)
                 return .unavailable(why)
             }
         }
@@ -77,10 +82,12 @@ public final class GazetteerFile: CityGazetteer, @unchecked Sendable {
 
     /// The failure not logged yet, once: the loop logs it (the log is the loop's).
     public func takeUnlogged() -> String? {
+        guard hasUnlogged.load(ordering: .acquiring) else { return nil }
         lock.lock()
         defer { lock.unlock() }
         let why = unlogged
         unlogged = nil
+        hasUnlogged.store(false, ordering: .releasing)
         return why
     }
 
@@ -101,6 +108,7 @@ public final class GazetteerFile: CityGazetteer, @unchecked Sendable {
             failed = "the gazetteer cannot be found: /proc/self/exe cannot be read"
         }
         unlogged = failed
+        hasUnlogged.store(true, ordering: .releasing)
         return .failed(failed)
     }
 

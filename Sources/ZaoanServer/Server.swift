@@ -109,7 +109,9 @@ public final class Server {
         // what it read) through closures made before the server is whole: they reach it
         // through `built`, set once every part exists and before the loop runs, so it is
         // never nil when they are called (the fallbacks after `??` only satisfy the types).
-        weak var built: Server?
+        // Unowned, not weak: a weak reference gives the server a side table, through which
+        // every later retain and release of it would go (two a loop turn, at the least).
+        unowned var built: Server? = nil
         let responder = self.responder
         self.watches = try WatchHub(loop: loop, budget: shared.turn, render: { request, line in
             let now = clock.wall
@@ -224,10 +226,11 @@ public final class Server {
     /// one of the functions every request runs through.
     @inline(never)
     private func serveUntilStopped() {
-        // unowned: the loop runs inside this method, so `self` outlives both closures.
-        loop.run(afterWake: { [unowned self] in
+        // The closures do not escape the loop, which runs inside this method: they borrow
+        // `self` (unowned, each turn would retain it twice through the unowned count).
+        loop.run(afterWake: {
             self.clock.read()
-        }, afterBatch: { [unowned self] in
+        }, afterBatch: {
             self.finishTurn()
         })
     }

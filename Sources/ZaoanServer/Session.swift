@@ -50,8 +50,10 @@ final class Session: ChannelHandler {
     private(set) var channel: Channel!
     /// The peer process (SO_PEERCRED), for rights on changes and per-user limits.
     let peer: PeerCredentials?
-    /// The server's, which outlives every session (unowned: checked, and no retain per use).
-    unowned let dispatcher: Dispatcher
+    /// The server's, which outlives every session. Strong: a constant read needs no retain,
+    /// where an unowned one is retained through its unowned count on every use; the
+    /// dispatcher holds a session only while its change waits to be answered.
+    let dispatcher: Dispatcher
     let clock: LoopClock
     private(set) var state = State.oneShot(answered: false)
     let acceptedAt: Double

@@ -250,7 +250,9 @@ final class WatchHub {
             }
         }
         if deliveredBatches == deliveries.count {
-            changeOutOfPlace(self, \.deliveries) { $0.removeAll(keepingCapacity: true) }  // one entry per distinct request
+            if !deliveries.isEmpty {  // (a turn without a tick costs no copy)
+                changeOutOfPlace(self, \.deliveries) { $0.removeAll(keepingCapacity: true) }  // one entry per distinct request
+            }
             deliveredBatches = 0
             return false
         }
