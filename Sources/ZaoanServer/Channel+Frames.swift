@@ -7,7 +7,7 @@ extension Channel {
     /// stale frames are dropped so a stalled watcher costs bounded memory. With `keepAll`
     /// (an event stream, where every line counts) it is queued behind the others instead.
     func sendFrame(_ reply: Reply, keepAll: Bool = false) {
-        guard isOpen, handler.intake != .closing else { return }
+        guard isOpen, handler?.intake != .closing else { return }
         if let bar {
             if !bar.send(reply) { close() }  // EPIPE: the bar is gone
             if needsSweeping { shared.sweepSoon() }

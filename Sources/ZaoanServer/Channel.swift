@@ -39,13 +39,18 @@ final class Channel: EventHandler {
     /// Its number: the channel's key in the table and the loop, valid until `release()`.
     let fd: Int32
     let shared: ChannelShared
-    /// The turn's instant (`shared.clock`, kept here: it is read on every answer).
+    /// The turn's instant (`shared.clock`) and the turn's budget (`shared.turn`), kept here:
+    /// both are used on every answer, and reached through `shared` each was retained and
+    /// released around every use.
     let clock: LoopClock
+    let turn: TurnBudget
     /// The session it hands lines to, which alone keeps the protocol's state: the channel asks
     /// it whether lines are taken now (`intake`) and whether a watch is open (`isWatching`).
-    /// The session made this channel and keeps it (unowned: checked). A constant, so reading it
-    /// needs no run-time exclusivity check (an `unowned var` is checked on every read).
-    unowned let handler: ChannelHandler
+    /// The session made this channel, and the two hold each other until `release()` lets
+    /// go of it, at the end of the turn the channel closed in. Strong: reading an unowned
+    /// reference retains the session through its unowned count every time (eight times a
+    /// request), where a strong one is read as it is (nil once released).
+    private(set) var handler: ChannelHandler?
     private var framer = LineFramer()
     private var output = OutputQueue()
     private var interest = EventLoop.readable
@@ -97,6 +102,7 @@ final class Channel: EventHandler {
         self.shared = shared
         self.takesDescriptor = takesDescriptor
         self.clock = shared.clock
+        turn = shared.turn
         self.lastOutputProgress = shared.clock.monotonic
     }
 
@@ -116,33 +122,33 @@ final class Channel: EventHandler {
     var hasBufferedInput: Bool { framer.hasBufferedInput }
     /// Whether a time limit runs (the sweeper must look at it).
     var needsSweeping: Bool {
-        isOpen && (!handler.isWatching || hasPendingOutput || newestFrame != nil || partialLineSince != nil || overSoftLimitSince != nil)
+        isOpen && (handler?.isWatching != true || hasPendingOutput || newestFrame != nil || partialLineSince != nil || overSoftLimitSince != nil)
     }
     /// Whether the next line may be taken now.
-    var takingLines: Bool { isOpen && !pausedForOutput && !pausedForTurn && handler.intake == .taking }
+    var takingLines: Bool { isOpen && !pausedForOutput && !pausedForTurn && handler?.intake == .taking }
 
     func handle(events: UInt32) {
         if events & (EventLoop.readable | EventLoop.hangup) != 0 && takingLines { readIfAffordable() }
         if isOpen && events & (EventLoop.writable | EventLoop.hangup) != 0 {
             // Writing may take the lines that waited for the client to read: the account's time.
-            shared.turn.begin(account)
+            turn.begin(account)
             flush()
-            shared.turn.end(account)
+            turn.end(account)
         }
     }
 
     /// Reads now, or, once the turn's loop time is spent (`TurnBudget`), in a later turn:
     /// what is read is answered at once, so reading is where a turn's cost is decided.
     func readIfAffordable() {
-        if shared.turn.isSpent(account) {
+        if turn.isSpent(account) {
             pausedForTurn = true
-            shared.turn.wait(self)
+            turn.wait(self)
             flush()  // no readable interest while it waits
             return
         }
-        shared.turn.begin(account)
+        turn.begin(account)
         readInput()
-        shared.turn.end(account)
+        turn.end(account)
     }
 
     /// Reads once, at most `Limits.readChunk` bytes (level-triggered: the loop calls again
@@ -172,7 +178,7 @@ final class Channel: EventHandler {
         case .value(let count) where count > 0:
             gathering = output.isEmpty && newestFrame == nil && bar == nil
             let chunk = UnsafeRawBufferPointer(rebasing: buffer[0..<count])
-            handLines { $0.feed(chunk) { handler.take($0, from: self) } }
+            handLines { $0.feed(chunk) { handler?.take($0, from: self) ?? false } }
         case .value:
             inputEnded = true
         case .wouldBlock:
@@ -188,12 +194,12 @@ final class Channel: EventHandler {
 
     /// Takes the lines kept in the framer (after a pause or a commit).
     func resumeLines() {
-        if takingLines { handLines { $0.resume { handler.take($0, from: self) } } }
+        if takingLines { handLines { $0.resume { handler?.take($0, from: self) ?? false } } }
     }
 
     /// At end of input an unterminated last line is still a line.
     func finishInput() {
-        handLines { $0.finish { handler.take($0, from: self) } }
+        handLines { $0.finish { handler?.take($0, from: self) ?? false } }
     }
 
     /// The framer hands its lines to the session taken out of place (`changeOutOfPlace`).
@@ -208,7 +214,7 @@ final class Channel: EventHandler {
         } else {
             partialLineSince = nil
         }
-        handler.linesTaken(by: self)
+        handler?.linesTaken(by: self)
         flush()
     }
 
@@ -309,9 +315,9 @@ final class Channel: EventHandler {
     /// After an answer: once the turn's loop time is spent, the next lines wait for the next
     /// turn (`TurnBudget`). Returns whether the lines stop here.
     func pauseForTurn() -> Bool {
-        guard shared.turn.isSpent(account) else { return false }
+        guard turn.isSpent(account) else { return false }
         pausedForTurn = true
-        shared.turn.wait(self)
+        turn.wait(self)
         return true
     }
 
@@ -367,7 +373,7 @@ final class Channel: EventHandler {
             afterLines()
             return
         }
-        if output.isEmpty && newestFrame == nil && handler.intake == .closing {
+        if output.isEmpty && newestFrame == nil && handler?.intake == .closing {
             close()
             return
         }
@@ -418,7 +424,9 @@ final class Channel: EventHandler {
     /// the service that is behind, so no time limit on the client runs.
     var waitsForTurn: Bool { pausedForTurn }
 
-    /// The end of the turn: releases the descriptor, the bar's pipe and a passed descriptor.
+    /// The end of the turn: releases the descriptor, the bar's pipe, a passed descriptor and
+    /// the session. Called once for every channel made (`ConnectionTable.finishClosing`, or
+    /// the accept loop when the loop refuses the descriptor).
     func release() {
         shared.accounts.leave(account)
         detachBar()
@@ -426,6 +434,7 @@ final class Channel: EventHandler {
         shared.loop.unregister(fd)
         drainUnreadInput()
         socket = nil  // closes it
+        handler = nil  // the session and its channel no longer hold each other
     }
 
     /// Closing a Unix socket with unread input makes the peer's read fail with ECONNRESET,

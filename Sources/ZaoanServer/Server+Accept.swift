@@ -38,7 +38,8 @@ extension Server {
                 try loop.register(fd, events: EventLoop.readable, handler: channel)
             } catch {
                 Log.warning("\(error); closing the new connection")
-                continue  // the channel, and with it the socket, ends here
+                channel.release()  // closes the socket; the session and its channel then end here
+                continue
             }
             table.add(session)
             counters.connectionsTotal += 1
