@@ -6,7 +6,8 @@
 /// cannot prove that nothing in that call reaches the same property, so Swift checks every
 /// access to the property for exclusivity at run time: this one and every read of it
 /// anywhere, on every request. Out of place, each access is a single load or store, and the
-/// compiler proves at build time that none overlap (`docs/benchmarks.md`, "Exclusivity checks").
+/// compiler proves at build time that none overlap (docs/development.md, "Exclusivity and
+/// reference counts").
 ///
 /// While `change` runs the property holds `placeholder`: a `change` that reached the same
 /// property again would find it there (empty), where in place it would trap. Nothing here

@@ -2,7 +2,7 @@ import Foundation
 import Testing
 
 /// Issue 34, point 5: a request's path makes no exclusivity check at run time
-/// (docs/benchmarks.md, "Exclusivity checks, proved at build time"). Swift checks an access
+/// (docs/benchmarks.md, "Exclusivity checks, proved at build time"; docs/development.md, "Exclusivity and reference counts"). Swift checks an access
 /// to a class's property at run time (`swift_beginAccess`) unless the compiler proves that
 /// no two accesses to it can overlap, and one change of the property made in place across a
 /// call into the runtime (an array that grows) is enough to lose that proof for every
