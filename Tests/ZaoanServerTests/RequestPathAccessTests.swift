@@ -2,13 +2,14 @@ import Foundation
 import Testing
 
 /// Issue 34, point 5: a request's path makes no exclusivity check at run time
-/// (docs/benchmarks.md, "Exclusivity checks, proved at build time"; docs/development.md, "Exclusivity and reference counts"). Swift checks an access
-/// to a class's property at run time (`swift_beginAccess`) unless the compiler proves that
-/// no two accesses to it can overlap, and one change of the property made in place across a
-/// call into the runtime (an array that grows) is enough to lose that proof for every
-/// access to it, anywhere. A check is about a tenth of what a request's own code costs,
-/// and nothing in the code shows where one comes back: this reads the release binary users
-/// get, function by function, for calls to `swift_beginAccess`.
+/// (docs/benchmarks.md, "Exclusivity checks, proved at build time"; docs/development.md,
+/// "Exclusivity and reference counts"). Swift checks an access to a class's property at run
+/// time (`swift_beginAccess`) unless the compiler proves that no two accesses to it can
+/// overlap, and one change of the property made in place across a call into the runtime
+/// (an array that grows) is enough to lose that proof for every access to it, anywhere.
+/// Such checks were a third of a request's own instructions, and nothing in the code shows
+/// where one comes back: this reads the release binary users get, function by function,
+/// for calls to `swift_beginAccess`.
 @Suite struct RequestPathAccessTests {
     /// The functions of the service's own code that every `ping`, `greeting`, `time`,
     /// `status` and `countdown` on a session runs through (callgrind, `bench/callgrind.sh`),
