@@ -22,7 +22,7 @@ import Testing
         for round in 0..<3 {
             for line in Self.lines {
                 let expected = try? RequestParser.parse(line)  // a line that does not parse is checked below
-                #expect((try? request(cache, line)) == expected, "\(line) in round \(round)")  // a throw reads as nil, which this comparison fails
+                #expect((try? request(cache, line)) == expected, "\(line) in round \(round)")  // an error reads as nil here as in `expected`: the cache must fail where parsing does
             }
         }
         #expect(cache.hits > 0)
