@@ -20,13 +20,9 @@ public final class ParsedLines {
     public static let slots = 64
     public static let longestLine = 160
 
-    private struct Entry {
-        let hash: UInt64
-        let line: [UInt8]
-        let parsed: ParsedRequest
-    }
-
-    private var entries: [Entry?] = Array(repeating: nil, count: slots)
+    /// Each slot's box holds the line it was parsed from and that line's hash: a look-up
+    /// reads one reference, which is the one it returns.
+    private var entries: [ParsedRequest?] = Array(repeating: nil, count: slots)
     /// Look-ups answered from the table, and lines parsed. Kept private behind getters:
     /// a stored property other modules may read is checked for exclusive access at run time.
     public var hits: Int { hitCount }
@@ -44,22 +40,22 @@ public final class ParsedLines {
     /// The same, in the box it is kept in: handing the box on is one retain, where an
     /// optional `Request` went through the enum's generic copy and destroy witnesses.
     public func parsed(for line: UnsafeRawBufferPointer) throws(ProtocolError) -> ParsedRequest? {
-        guard line.count <= Self.longestLine else { return try RequestParser.parse(line).map(ParsedRequest.init) }
+        guard line.count <= Self.longestLine else { return try RequestParser.parse(line).map { ParsedRequest($0) } }
         let hash = Self.hash(line)
         let slot = Int(truncatingIfNeeded: hash % UInt64(Self.slots))
-        if let entry = entries[slot], entry.hash == hash, Self.same(entry.line, line) {
+        if let kept = entries[slot], kept.lineHash == hash, kept.hasLine(line) {
             hitCount &+= 1
-            return entry.parsed
+            return kept
         }
         missCount &+= 1
         guard let request = try RequestParser.parse(line) else { return nil }
-        let parsed = ParsedRequest(request)
+        let parsed = ParsedRequest(request, line: Array(line), hash: hash)
         // Stored out of place (taken out, changed, put back), as the server's
         // `changeOutOfPlace` does: held across the array's own calls into the runtime,
         // `entries` would be checked for exclusive access on every look-up.
         var kept = entries
         entries = []
-        kept[slot] = Entry(hash: hash, line: Array(line), parsed: parsed)
+        kept[slot] = parsed
         entries = kept
         return parsed
     }
@@ -75,13 +71,6 @@ public final class ParsedLines {
         return hash
     }
 
-    private static func same(_ kept: [UInt8], _ line: UnsafeRawBufferPointer) -> Bool {
-        guard kept.count == line.count else { return false }
-        return kept.withUnsafeBytes { keptBytes in
-            guard let a = keptBytes.baseAddress, let b = line.baseAddress else { return keptBytes.count == line.count }
-            return memcmp(a, b, line.count) == 0
-        }
-    }
 }
 
 /// A parsed request as `ParsedLines` keeps it: shared, never changed. The same line gives
@@ -91,8 +80,27 @@ public final class ParsedRequest: Sendable {
     public let request: Request
     /// `request.kind`, worked out once.
     public let kind: RequestKind
-    public init(_ request: Request) {
+    /// The line it was parsed from and its hash, when `ParsedLines` keeps it (else empty and 0).
+    let line: [UInt8]
+    let lineHash: UInt64
+
+    /// Whether it was parsed from `bytes`.
+    func hasLine(_ bytes: UnsafeRawBufferPointer) -> Bool {
+        guard line.count == bytes.count else { return false }
+        return line.withUnsafeBytes { kept in
+            guard let a = kept.baseAddress, let b = bytes.baseAddress else { return true }  // both empty
+            return memcmp(a, b, bytes.count) == 0
+        }
+    }
+
+    public convenience init(_ request: Request) {
+        self.init(request, line: [], hash: 0)
+    }
+
+    init(_ request: Request, line: [UInt8], hash: UInt64) {
         self.request = request
         kind = request.kind
+        self.line = line
+        lineHash = hash
     }
 }

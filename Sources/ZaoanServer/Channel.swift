@@ -51,6 +51,13 @@ final class Channel: EventHandler {
     /// reference retains the session through its unowned count every time (eight times a
     /// request), where a strong one is read as it is (nil once released).
     private(set) var handler: ChannelHandler?
+
+    /// The session that made this channel, once it is whole (`Session.init`).
+    func attach(_ handler: ChannelHandler) {
+        precondition(self.handler == nil, "a channel's handler is attached once")
+        self.handler = handler
+    }
+
     private var framer = LineFramer()
     private var output = OutputQueue()
     private var interest = EventLoop.readable
@@ -94,9 +101,8 @@ final class Channel: EventHandler {
     private var accounted = 0
 
     /// - Parameter uid: the peer's account (`ConnectionTable.uidKey`).
-    init(socket: consuming Descriptor, shared: ChannelShared, uid: Int64, takesDescriptor: Bool, handler: ChannelHandler) {
+    init(socket: consuming Descriptor, shared: ChannelShared, uid: Int64, takesDescriptor: Bool) {
         fd = socket.rawValue
-        self.handler = handler
         account = shared.accounts.join(uid)
         self.socket = Optional(socket)
         self.shared = shared
@@ -131,7 +137,7 @@ final class Channel: EventHandler {
         if events & (EventLoop.readable | EventLoop.hangup) != 0 && takingLines { readIfAffordable() }
         if isOpen && events & (EventLoop.writable | EventLoop.hangup) != 0 {
             // Writing may take the lines that waited for the client to read: the account's time.
-            turn.begin(account)
+            turn.beginFromLatestReading(account)
             flush()
             turn.end(account)
         }
@@ -144,9 +150,10 @@ final class Channel: EventHandler {
             pausedForTurn = true
             turn.wait(self)
             flush()  // no readable interest while it waits
+            turn.loopWorkDone()  // charged to nobody, like the loop's other work
             return
         }
-        turn.begin(account)
+        turn.beginFromLatestReading(account)
         readInput()
         turn.end(account)
     }
@@ -178,7 +185,7 @@ final class Channel: EventHandler {
         case .value(let count) where count > 0:
             gathering = output.isEmpty && newestFrame == nil && bar == nil
             let chunk = UnsafeRawBufferPointer(rebasing: buffer[0..<count])
-            handLines { $0.feed(chunk) { handler?.take($0, from: self) ?? false } }
+            handLines { $0.feed(chunk, { handler?.take($0, from: self) ?? false }, mayTakeAnother: { !pauseForTurn() }) }
         case .value:
             inputEnded = true
         case .wouldBlock:
@@ -194,12 +201,12 @@ final class Channel: EventHandler {
 
     /// Takes the lines kept in the framer (after a pause or a commit).
     func resumeLines() {
-        if takingLines { handLines { $0.resume { handler?.take($0, from: self) ?? false } } }
+        if takingLines { handLines { $0.resume({ handler?.take($0, from: self) ?? false }, mayTakeAnother: { !pauseForTurn() }) } }
     }
 
     /// At end of input an unterminated last line is still a line.
     func finishInput() {
-        handLines { $0.finish { handler?.take($0, from: self) ?? false } }
+        handLines { $0.finish({ handler?.take($0, from: self) ?? false }, mayTakeAnother: { !pauseForTurn() }) }
     }
 
     /// The framer hands its lines to the session taken out of place (`changeOutOfPlace`).
@@ -312,9 +319,10 @@ final class Channel: EventHandler {
         return pausedForOutput
     }
 
-    /// After an answer: once the turn's loop time is spent, the next lines wait for the next
-    /// turn (`TurnBudget`). Returns whether the lines stop here.
-    func pauseForTurn() -> Bool {
+    /// Before a further line of the same read: once the turn's loop time is spent, it and the
+    /// lines after it wait for the next turn (`TurnBudget`). Returns whether the lines stop
+    /// here. Asked by the framer only when a line waits, so one line read costs no clock reading.
+    private func pauseForTurn() -> Bool {
         guard turn.isSpent(account) else { return false }
         pausedForTurn = true
         turn.wait(self)

@@ -20,6 +20,8 @@ final class EventLoop {
         let id: UInt32
         var interest: UInt32
         let handler: EventHandler
+        /// Whether the handler counts its own loop time (`TurnBudget`): a channel does.
+        let timed: Bool
     }
 
     private let epoll: Descriptor
@@ -46,7 +48,9 @@ final class EventLoop {
 
     deinit { events.deallocate() }
 
-    func register(_ fd: Int32, events mask: UInt32, handler: EventHandler) throws(SystemError) {
+    /// - Parameter timed: whether `handler` counts its own loop time and ends with a reading
+    ///   of the clock (`TurnBudget`); after any other, the loop calls `afterUntimed`.
+    func register(_ fd: Int32, events mask: UInt32, handler: EventHandler, timed: Bool = false) throws(SystemError) {
         precondition(fd >= 0, "registering a closed descriptor")
         let id = nextID
         nextID = nextID == UInt32.max ? 1 : nextID + 1
@@ -56,7 +60,7 @@ final class EventLoop {
             if index >= registrations.count {
                 registrations.append(contentsOf: repeatElement(nil, count: index + 1 - registrations.count))
             }
-            registrations[index] = Registration(id: id, interest: mask, handler: handler)
+            registrations[index] = Registration(id: id, interest: mask, handler: handler, timed: timed)
         }
     }
 
@@ -90,9 +94,10 @@ final class EventLoop {
     }
 
     /// Runs until `stop()`. `afterWake` runs each time epoll returns, before the handlers;
-    /// `afterBatch` after every handler of the batch has run, and returns whether work is
-    /// left for the next turn (then epoll only polls instead of sleeping).
-    func run(afterWake: () -> Void, afterBatch: () -> Bool = { false }) {
+    /// `afterUntimed` after each handler not registered as `timed`; `afterBatch` after every
+    /// handler of the batch has run, and returns whether work is left for the next turn
+    /// (then epoll only polls instead of sleeping).
+    func run(afterWake: () -> Void, afterUntimed: () -> Void = {}, afterBatch: () -> Bool = { false }) {
         running = true
         var moreWork = false
         while running {
@@ -108,7 +113,9 @@ final class EventLoop {
                 let id = UInt32(truncatingIfNeeded: event.data.u64 >> 32)
                 guard fd >= 0, fd < registrations.count, let registration = registrations[fd], registration.id == id else { continue }
                 let fired = event.events & (registration.interest | Self.alwaysReported)
-                if fired != 0 { registration.handler.handle(events: fired) }
+                guard fired != 0 else { continue }
+                registration.handler.handle(events: fired)
+                if !registration.timed { afterUntimed() }
             }
             moreWork = afterBatch()
         }

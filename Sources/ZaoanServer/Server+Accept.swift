@@ -35,7 +35,7 @@ extension Server {
             let session = Session(socket: socket, shared: shared, peer: peer, dispatcher: dispatcher)
             let channel: Channel = session.channel
             do {
-                try loop.register(fd, events: EventLoop.readable, handler: channel)
+                try loop.register(fd, events: EventLoop.readable, handler: channel, timed: true)
             } catch {
                 Log.warning("\(error); closing the new connection")
                 channel.release()  // closes the socket; the session and its channel then end here
@@ -47,6 +47,7 @@ extension Server {
             statusChanged()
             shared.sweepSoon()  // a new connection must send its line within first_line_seconds
             // The request is usually already there: answer without another trip through epoll.
+            // Its account's time counts from the loop's latest reading, its accept included.
             channel.readIfAffordable()
             // Its callback has returned: a one-shot answered now is closed now, so its client
             // sees the end at once (and may connect again within this accept loop).

@@ -230,6 +230,8 @@ public final class Server {
         // `self` (unowned, each turn would retain it twice through the unowned count).
         loop.run(afterWake: {
             self.clock.read()
+        }, afterUntimed: {
+            self.shared.turn.loopWorkDone()
         }, afterBatch: {
             self.finishTurn()
         })

@@ -45,9 +45,9 @@ final class Session: ChannelHandler {
         case closing
     }
 
-    /// Its client's socket, made with the session (set once, in `init`, which hands the
-    /// channel the session it calls).
-    private(set) var channel: Channel!
+    /// Its client's socket, made with the session, which `init` then attaches as the
+    /// channel's handler. A constant: read on every line, it needs no retain.
+    let channel: Channel
     /// The peer process (SO_PEERCRED), for rights on changes and per-user limits.
     let peer: PeerCredentials?
     /// The server's, which outlives every session. Strong: a constant read needs no retain,
@@ -67,7 +67,8 @@ final class Session: ChannelHandler {
         acceptedAt = clock.monotonic
         lastActivity = acceptedAt
         channel = Channel(socket: socket, shared: shared, uid: ConnectionTable.uidKey(peer),
-                          takesDescriptor: peer?.mayHandOver == true, handler: self)
+                          takesDescriptor: peer?.mayHandOver == true)
+        channel.attach(self)
     }
 
     var mode: Mode {
@@ -137,7 +138,7 @@ final class Session: ChannelHandler {
         lastActivity = clock.monotonic
         if case .oneShot(answered: false) = state { state = .oneShot(answered: true) }
         guard answer(frame) else { return false }
-        return !channel.pauseIfBehind() && !channel.pauseForTurn()
+        return !channel.pauseIfBehind()  // the turn's budget is the framer's to ask, before a further line
     }
 
     private func answer(_ frame: LineFramer.Frame) -> Bool {

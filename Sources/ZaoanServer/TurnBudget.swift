@@ -7,8 +7,11 @@ import ZaoanCore
 /// their bytes), and because what one account asks must not hold up another's.
 ///
 /// A turn has two parts: the events epoll returned, then the connections that waited. In
-/// each part an account may spend `seconds` reading and answering (measured on the
-/// monotonic clock around each read and after each answer). Once its time is spent, a
+/// each part an account may spend `seconds` reading and answering, measured on the
+/// monotonic clock: from the latest reading (the turn's wake-up, the end of the handler
+/// before) to the end of each read's answers, and before each further line of a read.
+/// The loop reads the clock after every handler that does not count its own time
+/// (`EventLoop.register(timed:)`), so what came before is never charged to an account. Once its time is spent, a
 /// connection of that account with bytes to read or lines to answer waits here, in its
 /// account's queue (`Channel.pauseForTurn`). At the end of the turn the waiting
 /// connections are served, account after account, each account's oldest first, each
@@ -29,6 +32,9 @@ final class TurnBudget {
     private var part = 0
     /// The account being counted now (its uid), and since when.
     private var current: (uid: Int64, since: Double)?
+    /// The latest reading of the monotonic clock: the turn's wake-up, the end of an
+    /// account's reading and answering, or the loop's reading after other work.
+    private var latest: Double
     /// Accounts with connections waiting, in the order they are served.
     private var order: [Account] = []
     /// The account a tick's watch renderings are counted as.
@@ -39,20 +45,37 @@ final class TurnBudget {
     init(clock: LoopClock) {
         self.clock = clock
         partStart = clock.monotonic
+        latest = clock.monotonic
     }
 
     /// A new turn starts a new part: what accounts spent in the last one no longer counts.
     private func startPartIfNewTurn() {
         if clock.monotonic > partStart {
             partStart = clock.monotonic
+            latest = clock.monotonic
             part += 1
         }
     }
 
-    /// `account`'s reading and answering begins; `end` ends it.
+    /// `account`'s reading and answering begins now; `end` ends it.
     func begin(_ account: Account) {
         startPartIfNewTurn()
-        current = (account.uid, Posix.monotonicSeconds())
+        latest = Posix.monotonicSeconds()
+        current = (account.uid, latest)
+    }
+
+    /// The same for a handler of the loop, counted from the latest reading: only the loop's
+    /// dispatch ran since, as every other handler is followed by a reading (`loopWorkDone`).
+    func beginFromLatestReading(_ account: Account) {
+        startPartIfNewTurn()
+        current = (account.uid, latest)
+    }
+
+    /// Work no account is charged for ran on the loop (a handler that does not count its own
+    /// time): the next account counts from after it.
+    func loopWorkDone() {
+        startPartIfNewTurn()
+        latest = Posix.monotonicSeconds()
     }
 
     func end(_ account: Account) {
@@ -61,7 +84,8 @@ final class TurnBudget {
             account.part = part
             account.spent = 0
         }
-        account.spent += Posix.monotonicSeconds() - since
+        latest = Posix.monotonicSeconds()
+        account.spent += latest - since
         current = nil
     }
 

@@ -34,16 +34,19 @@ public struct LineFramer: Sendable {
     public var hasCompleteLine: Bool { buffered.contains(0x0A) }
 
     /// Feeds a chunk; calls `onFrame` for each complete line. `onFrame` returns false to stop
-    /// taking lines (backpressure, or closing); the rest is kept for `resume`. After
+    /// taking lines (backpressure, or closing); the rest is kept for `resume`. Before each
+    /// further line of the same call, `mayTakeAnother` is asked, and false stops there too,
+    /// the line untaken (the service's turn budget: asked only when a line is waiting). After
     /// `.tooLong`, nothing more is delivered.
-    public mutating func feed(_ chunk: UnsafeRawBufferPointer, _ onFrame: (Frame) -> Bool) {
+    public mutating func feed(_ chunk: UnsafeRawBufferPointer, _ onFrame: (Frame) -> Bool,
+                              mayTakeAnother: () -> Bool = { true }) {
         guard !overflowed else { return }
         guard buffered.isEmpty else {
             buffered.append(contentsOf: chunk)
-            resume(onFrame)
+            resume(onFrame, mayTakeAnother: mayTakeAnother)
             return
         }
-        let scan = Self.scan(chunk, limit: lineLimit, onFrame)
+        let scan = Self.scan(chunk, limit: lineLimit, onFrame, mayTakeAnother)
         if scan.overflow {
             overflow(onFrame)
             return
@@ -56,19 +59,22 @@ public struct LineFramer: Sendable {
     }
 
     /// Delivers lines kept from earlier feeds, e.g. once the consumer has room again.
-    public mutating func resume(_ onFrame: (Frame) -> Bool) {
+    public mutating func resume(_ onFrame: (Frame) -> Bool, mayTakeAnother: () -> Bool = { true }) {
         guard !overflowed, !buffered.isEmpty else { return }
         let data = buffered
-        let scan = data.withUnsafeBytes { Self.scan($0, limit: lineLimit, onFrame) }
+        let scan = data.withUnsafeBytes { Self.scan($0, limit: lineLimit, onFrame, mayTakeAnother) }
         buffered.removeFirst(scan.consumed)
         if scan.overflow || (!scan.stopped && exceedsLimit(buffered)) { overflow(onFrame) }
     }
 
     /// At end of input an unterminated last line is still a request. Call it once every
     /// complete line has been taken.
-    public mutating func finish(_ onFrame: (Frame) -> Bool) {
-        resume(onFrame)
+    public mutating func finish(_ onFrame: (Frame) -> Bool, mayTakeAnother: () -> Bool = { true }) {
+        let waiting = buffered.count
+        resume(onFrame, mayTakeAnother: mayTakeAnother)
         guard !overflowed, !buffered.isEmpty, !buffered.contains(0x0A) else { return }
+        // After lines taken just now, the last one is a further line too.
+        if buffered.count < waiting && !mayTakeAnother() { return }
         let line = buffered
         buffered.removeAll()
         line.withUnsafeBytes { bytes in
@@ -88,11 +94,14 @@ public struct LineFramer: Sendable {
         _ = onFrame(.tooLong)
     }
 
-    /// Delivers the complete lines of `bytes` until `onFrame` says stop or a line is too long.
+    /// Delivers the complete lines of `bytes` until `onFrame` or `mayTakeAnother` says stop or
+    /// a line is too long.
     /// - Returns: how many bytes were taken, and why it ended.
-    private static func scan(_ bytes: UnsafeRawBufferPointer, limit: Int, _ onFrame: (Frame) -> Bool) -> (consumed: Int, stopped: Bool, overflow: Bool) {
+    private static func scan(_ bytes: UnsafeRawBufferPointer, limit: Int, _ onFrame: (Frame) -> Bool,
+                             _ mayTakeAnother: () -> Bool) -> (consumed: Int, stopped: Bool, overflow: Bool) {
         var start = 0
         while start < bytes.count, let newline = firstNewline(in: bytes, from: start) {
+            if start > 0 && !mayTakeAnother() { return (start, true, false) }
             let line = trimCR(UnsafeRawBufferPointer(rebasing: bytes[start..<newline]))
             if line.count > limit { return (start, true, true) }
             start = newline + 1

@@ -42,6 +42,25 @@ struct LoopCostTests {
         #expect(held > 0, "1,600 new formatters cannot be made within one turn's loop time: lines were held for the next turn")
     }
 
+    /// One session alone: its lines come in a few reads, and only the check before each
+    /// further line of a read (the framer's `mayTakeAnother`) can hold any of them, since
+    /// every read starts a fresh turn with nothing spent.
+    @Test("one session pipelining costly requests in one write is held within a read once its turn's loop time is spent, and every answer comes in order")
+    func turnBudgetWithinOneRead() throws {
+        let service = try TestService.start(arguments: ["--language", "en", "--timezone", "UTC"])
+        defer { try? service.stop() }
+        let requests = Self.costlyRequests(400)
+        let client = try RawClient(path: service.socketPath, timeout: 60)
+        try client.send((["session"] + requests + ["ping"]).map { $0 + "\n" }.joined())
+        #expect(try client.readLine() == "ok")
+        var answers: [String] = []
+        for _ in 0..<requests.count { answers.append(try client.readLine()) }
+        #expect(answers.allSatisfy { !$0.hasPrefix("ERR") && $0 != "pong" }, "\(answers.filter { $0.hasPrefix("ERR") }.prefix(3))")
+        #expect(try client.readLine() == "pong", "the last answer is the last request's")
+        let held = Int(try Live.stats(service.socketPath)["held_for_next_turn"] ?? "") ?? 0
+        #expect(held > 0, "400 new formatters cannot be made within one turn's loop time: lines were held for the next turn")
+    }
+
     @Test("one account watches at most 32 distinct requests; a request watched already is free, and ending a watch makes room")
     func distinctWatchesPerAccount() throws {
         let service = try TestService.start(arguments: ["--language", "en", "--timezone", "UTC"])

@@ -20,10 +20,10 @@ import Testing
         "EventLoop.waitForEvents(timeout:)", "Server.serveUntilStopped()", "Server.finishTurn()",
         "Channel.handle(events:)", "Channel.readInput()", "Channel.takingLines.getter", "Channel.afterLines()",
         "Channel.send(_:)", "Channel.sendGathered()", "Channel.sendAtOnce(_:)", "Channel.flush()",
-        "Channel.needsSweeping.getter", "LineFramer.feed(_:_:)",
+        "Channel.needsSweeping.getter", "Channel.readIfAffordable()", "LineFramer.feed(_:_:mayTakeAnother:)",
         "Session.take(_:from:)", "Session.answer(_:)", "Session.linesTaken(by:)",
         "ParsedLines.parsed(for:)", "Dispatcher.dispatch(_:from:)", "Responder.answer(_:now:counters:)",
-        "TurnBudget.begin(_:)", "TurnBudget.end(_:)", "TurnBudget.isSpent(_:)", "TurnBudget.resumeWaiting()",
+        "TurnBudget.beginFromLatestReading(_:)", "TurnBudget.end(_:)", "TurnBudget.isSpent(_:)", "TurnBudget.resumeWaiting()",
         "GroupCommit.finishTurn()", "WatchHub.renderDue()", "WatchHub.deliver()",
     ]
 

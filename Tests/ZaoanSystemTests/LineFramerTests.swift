@@ -274,4 +274,36 @@ extension Framed {
         let frames = FramerHarness.run([Array("ping\n".utf8) + Self.letters(Self.limit + 10)], finish: false)
         #expect(frames == [.text("ping"), .tooLong])
     }
+
+    /// `mayTakeAnother` is asked before each further line of one call, never before the
+    /// first: a read of one line asks nothing (the service's turn budget reads the clock
+    /// there). Saying no keeps the line untaken, for `resume`, in order.
+    @Test func mayTakeAnotherIsAskedBeforeFurtherLinesOnly() {
+        var framer = LineFramer()
+        var frames: [Framed] = []
+        var asked = 0
+        func feed(_ text: String, allow: Bool) {
+            Array(text.utf8).withUnsafeBytes { raw in
+                framer.feed(raw, { frames.append(Framed($0)); return true }, mayTakeAnother: { asked += 1; return allow })
+            }
+        }
+        feed("ping\n", allow: false)
+        #expect(frames == [.text("ping")] && asked == 0)
+        feed("a\nb\nc", allow: false)
+        #expect(frames == [.text("ping"), .text("a")] && asked == 1)
+        #expect(framer.hasCompleteLine)
+        var allowed = 0
+        framer.resume({ frames.append(Framed($0)); return true }, mayTakeAnother: { allowed += 1; return true })
+        #expect(frames == [.text("ping"), .text("a"), .text("b")] && allowed == 0)
+        // At the end of input, an unterminated line alone is not a further line: not asked.
+        framer.finish({ frames.append(Framed($0)); return true }, mayTakeAnother: { allowed += 1; return false })
+        #expect(frames == [.text("ping"), .text("a"), .text("b"), .text("c")] && allowed == 0)
+        // After lines taken in the same call it is, and waits when the answer is no.
+        frames = []
+        feed("x\ny\nz", allow: false)
+        framer.finish({ frames.append(Framed($0)); return true }, mayTakeAnother: { allowed += 1; return false })
+        #expect(frames == [.text("x"), .text("y")] && allowed == 1)
+        framer.finish({ frames.append(Framed($0)); return true }, mayTakeAnother: { false })
+        #expect(frames == [.text("x"), .text("y"), .text("z")])
+    }
 }
