@@ -39,27 +39,25 @@ public final class Responder {
     /// for (`validity`).
     private var rendered: [Request: (valid: Range<Int>, reply: Reply)] = [:]
     /// The last of them: the same request again (a bar, a benchmark) is compared, not hashed,
-    /// and its period is not worked out again. A reference: looking at it is a retain, where
-    /// an optional tuple of a request and a reply was copied through the runtime's generic
-    /// tuple witness on every request.
+    /// and its period is not worked out again. Four properties, not one optional tuple or box:
+    /// a tuple was copied through the runtime's generic witness on every request, and a box
+    /// was retained and released around each look (docs/benchmarks.md).
     ///
-    /// `parsed` is the box the line was parsed into when the request came that way: the
+    /// `lastParsed` is the box the line was parsed into when the request came that way: the
     /// same line again (`ParsedLines` hands out the same box) is then known by identity,
-    /// without copying or comparing the request.
-    /// Held strongly, so no other box can take its address while it is compared with.
-    private final class LastRendered {
-        let request: Request
-        let parsed: ParsedRequest?
-        let valid: Range<Int>
-        let reply: Reply
-        init(_ request: Request, _ parsed: ParsedRequest?, _ valid: Range<Int>, _ reply: Reply) {
-            self.request = request
-            self.parsed = parsed
-            self.valid = valid
-            self.reply = reply
-        }
+    /// without copying or comparing the request. Held strongly, so no other box can take its
+    /// address while it is compared with.
+    private var lastRequest: Request?
+    private var lastParsed: ParsedRequest?
+    private var lastValid = 0..<0
+    private var lastReply = Reply.ok
+
+    private func remember(_ request: Request, _ parsed: ParsedRequest?, _ valid: Range<Int>, _ reply: Reply) {
+        lastRequest = request
+        lastParsed = parsed
+        lastValid = valid
+        lastReply = reply
     }
-    private var lastRendered: LastRendered?
     private static let renderedLimit = 256
     /// The bytes `rendered` may hold: 125 distinct `schedule` answers of 0.9 MB each were
     /// kept until the 256th, 250 MB. Past it the cache starts again; a larger answer is not
@@ -121,7 +119,9 @@ public final class Responder {
         rendered.removeAll(keepingCapacity: true)
         renderedBytes = 0
         renderedBlocks.removeAll(keepingCapacity: true)
-        lastRendered = nil
+        lastRequest = nil
+        lastParsed = nil
+        lastValid = 0..<0
         listRows = nil
     }
 
@@ -136,9 +136,7 @@ public final class Responder {
     /// period is answered from its box's identity.
     public func answer(_ parsed: ParsedRequest, now: Instant, counters: @autoclosure () -> ServiceFigures) -> Reply {
         if case .plain(.ping) = parsed.request { return .pong }  // the benchmark's request: no work at all
-        if let last = lastRendered, last.parsed === parsed, last.valid.contains(now.unixSeconds) {
-            return last.reply
-        }
+        if lastParsed === parsed, lastValid.contains(now.unixSeconds) { return lastReply }
         return answer(parsed.request, parsed: parsed, now: now, counters: counters())
     }
 
@@ -146,9 +144,9 @@ public final class Responder {
         if case .plain(.ping) = request { return .pong }  // the benchmark's request: no work at all
         if case .watch(let inner) = request { return answer(inner, now: now, counters: counters()) }
         let instant = now.unixSeconds
-        if let last = lastRendered, last.valid.contains(instant), last.request == request {
-            if parsed != nil && last.parsed !== parsed { lastRendered = LastRendered(request, parsed, last.valid, last.reply) }
-            return last.reply
+        if lastValid.contains(instant), lastRequest == request {
+            if parsed != nil && lastParsed !== parsed { lastParsed = parsed }
+            return lastReply
         }
         let (inner, format) = request.withFormat
         if case .blocks(let parts) = inner { return blocks(parts, format: format, now: now) }
@@ -156,7 +154,7 @@ public final class Responder {
             return render(inner, format: format, now: now, counters: counters())
         }
         if let hit = rendered[request], hit.valid.contains(instant) {
-            lastRendered = LastRendered(request, parsed, hit.valid, hit.reply)
+            remember(request, parsed, hit.valid, hit.reply)
             return hit.reply
         }
         let valid = validity(inner, at: instant, seconds: seconds)
@@ -171,7 +169,7 @@ public final class Responder {
             rendered[request] = (valid, reply)
             renderedBytes += size
         }
-        lastRendered = LastRendered(request, parsed, valid, reply)
+        remember(request, parsed, valid, reply)
         return reply
     }
 

@@ -179,7 +179,7 @@ final class Channel: EventHandler {
             }
             if case .value(let count)? = received, count > 0 { takesDescriptor = false }
         } else {
-            received = try? nonBlockingSyscall("read") { Glibc.read(fd, buffer.baseAddress, length) }  // an error: the client is gone
+            received = try? nonBlockingSyscall("read") { zaoan_read(fd, buffer.baseAddress, length) }  // an error: the client is gone
         }
         switch received {
         case .value(let count) where count > 0:
@@ -263,7 +263,7 @@ final class Channel: EventHandler {
     /// is queued. Returns whether it took all of it (false: full, or gone and closed).
     private func sendAtOnce(_ bytes: UnsafeRawBufferPointer) -> Bool {
         let result = try? nonBlockingSyscall("send") {  // nil: EPIPE/ECONNRESET, closed below
-            Glibc.send(fd, bytes.baseAddress, bytes.count, Int32(MSG_NOSIGNAL | MSG_DONTWAIT))
+            zaoan_send(fd, bytes.baseAddress, bytes.count, Int32(MSG_NOSIGNAL | MSG_DONTWAIT))
         }
         switch result {
         case .value(let sent)?:

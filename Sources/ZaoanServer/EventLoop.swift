@@ -129,7 +129,7 @@ final class EventLoop {
     private func waitForEvents(timeout: Int32) -> Int32? {
         let epoll = self.epoll.rawValue
         do throws(SystemError) {
-            return try syscall("epoll_wait") { epoll_wait(epoll, events.baseAddress, Int32(events.count), timeout) }
+            return try syscall("epoll_wait") { zaoan_epoll_wait(epoll, events.baseAddress, Int32(events.count), timeout) }
         } catch {
             Log.error("waiting for events failed: \(error); exiting")
             return nil

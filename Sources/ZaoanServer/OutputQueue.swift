@@ -1,3 +1,4 @@
+import CLinux
 import CSystemd
 import Glibc
 import ZaoanCore
@@ -99,7 +100,7 @@ struct OutputQueue {
         if head == pieces.count - 1, case .block(let block) = pieces[head] {
             // The usual case, one block of answers: a plain send, no vector to build.
             let waiting = block.end - block.start
-            let sent = Glibc.send(fd, block.storage.baseAddress! + block.start, min(waiting, budget),
+            let sent = zaoan_send(fd, block.storage.baseAddress! + block.start, min(waiting, budget),
                                   Int32(MSG_NOSIGNAL | MSG_DONTWAIT))
             if sent == waiting {
                 // All of it: the block becomes the spare, as `consume` would leave it.

@@ -8,6 +8,8 @@
 #include <sys/eventfd.h>
 #include <sys/types.h>
 #include <stddef.h>
+#include <sys/syscall.h>
+#include <unistd.h>
 #include <malloc.h>  /* malloc_trim: memory of large answers given back (ChannelShared) */
 
 /// O_PATH, which fcntl.h declares only under _GNU_SOURCE: a descriptor that names a file,
@@ -46,5 +48,23 @@ ssize_t zaoan_send_with_descriptor(int fd, const void *buffer, size_t length, in
 /// other descriptor closed (posix_spawn with closefrom, glibc 2.34+), whatever its
 /// close-on-exec flag. Returns the pid, or -1 with errno set.
 pid_t zaoan_spawn_with_pipes(const char *path, char *const argv[], char *const envp[], int input, int output);
+
+/// The loop's own calls on sockets and on epoll, through syscall(2), which is no
+/// cancellation point. glibc's read, send and epoll_wait are, and in a process with more than
+/// one thread (the service's background workers) each call switches the thread to
+/// asynchronous cancellation and back, two atomic operations around every system call. The
+/// service never cancels a thread. Each returns what the system call returns, or -1 with
+/// errno set.
+static inline ssize_t zaoan_read(int fd, void *buffer, size_t length) {
+    return syscall(SYS_read, fd, buffer, length);
+}
+
+static inline ssize_t zaoan_send(int fd, const void *buffer, size_t length, int flags) {
+    return syscall(SYS_sendto, fd, buffer, length, flags, NULL, 0);
+}
+
+static inline int zaoan_epoll_wait(int epoll, struct epoll_event *events, int capacity, int timeout) {
+    return (int)syscall(SYS_epoll_pwait, epoll, events, capacity, timeout, NULL, 0);
+}
 
 #endif
