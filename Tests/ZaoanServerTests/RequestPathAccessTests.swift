@@ -27,8 +27,9 @@ import Testing
         "GroupCommit.finishTurn()", "WatchHub.renderDue()", "WatchHub.deliver()",
     ]
 
-    @Test("no function a request runs through checks exclusive access at run time")
-    func requestPathHasNoRuntimeChecks() throws {
+    /// Each of `names` found in the release zaoan-server (by its readable name), with its
+    /// disassembly; cancels the test when there is no release build or no demangler.
+    static func disassembled(_ names: [String] = requestPath) throws -> (server: String, functions: [(name: String, code: String)]) {
         guard let release = Locations.releaseZaoan else {
             try Test.cancel("no release build at .build/release/zaoan; scripts/test builds it (swift build -c release --product zaoan-server --static-swift-stdlib)")
         }
@@ -50,29 +51,60 @@ import Testing
                   let start = UInt64(fields[0], radix: 16), let size = UInt64(fields[1], radix: 16) else { continue }
             symbols.append((String(fields[3]), start, size))
         }
-        let names = symbols.map(\.mangled).joined(separator: "\n") + "\n"
-        let demangled = try Tool.run(demangler, ["--simplified", "--compact"], stdin: Data(names.utf8), environment: environment, timeout: 60, scratch: scratch)
+        let mangled = symbols.map(\.mangled).joined(separator: "\n") + "\n"
+        let demangled = try Tool.run(demangler, ["--simplified", "--compact"], stdin: Data(mangled.utf8), environment: environment, timeout: 60, scratch: scratch)
         try #require(demangled.status == 0, "swift-demangle: \(demangled)")
         let readable = demangled.output.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
         try #require(readable.count >= symbols.count, "swift-demangle gave \(readable.count) names for \(symbols.count) symbols")
 
-        var checked: [String] = []
-        var checking: [String] = []
-        for (index, symbol) in symbols.enumerated() where Self.requestPath.contains(readable[index]) {
+        let wanted = Set(names)
+        var functions: [(name: String, code: String)] = []
+        for (index, symbol) in symbols.enumerated() where wanted.contains(readable[index]) {
             let objdump = try Tool.run("/usr/bin/objdump", [
                 "-d", "--no-show-raw-insn",
                 "--start-address=0x" + String(symbol.start, radix: 16),
                 "--stop-address=0x" + String(symbol.start + symbol.size, radix: 16), server,
             ], environment: environment, timeout: 60, scratch: scratch)
             try #require(objdump.status == 0, "objdump \(readable[index]): \(objdump)")
-            checked.append(readable[index])
-            let calls = objdump.output.split(separator: "\n").filter { $0.contains("call") && $0.contains("<swift_beginAccess>") }
-            if !calls.isEmpty { checking.append("\(readable[index]) (\(calls.count))") }
+            functions.append((readable[index], objdump.output))
         }
         // A function the compiler inlined everywhere has no symbol of its own: its code is in
         // its callers, which are listed too. Most must be there, or the list is stale.
-        #expect(Set(checked).count >= Self.requestPath.count * 2 / 3,
-                "only \(Set(checked).sorted()) of the request path's functions are in \(server): the names changed? (bench/callgrind.sh with KEEP= lists what a request runs)")
+        let found = Set(functions.map(\.name))
+        try #require(found.count >= names.count * 2 / 3,
+                     "only \(found.sorted()) of the request path's functions are in \(server): the names changed? (bench/callgrind.sh with KEEP= lists what a request runs)")
+        return (server, functions)
+    }
+
+    /// The calls in `code` to the function named `callee` (as objdump names the target).
+    static func calls(in code: String, to callee: String) -> Int {
+        code.split(separator: "\n").filter { $0.contains("call") && $0.contains("<\(callee)>") }.count
+    }
+
+    @Test("no function a request runs through checks exclusive access at run time")
+    func requestPathHasNoRuntimeChecks() throws {
+        let (_, functions) = try Self.disassembled()
+        let checking = functions.compactMap { function in
+            let count = Self.calls(in: function.code, to: "swift_beginAccess")
+            return count == 0 ? nil : "\(function.name) (\(count))"
+        }
         #expect(checking.isEmpty, "these functions on a request's path check exclusive access at run time (swift_beginAccess): \(checking). A property changed in place across a call into the runtime loses the compiler's proof for every access to it; change it out of place (ZaoanServer/OutOfPlace.swift)")
+    }
+
+    /// glibc's read, send and epoll_wait are cancellation points: in a process with threads
+    /// (the service's background workers) each switches to asynchronous cancellation and back
+    /// around the system call, two atomic operations. The loop makes its calls through
+    /// syscall(2) (CLinux.h, `zaoan_read`, `zaoan_send`, `zaoan_epoll_wait`).
+    @Test("the loop reads, writes and waits through syscall(2), not glibc's cancellable wrappers")
+    func requestPathSkipsCancellationPoints() throws {
+        // With the write of an answer queued before it (a client that reads slowly).
+        let (server, functions) = try Self.disassembled(Self.requestPath + ["OutputQueue.send(to:budget:)"])
+        let wrappers = ["read", "send", "sendto", "recv", "epoll_wait", "epoll_pwait", "write"].map { $0 + "@plt" }
+        let cancellable = functions.flatMap { function in
+            wrappers.filter { Self.calls(in: function.code, to: $0) > 0 }.map { "\(function.name) calls \($0)" }
+        }
+        #expect(cancellable.isEmpty, "\(cancellable): use CLinux's zaoan_read, zaoan_send, zaoan_epoll_wait")
+        let direct = functions.filter { Self.calls(in: $0.code, to: "syscall@plt") > 0 }.map(\.name)
+        #expect(direct.count >= 2, "only \(direct) of the request path's functions in \(server) call syscall(2): is the list stale?")
     }
 }
