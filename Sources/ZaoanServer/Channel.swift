@@ -161,6 +161,8 @@ final class Channel: EventHandler {
     /// Reads once, at most `Limits.readChunk` bytes (level-triggered: the loop calls again
     /// if more is waiting), hands over the complete lines, then writes. Only while `takingLines`.
     private func readInput() {
+        // Read once: a property read across the calls below would be retained at each.
+        let handler = self.handler
         let buffer = shared.readBuffer
         let length = min(buffer.count, Limits.readChunk)
         let received: IOResult<Int>?
@@ -196,7 +198,7 @@ final class Channel: EventHandler {
             close()
             return
         }
-        afterLines()
+        afterLines(handler)
     }
 
     /// Takes the lines kept in the framer (after a pause or a commit).
@@ -209,13 +211,20 @@ final class Channel: EventHandler {
         handLines { $0.finish({ handler?.take($0, from: self) ?? false }, mayTakeAnother: { !pauseForTurn() }) }
     }
 
-    /// The framer hands its lines to the session taken out of place (`changeOutOfPlace`).
+    /// The framer hands its lines to the session taken out of place, as `changeOutOfPlace`
+    /// does, but swapped with an empty framer directly: through a key path the channel was
+    /// retained and released around the change, on every read.
     private func handLines(_ framing: (inout LineFramer) -> Void) {
-        changeOutOfPlace(self, \.framer, placeholder: LineFramer(), framing)
+        var taken = LineFramer()
+        swap(&framer, &taken)
+        framing(&taken)
+        swap(&framer, &taken)
     }
 
     /// After lines were taken: note an unfinished line, let the handler decide, write.
-    func afterLines() {
+    func afterLines() { afterLines(handler) }
+
+    private func afterLines(_ handler: ChannelHandler?) {
         if takingLines && framer.hasBufferedInput {
             if partialLineSince == nil { partialLineSince = clock.monotonic }
         } else {

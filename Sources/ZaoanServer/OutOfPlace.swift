@@ -11,8 +11,9 @@
 ///
 /// While `change` runs the property holds `placeholder`: a `change` that reached the same
 /// property again would find it there (empty), where in place it would trap. Nothing here
-/// does: the changes below are a collection's own operations, a `send`, or the framer
-/// handing lines to a session, which does not touch the framer.
+/// does: the changes are a collection's own operations or a `send`. (The framer, which hands
+/// lines to a session that never touches it, is swapped out the same way by hand,
+/// `Channel.handLines`: on every read, the key path's retain of the channel counted.)
 @inline(__always)
 func changeOutOfPlace<Object: AnyObject, Value, Result>(
     _ object: Object, _ property: ReferenceWritableKeyPath<Object, Value>, placeholder: Value,
