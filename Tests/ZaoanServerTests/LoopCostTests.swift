@@ -31,15 +31,22 @@ struct LoopCostTests {
         }
         // Meanwhile another client is answered (how soon is for bench/soak to measure).
         #expect(try service.ask("ping", timeout: 30) == "pong\n")
-        for client in clients {
-            #expect(try client.readLine() == "ok")
-            var answers: [String] = []
-            for _ in 0..<requests.count { answers.append(try client.readLine()) }
-            #expect(answers.allSatisfy { !$0.hasPrefix("ERR") && $0 != "pong" }, "\(answers.filter { $0.hasPrefix("ERR") }.prefix(3))")
-            #expect(try client.readLine() == "pong", "the last answer is the last request's")
-        }
-        let held = Int(try Live.stats(service.socketPath)["held_for_next_turn"] ?? "") ?? 0
-        #expect(held > 0, "1,600 new formatters cannot be made within one turn's loop time: lines were held for the next turn")
+        for client in clients { try Self.expectSessionAnswered(client, requests: requests.count) }
+        #expect(try Self.heldForNextTurn(service) > 0, "1,600 new formatters cannot be made within one turn's loop time: lines were held for the next turn")
+    }
+
+    /// A session's `ok`, then `requests` answers (none an error, none the `pong` that
+    /// follows them), then that `pong`: every answer came, in order.
+    static func expectSessionAnswered(_ client: RawClient, requests: Int) throws {
+        #expect(try client.readLine() == "ok")
+        var answers: [String] = []
+        for _ in 0..<requests { answers.append(try client.readLine()) }
+        #expect(answers.allSatisfy { !$0.hasPrefix("ERR") && $0 != "pong" }, "\(answers.filter { $0.hasPrefix("ERR") }.prefix(3))")
+        #expect(try client.readLine() == "pong", "the last answer is the last request's")
+    }
+
+    static func heldForNextTurn(_ service: TestService) throws -> Int {
+        Int(try Live.stats(service.socketPath)["held_for_next_turn"] ?? "") ?? 0
     }
 
     /// One session alone: its lines come in a few reads, and only the check before each
@@ -52,13 +59,8 @@ struct LoopCostTests {
         let requests = Self.costlyRequests(400)
         let client = try RawClient(path: service.socketPath, timeout: 60)
         try client.send((["session"] + requests + ["ping"]).map { $0 + "\n" }.joined())
-        #expect(try client.readLine() == "ok")
-        var answers: [String] = []
-        for _ in 0..<requests.count { answers.append(try client.readLine()) }
-        #expect(answers.allSatisfy { !$0.hasPrefix("ERR") && $0 != "pong" }, "\(answers.filter { $0.hasPrefix("ERR") }.prefix(3))")
-        #expect(try client.readLine() == "pong", "the last answer is the last request's")
-        let held = Int(try Live.stats(service.socketPath)["held_for_next_turn"] ?? "") ?? 0
-        #expect(held > 0, "400 new formatters cannot be made within one turn's loop time: lines were held for the next turn")
+        try Self.expectSessionAnswered(client, requests: requests.count)
+        #expect(try Self.heldForNextTurn(service) > 0, "400 new formatters cannot be made within one turn's loop time: lines were held for the next turn")
     }
 
     @Test("one account watches at most 32 distinct requests; a request watched already is free, and ending a watch makes room")
