@@ -11,11 +11,11 @@ import ZaoanCore
 /// monotonic clock: from the latest reading (the turn's wake-up, the end of the handler
 /// before) to the end of each read's answers, and before each further line of a read.
 /// The loop reads the clock after every handler that does not count its own time
-/// (`EventLoop.register(timed:)`), so what came before is never charged to an account. Once its time is spent, a
-/// connection of that account with bytes to read or lines to answer waits here, in its
-/// account's queue (`Channel.pauseForTurn`). At the end of the turn the waiting
-/// connections are served, account after account, each account's oldest first, each
-/// account again up to `seconds` (at least one connection each). An account that pipelines
+/// (`EventLoop.register(timed:)`), so what came before is never charged to an account.
+/// Once its time is spent, a connection of that account with bytes to read or lines to
+/// answer waits here, in its account's queue (`Channel.pauseForTurn`). At the end of the
+/// turn the waiting connections are served, account after account, each account's oldest
+/// first, each account again up to `seconds` (at least one connection each). An account that pipelines
 /// costly requests on a hundred connections so holds up another account's `ping` by about
 /// `seconds` and one of its requests, never by all of them. Watch renderings of a tick are
 /// counted as an account of their own (`watches`): what a tick cannot render within its

@@ -20,7 +20,7 @@ struct LoopCostTests {
     @Test("pipelined costly requests from several sessions: every answer comes, in order, and the loop holds what a turn cannot afford for the next turn")
     func turnBudget() throws {
         let service = try TestService.start(arguments: ["--language", "en", "--timezone", "UTC"])
-        defer { try? service.stop() }
+        defer { try? service.stop() }  // the checks are made; a failed stop is reported by its own test
         let requests = Self.costlyRequests(400)
         var clients: [RawClient] = []
         for salt in 0..<4 {
@@ -55,7 +55,7 @@ struct LoopCostTests {
     @Test("one session pipelining costly requests in one write is held within a read once its turn's loop time is spent, and every answer comes in order")
     func turnBudgetWithinOneRead() throws {
         let service = try TestService.start(arguments: ["--language", "en", "--timezone", "UTC"])
-        defer { try? service.stop() }
+        defer { try? service.stop() }  // the checks are made; a failed stop is reported by its own test
         let requests = Self.costlyRequests(400)
         let client = try RawClient(path: service.socketPath, timeout: 60)
         try client.send((["session"] + requests + ["ping"]).map { $0 + "\n" }.joined())
@@ -66,7 +66,7 @@ struct LoopCostTests {
     @Test("one account watches at most 32 distinct requests; a request watched already is free, and ending a watch makes room")
     func distinctWatchesPerAccount() throws {
         let service = try TestService.start(arguments: ["--language", "en", "--timezone", "UTC"])
-        defer { try? service.stop() }
+        defer { try? service.stop() }  // the checks are made; a failed stop is reported by its own test
         let requests = Self.costlyRequests(33)
         var watchers: [RawClient] = []
         for request in requests.prefix(32) {
@@ -199,7 +199,7 @@ struct AlmanacAtStartTests {
     func preparedAtStart() throws {
         let service = try TestService.start(arguments: ["--language", "zh", "--timezone", "Asia/Shanghai"],
                                             config: #"{"status_template": "{greeting} {lunar} {next_festival}"}"#)
-        defer { try? service.stop() }
+        defer { try? service.stop() }  // the checks are made; a failed stop is reported by its own test
         #expect(eventually(timeout: 20) { Int((try? Live.stats(service.socketPath))?["almanac_years"] ?? "") ?? 0 > 0 },
                 "nobody asked for status, yet the almanac holds the year: it was prepared off the loop")
         let status = try service.ask("status")
